@@ -1,0 +1,70 @@
+"""Copy the slices of ``../shared/data`` that ScoreLens ships (``assets/samples``) and tests on (``tests/data``).
+
+Run from the repository root: ``python scripts/make_samples.py [SHARED_DATA_DIR]``. Slices are contiguous line
+ranges, byte-identical to the source lines, so every test and sample traces back to a published file.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _copy_lines(src: Path, dst: Path, start: int, stop: int) -> None:
+    lines = src.read_bytes().split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    chunk = lines[start:stop]
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_bytes(b"\n".join(chunk) + b"\n")
+
+
+def _slice(shared: Path, folder: str, files: list[str], out: Path, start: int, stop: int, extra: list[str]) -> None:
+    if out.exists():
+        shutil.rmtree(out)
+    for name in files:
+        _copy_lines(shared / folder / name, out / name, start, stop)
+    for name in extra:
+        shutil.copy(shared / folder / name, out / Path(name).name)
+    (out / "SLICE.json").write_text(
+        json.dumps({"source": f"shared/data/{folder}", "lines": [start + 1, stop], "files": files}, indent=1) + "\n"
+    )
+
+
+DEDE = ["src.txt", "ref.A.txt", "ref.B.txt"]
+
+
+def main(shared: Path) -> None:
+    deen_sys = ["JDExploreAcademy", "Online-B", "Lan-Bridge", "LT22", "PROMT"]
+    zh_sys = ["Online-B", "Lan-Bridge"]
+    ja_sys = ["Online-W", "NT5"]
+    coco_sys = ["Up-Down", "Unified-VLP", "VinVL-base", "VinVL-large", "Human"]
+    cnn_sys = ["baseline", "pointer-gen", "pointer-gen-cov"]
+    cnn_files = ["reference.sents.jsonl"] + [f"sys/{s}.sents.jsonl" for s in cnn_sys]
+
+    # Bundled demo data (shipped with the app).
+    samples = ROOT / "assets" / "samples"
+    _slice(shared, "wmt22/de-en", DEDE + [f"sys/{s}.txt" for s in deen_sys], samples / "wmt22-de-en", 0, 300,
+           ["../PROVENANCE.md"])
+    _slice(shared, "cnndm_see2017", cnn_files, samples / "cnndm", 0, 100, ["PROVENANCE.md"])
+    _slice(shared, "mscoco_thumb", [f"ref.{k}.txt" for k in range(4)] + [f"sys/{s}.txt" for s in coco_sys]
+           + ["image_ids.txt"], samples / "coco", 0, 200, ["PROVENANCE.md"])
+
+    # Test slices (a fresh clone must pass without ../shared).
+    data = ROOT / "tests" / "data"
+    _slice(shared, "wmt22/de-en", DEDE + [f"sys/{s}.txt" for s in deen_sys], data / "wmt22-de-en", 300, 700, [])
+    _slice(shared, "wmt22/en-zh", ["ref.A.txt", "ref.B.txt"] + [f"sys/{s}.txt" for s in zh_sys],
+           data / "wmt22-en-zh", 0, 200, [])
+    _slice(shared, "wmt22/en-ja", ["ref.A.txt"] + [f"sys/{s}.txt" for s in ja_sys], data / "wmt22-en-ja", 700, 900, [])
+    _slice(shared, "compare-mt/ted", ["ref.txt", "sys/sys1.txt", "sys/sys2.txt"], data / "ted", 0, 400, [])
+    _slice(shared, "cnndm_see2017", cnn_files, data / "cnndm", 100, 300, [])
+    _slice(shared, "mscoco_thumb", [f"ref.{k}.txt" for k in range(4)] + [f"sys/{s}.txt" for s in coco_sys]
+           + ["image_ids.txt"], data / "coco", 0, 500, ["human_scores.jsonl"])
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data")
