@@ -53,7 +53,9 @@ def run_case(case: Case, repeat: int) -> tuple[float, float, float]:
 
 
 def families() -> list[str]:
-    return sorted(m.name[len("bench_") :] for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
+    return sorted(
+        m.name[len("bench_") :] for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,22 +48,50 @@ def main(shared: Path) -> None:
 
     # Bundled demo data (shipped with the app).
     samples = ROOT / "assets" / "samples"
-    _slice(shared, "wmt22/de-en", DEDE + [f"sys/{s}.txt" for s in deen_sys], samples / "wmt22-de-en", 0, 300,
-           ["../PROVENANCE.md"])
+    _slice(
+        shared,
+        "wmt22/de-en",
+        DEDE + [f"sys/{s}.txt" for s in deen_sys],
+        samples / "wmt22-de-en",
+        0,
+        300,
+        ["../PROVENANCE.md"],
+    )
     _slice(shared, "cnndm_see2017", cnn_files, samples / "cnndm", 0, 100, ["PROVENANCE.md"])
-    _slice(shared, "mscoco_thumb", [f"ref.{k}.txt" for k in range(4)] + [f"sys/{s}.txt" for s in coco_sys]
-           + ["image_ids.txt"], samples / "coco", 0, 200, ["PROVENANCE.md"])
+    _slice(
+        shared,
+        "mscoco_thumb",
+        [f"ref.{k}.txt" for k in range(4)] + [f"sys/{s}.txt" for s in coco_sys] + ["image_ids.txt"],
+        samples / "coco",
+        0,
+        200,
+        ["PROVENANCE.md"],
+    )
 
     # Test slices (a fresh clone must pass without ../shared).
     data = ROOT / "tests" / "data"
     _slice(shared, "wmt22/de-en", DEDE + [f"sys/{s}.txt" for s in deen_sys], data / "wmt22-de-en", 300, 700, [])
-    _slice(shared, "wmt22/en-zh", ["ref.A.txt", "ref.B.txt"] + [f"sys/{s}.txt" for s in zh_sys],
-           data / "wmt22-en-zh", 0, 200, [])
+    _slice(
+        shared,
+        "wmt22/en-zh",
+        ["ref.A.txt", "ref.B.txt"] + [f"sys/{s}.txt" for s in zh_sys],
+        data / "wmt22-en-zh",
+        0,
+        200,
+        [],
+    )
     _slice(shared, "wmt22/en-ja", ["ref.A.txt"] + [f"sys/{s}.txt" for s in ja_sys], data / "wmt22-en-ja", 700, 900, [])
     _slice(shared, "compare-mt/ted", ["ref.txt", "sys/sys1.txt", "sys/sys2.txt"], data / "ted", 0, 400, [])
     _slice(shared, "cnndm_see2017", cnn_files, data / "cnndm", 100, 300, [])
-    _slice(shared, "mscoco_thumb", [f"ref.{k}.txt" for k in range(4)] + [f"sys/{s}.txt" for s in coco_sys]
-           + ["image_ids.txt"], data / "coco", 0, 500, ["human_scores.jsonl"])
+    _slice(
+        shared,
+        "mscoco_thumb",
+        [f"ref.{k}.txt" for k in range(4)] + [f"sys/{s}.txt" for s in coco_sys] + ["image_ids.txt"],
+        data / "coco",
+        0,
+        500,
+        ["human_scores.jsonl"],
+    )
 
 
 if __name__ == "__main__":
