@@ -40,6 +40,18 @@ class Segments:
         return len(self.texts)
 
 
+_SUFFIXES = (".sents.jsonl", ".jsonl", ".ndjson", ".txt", ".tsv", ".csv")
+
+
+def display_name(source: str) -> str:
+    """A file's name without its segment-file suffix: ``sys/baseline.sents.jsonl`` → ``baseline``."""
+    name = Path(source).name
+    for suffix in _SUFFIXES:
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return Path(source).stem or name
+
+
 def _decode(data: bytes, source: str, notes: list[str]) -> str:
     if b"\x00" in data[:8192] or b"\x00" in data:
         at = data.index(b"\x00")
@@ -152,7 +164,7 @@ def parse_segments(data: bytes, source: str, *, column: str | None = None, json_
     if not texts:
         raise InputError(source, "file has no segments")
     _check_line_lengths(texts, source)
-    return Segments(Path(source).stem, tuple(texts), tuple(notes), source)
+    return Segments(display_name(source), tuple(texts), tuple(notes), source)
 
 
 def read_segments(path: str | Path, *, column: str | None = None, json_key: str = "text") -> Segments:

@@ -1,0 +1,90 @@
+"""The real datasets bundled in ``assets/samples`` (see each folder's PROVENANCE.md and SLICE.json)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from metrics.inputs import Segments, display_name, read_segments
+
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "assets" / "samples"
+
+
+@dataclass(frozen=True)
+class Sample:
+    key: str
+    title: str
+    task: str
+    folder: str
+    refs: tuple[str, ...]
+    source: str | None
+    metrics: tuple[str, ...]
+
+    @property
+    def path(self) -> Path:
+        return SAMPLES_DIR / self.folder
+
+
+SAMPLES: dict[str, Sample] = {
+    s.key: s
+    for s in (
+        Sample(
+            "mt",
+            "WMT22 German→English (300 segments, 5 systems, 2 references)",
+            "machine translation",
+            "wmt22-de-en",
+            ("ref.A.txt", "ref.B.txt"),
+            "src.txt",
+            ("bleu", "chrf", "ter"),
+        ),
+        Sample(
+            "summ",
+            "CNN/DailyMail, See et al. 2017 (100 articles, 3 systems)",
+            "summarization",
+            "cnndm",
+            ("reference.sents.jsonl",),
+            None,
+            ("rouge1", "rouge2", "rougeL", "rougeLsum"),
+        ),
+        Sample(
+            "caption",
+            "MSCOCO THumB (200 images, 5 captioners, 4 references)",
+            "captioning",
+            "coco",
+            ("ref.0.txt", "ref.1.txt", "ref.2.txt", "ref.3.txt"),
+            None,
+            ("bleu", "cider", "meteor", "rougeL"),
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """What the app scores: named system outputs, reference streams and an optional source."""
+
+    title: str
+    systems: dict[str, tuple[str, ...]]
+    refs: tuple[tuple[str, ...], ...]
+    ref_names: tuple[str, ...]
+    source: tuple[str, ...] | None
+    default_metrics: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.refs[0])
+
+
+def load_sample(key: str) -> Dataset:
+    sample = SAMPLES[key]
+    refs: list[Segments] = [read_segments(sample.path / name) for name in sample.refs]
+    systems = {display_name(p.name): read_segments(p).texts for p in sorted((sample.path / "sys").iterdir())}
+    source = read_segments(sample.path / sample.source).texts if sample.source else None
+    return Dataset(
+        title=sample.title,
+        systems=systems,
+        refs=tuple(r.texts for r in refs),
+        ref_names=tuple(display_name(name) for name in sample.refs),
+        source=source,
+        default_metrics=sample.metrics,
+    )

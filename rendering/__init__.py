@@ -1,0 +1,1 @@
+"""Pure rendering helpers between the metrics core and the pages: escaped HTML, tables, plotly figures."""

@@ -1,0 +1,51 @@
+"""Escaping user text for HTML and Markdown: nothing a user uploads is ever interpreted as markup."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# Every character Markdown (CommonMark + GitHub extensions + Streamlit's LaTeX and colour syntax) gives meaning.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&\"'=^])")
+
+
+def escape_html(text: str) -> str:
+    """HTML-escape text, quotes included, for element content and attribute values alike."""
+    return html.escape(text, quote=True)
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape Markdown, HTML and LaTeX syntax so that text is shown literally by ``st.markdown``."""
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A highlighted region ``[start, end)`` of a text, with a CSS class and a tooltip."""
+
+    start: int
+    end: int
+    css_class: str
+    title: str = ""
+
+
+def highlight(text: str, spans: Sequence[Span]) -> str:
+    """``text`` as escaped HTML with ``spans`` wrapped in ``<span>``; overlapping spans keep the earliest start.
+
+    Spans come from metric evidence (token offsets), the text from the user: both are escaped here, once.
+    """
+    out: list[str] = []
+    cursor = 0
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if span.start < cursor or span.end <= span.start or span.end > len(text):
+            continue
+        out.append(escape_html(text[cursor : span.start]))
+        title = f' title="{escape_html(span.title)}"' if span.title else ""
+        out.append(
+            f'<span class="{escape_html(span.css_class)}"{title}>{escape_html(text[span.start : span.end])}</span>'
+        )
+        cursor = span.end
+    out.append(escape_html(text[cursor:]))
+    return "".join(out)
