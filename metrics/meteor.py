@@ -1,0 +1,464 @@
+"""METEOR (Banerjee & Lavie, 2005, "METEOR: An Automatic Metric for MT Evaluation with Improved Correlation with
+Human Judgments"; Lavie & Agarwal, 2007), equal to nltk 3.10.4's ``nltk.translate.meteor_score``.
+
+Equivalent nltk call, per segment: ``meteor_score([r.split() for r in refs], hyp.split(), alpha=0.9, beta=3.0,
+gamma=0.5)`` with the default ``preprocess=str.lower``, ``stemmer=PorterStemmer()`` and ``wordnet`` = WordNet 3.0.
+The input is split on Unicode whitespace and every token lowercased; nothing else is tokenized.
+
+Alignment, exactly as nltk does it (it is greedy; there is no search for the alignment with fewest crossings):
+
+1. exact: hypothesis words from last to first each take the highest-index unmatched reference word equal to it;
+2. stem: the words left on both sides are replaced by their Porter stems (nltk ``PorterStemmer``, NLTK_EXTENSIONS
+   mode) and matched the same way;
+3. synonym: every stem left in the hypothesis, last to first, takes the highest-index reference stem left that is
+   the stem itself or a lemma name without ``_`` of a WordNet synset of the stem (``wordnet.synsets(stem)``, with
+   morphy across parts of speech; see :mod:`metrics.wordnet`). WordNet is queried with *stems*, so many true
+   synonyms are missed; that is nltk's behaviour and it is kept.
+
+With ``m`` matches, ``P = m/|hyp|``, ``R = m/|ref|``, ``Fmean = P·R / (α·P + (1−α)·R)``; chunks are maximal runs of
+matches adjacent in both sentences (matches sorted by hypothesis position), ``frag = chunks/m``,
+``penalty = γ·frag^β`` and ``score = (1 − penalty)·Fmean``; an empty side or no match gives 0. Identical sentences
+do not score 1 (6 tokens: 0.99769). With several references the best score wins (the first on ties).
+
+Corpus score: the arithmetic **mean of the segment scores** (aggregate ``"mean"``). nltk has no corpus METEOR;
+averaging sentence scores is the convention people quote with nltk (the official Meteor 1.5 jar instead pools
+statistics over the corpus and uses different parameters and resources, so its numbers differ).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar, Literal
+
+import numpy as np
+from nltk.stem.porter import PorterStemmer
+
+from metrics.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.tokens import Token, locate
+from metrics.wordnet import WordNetIndex, wordnet_index
+
+REFERENCE = "nltk-3.10.4"
+VERSION = "scorelens-0.1.0"
+_STEM_CACHE_LIMIT = 1_000_000
+
+
+@dataclass(frozen=True)
+class MeteorConfig:
+    """nltk's defaults: α = 0.9 (weight of precision in the harmonic mean), β = 3 (shape of the fragmentation
+    penalty), γ = 0.5 (its maximum). Ranges are those of the METEOR papers."""
+
+    alpha: float = 0.9
+    beta: float = 3.0
+    gamma: float = 0.5
+
+    def __post_init__(self) -> None:
+        for name, low, high in (("alpha", 0.0, 1.0), ("beta", 0.0, math.inf), ("gamma", 0.0, 1.0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"option {name!r}: expected a number, got {value!r}")
+            if not (math.isfinite(value) and low <= value <= high):
+                bounds = f"[{low}, {high}]" if math.isfinite(high) else f">= {low}"
+                raise ValueError(f"option {name!r}: {value!r} is not a finite number in {bounds}")
+
+
+class MatchStage(Enum):
+    """The nltk module that produced a match; stages run in this order, each on what the previous left."""
+
+    EXACT = "exact"
+    STEM = "stem"
+    SYNONYM = "synonym"
+
+
+@dataclass(frozen=True)
+class MeteorMatch:
+    """One aligned word pair. ``hyp_form``/``ref_form`` are the strings compared: lowercased words for exact
+    matches, Porter stems for stem and synonym matches. Tokens carry spans in the original texts."""
+
+    hyp_index: int
+    ref_index: int
+    stage: MatchStage
+    hyp_form: str
+    ref_form: str
+    hyp_token: Token
+    ref_token: Token
+
+
+@dataclass(frozen=True)
+class MeteorChunk:
+    """A maximal run of matches adjacent in both sentences: hypothesis tokens ``[hyp_start, hyp_end)`` aligned
+    one by one to reference tokens ``[ref_start, ref_end)``."""
+
+    hyp_start: int
+    hyp_end: int
+    ref_start: int
+    ref_end: int
+
+    def __len__(self) -> int:
+        return self.hyp_end - self.hyp_start
+
+
+@dataclass(frozen=True)
+class MeteorAlignment:
+    """The hypothesis scored against one reference. The floats are computed in nltk's order of operations, so
+    ``(1 - penalty) * fmean`` is bit-for-bit ``score`` whenever ``matches`` is not empty."""
+
+    reference: int  # position among the segment's references
+    hyp_tokens: tuple[Token, ...]
+    ref_tokens: tuple[Token, ...]
+    matches: tuple[MeteorMatch, ...]  # sorted by hypothesis index
+    chunks: tuple[MeteorChunk, ...]
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation: float
+    penalty: float
+    score: float
+
+    @property
+    def m(self) -> int:
+        return len(self.matches)
+
+    @property
+    def hyp_len(self) -> int:
+        return len(self.hyp_tokens)
+
+    @property
+    def ref_len(self) -> int:
+        return len(self.ref_tokens)
+
+
+@dataclass(frozen=True)
+class MeteorExplanation:
+    """Evidence for one segment: every reference's alignment and the one that won (nltk takes the maximum
+    score, the first reference on ties). ``row`` is :meth:`Meteor.segment_row`'s statistics."""
+
+    alignments: tuple[MeteorAlignment, ...]
+    best: int
+    alpha: float
+    beta: float
+    gamma: float
+    row: tuple[float, ...]
+    score: float
+
+    @property
+    def winner(self) -> MeteorAlignment:
+        return self.alignments[self.best]
+
+    @property
+    def matches(self) -> tuple[MeteorMatch, ...]:
+        return self.winner.matches
+
+    @property
+    def chunks(self) -> tuple[MeteorChunk, ...]:
+        return self.winner.chunks
+
+    @property
+    def m(self) -> int:
+        return self.winner.m
+
+    @property
+    def precision(self) -> float:
+        return self.winner.precision
+
+    @property
+    def recall(self) -> float:
+        return self.winner.recall
+
+    @property
+    def fmean(self) -> float:
+        return self.winner.fmean
+
+    @property
+    def fragmentation(self) -> float:
+        return self.winner.fragmentation
+
+    @property
+    def penalty(self) -> float:
+        return self.winner.penalty
+
+    def recompute(self) -> float:
+        """The score again from the evidence alone: counts → P, R, Fmean, fragmentation, penalty."""
+        w = self.winner
+        return meteor_from_counts(
+            len(w.matches), len(w.chunks), w.hyp_len, w.ref_len, self.alpha, self.beta, self.gamma
+        )
+
+    def formula(self) -> str:
+        """The familiar one-liner, e.g. ``Score: 0.9654 = Fmean: 0.9836 × (1 − Penalty: 0.0185)``."""
+        w = self.winner
+        if not w.matches:
+            reason = "empty hypothesis" if not w.hyp_len else "empty reference" if not w.ref_len else "no matches"
+            return f"Score: {self.score:.4f} ({reason})"
+        return f"Score: {self.score:.4f} = Fmean: {w.fmean:.4f} × (1 − Penalty: {w.penalty:.4f})"
+
+
+def meteor_from_counts(
+    matches: int, chunks: int, hyp_len: int, ref_len: int, alpha: float, beta: float, gamma: float
+) -> float:
+    """nltk ``single_meteor_score``'s arithmetic, in its order of operations; 0.0 where nltk divides by zero."""
+    return _components(matches, chunks, hyp_len, ref_len, alpha, beta, gamma)[-1]
+
+
+def _components(
+    matches: int, chunks: int, hyp_len: int, ref_len: int, alpha: float, beta: float, gamma: float
+) -> tuple[float, float, float, float, float, float]:
+    """(P, R, Fmean, fragmentation, penalty, score); zeros where nltk hits ZeroDivisionError."""
+    if matches == 0 or hyp_len == 0 or ref_len == 0:
+        precision = matches / hyp_len if hyp_len else 0.0
+        recall = matches / ref_len if ref_len else 0.0
+        return precision, recall, 0.0, 0.0, 0.0, 0.0
+    precision = float(matches) / hyp_len
+    recall = float(matches) / ref_len
+    fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
+    frag = float(chunks) / matches
+    penalty = gamma * frag**beta
+    return precision, recall, fmean, frag, penalty, (1 - penalty) * fmean
+
+
+# A raw alignment: (hyp index, ref index, stage) sorted by hyp index, plus the stems of both sides (``None`` when
+# the stem stage was never reached) so that explanations can show the forms that were compared.
+_Pair = tuple[int, int, MatchStage]
+
+
+class _Stems:
+    """nltk's PorterStemmer with a memo: stemming is the costliest step and words repeat across a corpus."""
+
+    def __init__(self) -> None:
+        self._stemmer = PorterStemmer()
+        self._cache: dict[str, str] = {}
+
+    def __call__(self, word: str) -> str:
+        stem = self._cache.get(word)
+        if stem is None:
+            if len(self._cache) > _STEM_CACHE_LIMIT:
+                self._cache.clear()
+            stem = self._cache[word] = self._stemmer.stem(word)
+        return stem
+
+
+def _match_from_end(
+    hyp: Sequence[str], hyp_ids: Sequence[int], ref: Sequence[str], ref_ids: Sequence[int]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """nltk ``_match_enums``: hypothesis items from last to first take the highest-index equal reference item.
+
+    For one word type the result pairs the occurrences counted from the end (last with last, …), whatever the
+    other types do, so a per-type dictionary of positions gives the same pairs in linear time.
+    """
+    positions: dict[str, list[int]] = {}
+    for j, word in enumerate(ref):
+        positions.setdefault(word, []).append(j)
+    pairs = []
+    hyp_taken: set[int] = set()
+    ref_taken: set[int] = set()
+    for i in range(len(hyp) - 1, -1, -1):
+        slots = positions.get(hyp[i])
+        if slots:
+            j = slots.pop()
+            hyp_taken.add(i)
+            ref_taken.add(j)
+            pairs.append((hyp_ids[i], ref_ids[j]))
+    hyp_left = [i for i in range(len(hyp)) if i not in hyp_taken]
+    ref_left = [j for j in range(len(ref)) if j not in ref_taken]
+    return pairs, hyp_left, ref_left
+
+
+class Meteor(Metric[MeteorConfig]):
+    """METEOR as nltk 3.10.4 computes it; see the module docstring for the algorithm and the nltk call."""
+
+    id: ClassVar[str] = "meteor"
+    aggregate: ClassVar[Literal["mean"]] = "mean"
+    Config: ClassVar[type] = MeteorConfig
+
+    def __init__(self, config: MeteorConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        self._stem = _Stems()
+        self._wordnet: WordNetIndex | None = None
+        self._token_cache: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def name(self) -> str:
+        return "METEOR"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        # Pooled by mean: only "meteor" is a corpus quantity; the other columns describe the winning reference.
+        return ("meteor", "matches", "chunks", "hyp_len", "ref_len")
+
+    def signature(self) -> str:
+        c = self.config
+        return (
+            f"case:lc|tok:split|stem:porter|syn:wordnet-3.0|alpha:{c.alpha:g}|beta:{c.beta:g}|gamma:{c.gamma:g}"
+            f"|agg:mean|ref:{REFERENCE}|version:{VERSION}"
+        )
+
+    @property
+    def wordnet(self) -> WordNetIndex:
+        if self._wordnet is None:
+            self._wordnet = wordnet_index()
+        return self._wordnet
+
+    def tokenize(self, text: str) -> tuple[str, ...]:
+        """nltk's input as callers give it: ``text.split()``, then ``str.lower`` on every token."""
+        words = self._token_cache.get(text)
+        if words is None:
+            if len(self._token_cache) > 200_000:
+                self._token_cache.clear()
+            words = self._token_cache[text] = tuple(word.lower() for word in text.split())
+        return words
+
+    def _align(self, hyp: Sequence[str], ref: Sequence[str]) -> list[_Pair]:
+        """nltk ``_enum_align_words`` on lowercased tokens: exact, then stem, then WordNet synonym matches."""
+        exact, hyp_left, ref_left = _match_from_end(hyp, range(len(hyp)), ref, range(len(ref)))
+        pairs: list[_Pair] = [(i, j, MatchStage.EXACT) for i, j in exact]
+        if hyp_left and ref_left:
+            stem = self._stem
+            hyp_stems = [stem(hyp[i]) for i in hyp_left]
+            ref_stems = [stem(ref[j]) for j in ref_left]
+            stemmed, hyp_rest, ref_rest = _match_from_end(hyp_stems, hyp_left, ref_stems, ref_left)
+            pairs.extend((i, j, MatchStage.STEM) for i, j in stemmed)
+            if hyp_rest and ref_rest:
+                pairs.extend(
+                    self._synonyms(
+                        [hyp_stems[k] for k in hyp_rest],
+                        [hyp_left[k] for k in hyp_rest],
+                        [ref_stems[k] for k in ref_rest],
+                        [ref_left[k] for k in ref_rest],
+                    )
+                )
+        pairs.sort(key=lambda pair: pair[0])
+        return pairs
+
+    def _synonyms(
+        self, hyp: Sequence[str], hyp_ids: Sequence[int], ref: Sequence[str], ref_ids: Sequence[int]
+    ) -> list[_Pair]:
+        """nltk ``_enum_wordnetsyn_match``: last to first, the highest-index remaining reference stem that is the
+        hypothesis stem or one of its WordNet lemma names."""
+        lemma_names = self.wordnet.lemma_names
+        available = list(range(len(ref)))  # ascending positions still unmatched
+        pairs: list[_Pair] = []
+        for i in range(len(hyp) - 1, -1, -1):
+            if not available:
+                break
+            word = hyp[i]
+            names = lemma_names(word)
+            for slot in range(len(available) - 1, -1, -1):
+                candidate = ref[available[slot]]
+                if candidate == word or candidate in names:
+                    pairs.append((hyp_ids[i], ref_ids[available.pop(slot)], MatchStage.SYNONYM))
+                    break
+        return pairs
+
+    def _best(self, hyp_words: Sequence[str], refs: Sequence[str]) -> tuple[list[list[_Pair]], list[float], int]:
+        if not refs:
+            raise ValueError("METEOR needs at least one reference per segment (nltk's max() over none fails)")
+        c = self.config
+        alignments, scores = [], []
+        for ref in refs:
+            ref_words = self.tokenize(ref)
+            pairs = self._align(hyp_words, ref_words)
+            alignments.append(pairs)
+            scores.append(
+                meteor_from_counts(
+                    len(pairs), _count_chunks(pairs), len(hyp_words), len(ref_words), c.alpha, c.beta, c.gamma
+                )
+            )
+        best = max(range(len(scores)), key=scores.__getitem__)  # first maximum, as max() over a generator
+        return alignments, scores, best
+
+    def _row(
+        self, hyp_words: Sequence[str], refs: Sequence[str], pairs: list[_Pair], score: float, best: int
+    ) -> np.ndarray:
+        chunks = _count_chunks(pairs) if pairs else 0
+        return np.array([score, len(pairs), chunks, len(hyp_words), len(self.tokenize(refs[best]))], dtype=np.float64)
+
+    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        hyp_words = self.tokenize(hyp)
+        alignments, scores, best = self._best(hyp_words, refs)
+        return self._row(hyp_words, refs, alignments[best], scores[best], best)
+
+    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        check_corpus(hyps, refs, self.id)
+        matrix = np.empty((len(hyps), len(self.columns)), dtype=np.float64)
+        for i, hyp in enumerate(hyps):
+            matrix[i] = self.segment_row(hyp, segment_refs(refs, i))
+        return SegmentStats(self.id, self.columns, matrix, self.aggregate)
+
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        return np.asarray(pooled, dtype=np.float64)[..., 0]
+
+    def sentence_score(self, hyp: str, refs: Sequence[str]) -> float:
+        return float(self.segment_row(hyp, list(refs))[0])
+
+    def explain(self, hyp: str, refs: Sequence[str]) -> MeteorExplanation:
+        refs = list(refs)
+        hyp_words = self.tokenize(hyp)
+        alignments, scores, best = self._best(hyp_words, refs)
+        hyp_tokens = locate(hyp, hyp.split())
+        c = self.config
+        evidence = []
+        for k, (ref, pairs) in enumerate(zip(refs, alignments, strict=True)):
+            ref_words = self.tokenize(ref)
+            ref_tokens = locate(ref, ref.split())
+            matches = []
+            for i, j, stage in pairs:
+                if stage is MatchStage.EXACT:
+                    forms = hyp_words[i], ref_words[j]
+                else:
+                    forms = self._stem(hyp_words[i]), self._stem(ref_words[j])
+                matches.append(MeteorMatch(i, j, stage, forms[0], forms[1], hyp_tokens[i], ref_tokens[j]))
+            precision, recall, fmean, frag, penalty, score = _components(
+                len(pairs), _count_chunks(pairs), len(hyp_words), len(ref_words), c.alpha, c.beta, c.gamma
+            )
+            evidence.append(
+                MeteorAlignment(
+                    k,
+                    hyp_tokens,
+                    ref_tokens,
+                    tuple(matches),
+                    _chunks(pairs),
+                    precision,
+                    recall,
+                    fmean,
+                    frag,
+                    penalty,
+                    score,
+                )
+            )
+        row = self._row(hyp_words, refs, alignments[best], scores[best], best)
+        return MeteorExplanation(
+            tuple(evidence), best, c.alpha, c.beta, c.gamma, tuple(float(x) for x in row), float(row[0])
+        )
+
+
+def _count_chunks(pairs: Sequence[_Pair]) -> int:
+    """nltk ``_count_chunks``: 1 + the number of places where the next match is not (+1, +1); 1 for no match."""
+    chunks = 1
+    for k in range(len(pairs) - 1):
+        if pairs[k + 1][0] != pairs[k][0] + 1 or pairs[k + 1][1] != pairs[k][1] + 1:
+            chunks += 1
+    return chunks
+
+
+def _chunks(pairs: Sequence[_Pair]) -> tuple[MeteorChunk, ...]:
+    runs: list[MeteorChunk] = []
+    start = 0
+    for k in range(1, len(pairs) + 1):
+        if k == len(pairs) or pairs[k][0] != pairs[k - 1][0] + 1 or pairs[k][1] != pairs[k - 1][1] + 1:
+            runs.append(MeteorChunk(pairs[start][0], pairs[k - 1][0] + 1, pairs[start][1], pairs[k - 1][1] + 1))
+            start = k
+    return tuple(runs)
+
+
+__all__ = [
+    "MatchStage",
+    "Meteor",
+    "MeteorAlignment",
+    "MeteorChunk",
+    "MeteorConfig",
+    "MeteorExplanation",
+    "MeteorMatch",
+    "meteor_from_counts",
+]
