@@ -1,0 +1,37 @@
+"""CIDEr-D on the full MSCOCO THumB set (500 images, 4 references, 5 systems) against pycocoevalcap ``Cider``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.common import Case, read_lines
+
+
+def cases(shared: Path) -> list[Case]:
+    folder = shared / "mscoco_thumb"
+    refs = [read_lines(folder / f"ref.{k}.txt") for k in range(4)]
+    systems = {p.stem: read_lines(p) for p in sorted((folder / "sys").glob("*.txt"))}
+
+    def ours() -> list[float]:
+        from metrics.cider import CiderD
+
+        metric = CiderD()  # built inside: the reference-corpus cache is shared across systems, not across runs
+        scores: list[float] = []
+        for hyps in systems.values():
+            stats = metric.stats(hyps, refs)
+            scores.append(metric.corpus_score(stats))
+            scores.extend(metric.segment_scores(stats).tolist())
+        return scores
+
+    def reference() -> list[float]:
+        from pycocoevalcap.cider.cider import Cider
+
+        gts = {i: [stream[i] for stream in refs] for i in range(len(refs[0]))}
+        scores: list[float] = []
+        for hyps in systems.values():
+            score, per_image = Cider().compute_score(gts, {i: [h] for i, h in enumerate(hyps)})
+            scores.append(float(score))
+            scores.extend(float(s) for s in per_image)
+        return scores
+
+    return [Case(f"cider: mscoco_thumb {len(systems)} systems x {len(refs[0])} images", ours, reference)]
