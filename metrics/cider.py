@@ -225,7 +225,6 @@ class CiderD(Metric[CiderDConfig]):
         self._fit_key: tuple[tuple[str | None, ...], ...] | None = None
         self._weights: _Weights | None = None
         self._ref_vectors: list[list[_Vector]] = []
-        self._nrefs: int | None = None
 
     @property
     def name(self) -> str:
@@ -273,7 +272,6 @@ class CiderD(Metric[CiderDConfig]):
         self._ref_vectors = [[weights.vector(ref) for ref in image] for image in cooked]
         self._weights = weights
         self._fit_key = key
-        self._nrefs = len(key)
         return weights
 
     def _bound(self, df: DocumentFrequencies | None) -> _Weights:
@@ -402,5 +400,5 @@ class CiderD(Metric[CiderDConfig]):
         return np.asarray(pooled, dtype=np.float64)[..., 0]
 
     def signature(self) -> str:
-        nrefs = "?" if self._nrefs is None else str(self._nrefs)
-        return f"nrefs:{nrefs}|tok:split|df:corpus|n:{ORDERS}|sigma:{self.config.sigma:g}|version:{VERSION}"
+        # nrefs is prepended by metrics.evaluate.full_signature, which sees the reference streams.
+        return f"tok:split|df:corpus|n:{ORDERS}|sigma:{self.config.sigma:g}|ref:pycocoevalcap-1.2|version:{VERSION}"

@@ -175,7 +175,7 @@ def test_registry_and_signature(coco) -> None:
     metric = create("cider")
     assert isinstance(metric, CiderD) and metric.higher_is_better
     metric.stats(coco.systems["Human"][:3], [s[:3] for s in coco.refs])
-    assert metric.signature() == "nrefs:4|tok:split|df:corpus|n:4|sigma:6|version:scorelens-0.1.0"
+    assert metric.signature() == "tok:split|df:corpus|n:4|sigma:6|ref:pycocoevalcap-1.2|version:scorelens-0.1.0"
 
 
 @pytest.mark.sweep
