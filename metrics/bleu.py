@@ -90,6 +90,7 @@ class BLEUExplanation:
     ref_len_index: int  # which reference gave the effective reference length
     brevity_penalty: float
     effective_order: int
+    any_match: bool  # sacrebleu scores 0 outright when no n-gram of any order matched, whatever the smoothing
     row: tuple[float, ...]
     score: float
 
@@ -285,6 +286,7 @@ class BLEU(Metric[BLEUConfig]):
             ref_len_index=ref_index,
             brevity_penalty=float(bp[0]),
             effective_order=int(eff[0]),
+            any_match=any(order.correct > 0 for order in orders),
             row=tuple(float(x) for x in row),
             score=float(self._score(row, True)),
         )

@@ -1,0 +1,32 @@
+"""The app opens on the bundled MT sample and every page runs without exception (Streamlit AppTest)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sacrebleu.metrics import BLEU as SacreBLEU
+from streamlit.testing.v1 import AppTest
+
+from dashboard.samples import load_sample
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
+
+
+def test_overview_shows_bundled_systems_and_sacrebleu_scores():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    data = load_sample("mt")
+    assert list(table.index) == list(data.systems)
+    refs = [list(r) for r in data.refs]
+    for name, hyps in data.systems.items():
+        expected = SacreBLEU().corpus_score(list(hyps), refs).score
+        assert table.loc[name, "BLEU"] == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs(page):
+    at = AppTest.from_file(str(ROOT / page), default_timeout=120).run()
+    assert not at.exception, at.exception

@@ -1,0 +1,163 @@
+"""BLEU parity with sacrebleu 2.6.0 on real WMT22 and TED outputs, and evidence that adds up."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import DATA, rel_close, shared_corpus, slice_corpus
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+from metrics.bleu import BLEU
+from metrics.tokenizers import tokenize_13a, tokenize_zh
+
+OPTIONS = [
+    ({}, {}),
+    ({"tokenize": "intl", "lowercase": True}, {"tokenize": "intl", "lowercase": True}),
+    ({"tokenize": "char", "smooth": "add-k"}, {"tokenize": "char", "smooth_method": "add-k"}),
+    (
+        {"tokenize": "none", "smooth": "floor", "smooth_value": 0.2},
+        {"tokenize": "none", "smooth_method": "floor", "smooth_value": 0.2},
+    ),
+    ({"smooth": "none", "effective_order": True}, {"smooth_method": "none", "effective_order": True}),
+]
+
+
+def _check_corpus(corpus, ours: BLEU, theirs_opts: dict, segments: int) -> None:
+    theirs = SacreBLEU(**theirs_opts)
+    sentence = SacreBLEU(**{**theirs_opts, "effective_order": True})
+    for name, hyps in corpus.systems.items():
+        stats = ours.stats(hyps, corpus.refs)
+        expected = theirs.corpus_score(hyps, corpus.refs)
+        assert rel_close(ours.corpus_score(stats), expected.score), name
+        if ours.config.smooth != "add-k":  # sacrebleu reports add-k's smoothed counts
+            assert stats.pooled()[2:6].tolist() == expected.counts
+        seg = ours.segment_scores(stats)
+        for i in range(segments):
+            refs = [r[i] for r in corpus.refs]
+            assert rel_close(seg[i], sentence.sentence_score(hyps[i], refs).score), (name, i)
+
+
+@pytest.mark.parametrize(("ours", "theirs"), OPTIONS)
+def test_parity_wmt22_de_en_two_refs(ours, theirs):
+    _check_corpus(slice_corpus("wmt22-de-en"), BLEU(**ours), theirs, 120)
+
+
+def test_parity_zh_tokenizer_and_ted():
+    _check_corpus(slice_corpus("wmt22-en-zh"), BLEU(tokenize="zh"), {"tokenize": "zh"}, 100)
+    _check_corpus(slice_corpus("ted"), BLEU(), {}, 100)
+    _check_corpus(slice_corpus("wmt22-en-ja"), BLEU(tokenize="char"), {"tokenize": "char"}, 50)
+
+
+def test_signature_matches_sacrebleu():
+    corpus = slice_corpus("wmt22-de-en")
+    for ours, theirs in OPTIONS:
+        expected = SacreBLEU(**theirs)
+        expected.corpus_score(corpus.systems["LT22"], corpus.refs)
+        assert "nrefs:2|" + BLEU(**ours).signature() == expected.get_signature().format()
+
+
+def test_13a_tokenizer_measured_example():
+    line = "It's a test, isn't it? e.g. 3.5-4 U.S.A. \"quoted\" &amp; (paren) 1,000.50 end."
+    assert tokenize_13a(line) == (
+        "It's a test , isn't it ? e . g . 3.5 - 4 U . S . A . \" quoted \" & ( paren ) 1,000.50 end ."
+    )
+
+
+def test_zh_tokenizer_keeps_sacrebleu_range_quirk():
+    # U+2014 (em dash) is treated as Chinese by sacrebleu's string-compared range table; U+20000 is not.
+    assert tokenize_zh("a—b") == "a — b"
+    assert tokenize_zh("\U00020000x") == "\U00020000x"
+
+
+def test_worked_example_clipped_precisions():
+    # Papineni et al.'s example: "the" occurs 3 times but at most twice in a reference; "the cat" twice, once.
+    explanation = BLEU().explain("the cat the cat on the mat", ["the cat is on the mat", "there is a cat on the mat"])
+    p1, p2 = explanation.orders[0], explanation.orders[1]
+    assert (p1.correct, p1.total) == (5, 7)
+    assert (p2.correct, p2.total) == (4, 6)  # p2 = 2/3
+    the = next(m for m in p1.ngrams if m.ngram == ("the",))
+    assert (the.hyp_count, the.max_ref_count, the.clipped, the.ref_index) == (3, 2, 2, 0)
+    cat_on = next(m for m in p2.ngrams if m.ngram == ("cat", "on"))
+    assert (cat_on.clipped, cat_on.ref_index) == (1, 1)  # only the second reference has "cat on"
+
+
+def test_explanation_adds_up_to_statistics():
+    corpus = slice_corpus("wmt22-de-en")
+    metric = BLEU()
+    hyps = corpus.systems["Online-B"]
+    stats = metric.stats(hyps, corpus.refs)
+    seg = metric.segment_scores(stats)
+    for i in range(0, len(hyps), 7):
+        refs = [r[i] for r in corpus.refs]
+        ex = metric.explain(hyps[i], refs)
+        assert ex.row == tuple(stats.rows[i])
+        for order in ex.orders:
+            assert sum(m.clipped for m in order.ngrams) == order.correct
+            assert sum(m.hyp_count for m in order.ngrams) == order.total
+            for m in order.ngrams:
+                assert m.clipped == min(m.hyp_count, m.max_ref_count)
+                assert len(m.positions) == m.hyp_count
+        assert ex.score == seg[i]
+        if ex.any_match:
+            logs = [np.log(o.precision) for o in ex.orders[: ex.effective_order]]
+            assert rel_close(ex.brevity_penalty * np.exp(sum(logs) / ex.effective_order), ex.score)
+        else:
+            assert ex.score == 0.0
+        for token in ex.hyp_tokens:
+            if token.located:
+                assert hyps[i][token.start : token.end] == token.text
+
+
+GOLDEN_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
+GOLDEN_REFS1 = ["The dog bit the man.", "It was not unexpected.", "The man bit him first."]
+GOLDEN_REFS2 = ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."]
+
+
+def test_golden_values():
+    golden = json.loads((DATA / "golden_values.json").read_text())
+    expected = golden["sacrebleu_bleu_corpus_2refs"]
+    metric = BLEU()
+    stats = metric.stats(GOLDEN_HYPS, [GOLDEN_REFS1, GOLDEN_REFS2])
+    pooled = stats.pooled()
+    assert rel_close(metric.corpus_score(stats), expected["score"])
+    assert pooled[2:6].tolist() == expected["counts"] and pooled[6:10].tolist() == expected["totals"]
+    assert (pooled[0], pooled[1]) == (expected["sys_len"], expected["ref_len"])
+    assert rel_close(metric.score(GOLDEN_HYPS, [GOLDEN_REFS1]), golden["sacrebleu_bleu_corpus_1ref"])
+    for smooth in ("none", "floor", "add-k", "exp"):
+        scores = [BLEU(smooth=smooth).sentence_score(h, [r]) for h, r in zip(GOLDEN_HYPS, GOLDEN_REFS1, strict=True)]
+        assert all(
+            rel_close(a, b) for a, b in zip(scores, golden[f"sacrebleu_bleu_sentence_eff_{smooth}"], strict=True)
+        )
+
+
+@pytest.mark.parametrize("bad", [{"tokenize": "moses"}, {"smooth": "laplace"}, {"max_ngram_order": 0}, {"colour": 1}])
+def test_bad_options_raise_value_error_naming_choices(bad):
+    with pytest.raises(ValueError) as err:
+        BLEU(**bad)
+    assert list(bad)[0] in str(err.value) or "valid" in str(err.value)
+
+
+def test_does_not_mutate_inputs_and_refuses_mismatched_streams():
+    hyps = ["a b c d", "e f g h"]
+    refs = [["a b c d", "e f g"]]
+    copy = [list(refs[0])]
+    BLEU(smooth="add-k").score(hyps, refs)
+    assert refs == copy
+    with pytest.raises(ValueError, match="2 hypotheses"):
+        BLEU().score(hyps, [["a b c d"]])
+
+
+def test_edge_cases_match_sacrebleu():
+    theirs = SacreBLEU(effective_order=True)
+    for hyp, refs in [("", ["the cat"]), ("the cat", [""]), ("the cat", ["the cat sat on the mat"]), ("", [""])]:
+        assert rel_close(BLEU().sentence_score(hyp, refs), theirs.sentence_score(hyp, refs).score)
+
+
+@pytest.mark.sweep
+def test_sweep_full_wmt22():
+    corpus = shared_corpus("wmt22/de-en", ["ref.A.txt", "ref.B.txt"])
+    _check_corpus(corpus, BLEU(), {}, 1984)
+    zh = shared_corpus("wmt22/en-zh", ["ref.A.txt", "ref.B.txt"])
+    _check_corpus(zh, BLEU(tokenize="zh"), {"tokenize": "zh"}, 500)

@@ -1,0 +1,76 @@
+"""The command line contract: JSON shape, errors that name files, options reaching the metric."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import DATA, rel_close, slice_corpus
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+from metrics.cli import main
+
+DEEN = DATA / "wmt22-de-en"
+REFS = [str(DEEN / "ref.A.txt"), str(DEEN / "ref.B.txt")]
+SYSTEMS = [str(DEEN / "sys" / "LT22.txt"), str(DEEN / "sys" / "Online-B.txt")]
+
+
+def test_json_output_matches_sacrebleu(capsys):
+    code = main(
+        [
+            "score",
+            "--refs",
+            *REFS,
+            "--systems",
+            *SYSTEMS,
+            "--metrics",
+            "bleu,chrf++",
+            "--segments",
+            "--format",
+            "json",
+            "--set",
+            "bleu.lowercase=true",
+        ]
+    )
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["signatures"]["bleu"] == "nrefs:2|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    assert [s["name"] for s in out["systems"]] == ["LT22", "Online-B"]
+    corpus = slice_corpus("wmt22-de-en")
+    expected = SacreBLEU(lowercase=True).corpus_score(corpus.systems["LT22"], corpus.refs).score
+    assert rel_close(out["systems"][0]["scores"]["bleu"], expected)
+    assert len(out["systems"][1]["segments"]["chrf++"]) == 400
+
+
+def test_mismatched_files_name_each_file_and_count(tmp_path, capsys):
+    short = tmp_path / "short.txt"
+    short.write_text("one line\n")
+    code = main(["score", "--refs", REFS[0], "--systems", str(short)])
+    err = capsys.readouterr().err
+    assert code == 2 and "short.txt: 1 lines" in err and "ref.A.txt: 400 lines" in err
+
+
+def test_unknown_metric_and_option_are_refused(capsys):
+    assert main(["score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--metrics", "bleu,blue"]) == 2
+    assert "unknown metric(s) blue" in capsys.readouterr().err
+    assert main(["score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--set", "bleu.tokenise=13a"]) == 2
+    assert "valid options" in capsys.readouterr().err
+
+
+def test_csv_and_table_formats(capsys):
+    main(["score", "--refs", *REFS, "--systems", *SYSTEMS, "--format", "csv"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "system,bleu,chrf" and lines[1].startswith("LT22,")
+    main(["score", "--refs", *REFS, "--systems", *SYSTEMS])
+    assert "chrF2" in capsys.readouterr().out
+
+
+def test_console_script_runs():
+    result = subprocess.run(
+        [sys.executable, "-m", "metrics.cli", "score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(result.stdout)["systems"][0]["name"] == "LT22"

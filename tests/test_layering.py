@@ -1,0 +1,35 @@
+"""Layers point one way: pages → rendering → metrics. The metrics core imports no UI or dataframe library."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN_IN_METRICS = {"streamlit", "plotly", "pandas"}
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_metrics_imports_no_ui_or_pandas():
+    offenders = {p.name: _imports(p) & FORBIDDEN_IN_METRICS for p in (ROOT / "metrics").rglob("*.py")}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_rendering_imports_neither_streamlit_nor_pages():
+    offenders = {p.name: _imports(p) & {"streamlit", "pages", "dashboard"} for p in (ROOT / "rendering").rglob("*.py")}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_a_forbidden_import_would_be_caught(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import pandas as pd\nfrom plotly import graph_objects\n")
+    assert _imports(probe) & FORBIDDEN_IN_METRICS == {"pandas", "plotly"}
