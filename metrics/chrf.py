@@ -20,7 +20,7 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from metrics.base import Metric
+from metrics.base import Metric, SegmentStats, check_corpus, segment_refs
 from metrics.config import check_range
 
 REFERENCE_VERSION = "2.6.0"
@@ -146,39 +146,57 @@ class CHRF(Metric[CHRFConfig]):
             ]
         return counters
 
-    def _ref_ngrams(self, ref: str) -> list[Counter[str]]:
+    def _ref_ngrams(self, ref: str) -> tuple[list[Counter[str]], list[int]]:
+        """A reference's n-gram counters and their totals, computed once per distinct reference string."""
         cached = self._ref_cache.get(ref)
         if cached is None:
             if len(self._ref_cache) > 200_000:
                 self._ref_cache.clear()
-            cached = self._ref_cache[ref] = self._ngrams(ref)
+            counters = self._ngrams(ref)
+            cached = self._ref_cache[ref] = (counters, [sum(c.values()) for c in counters])
         return cached
 
     @staticmethod
-    def _match(hyp: Sequence[Counter[str]], ref: Sequence[Counter[str]]) -> list[int]:
+    def _match(
+        hyp: Sequence[Counter[str]], hyp_totals: Sequence[int], ref: tuple[list[Counter[str]], list[int]]
+    ) -> list[int]:
         stats: list[int] = []
-        for h, r in zip(hyp, ref, strict=True):
-            matched = hyp_total = 0
-            for ngram, count in h.items():
-                hyp_total += count
-                if ngram in r:
-                    matched += min(count, r[ngram])
-            stats += [hyp_total if r else 0, sum(r.values()), matched]
+        for h, h_total, r, r_total in zip(hyp, hyp_totals, *ref, strict=True):
+            # Only n-grams on both sides can match; the key intersection runs in C.
+            matched = sum(min(h[g], r[g]) for g in h.keys() & r.keys())
+            stats += [h_total if r else 0, r_total, matched]
         return stats
 
-    def _best(self, hyp: str, refs: Sequence[str]) -> tuple[list[int], int, list[float], list[Counter[str]]]:
+    def _candidates(self, hyp: str, refs: Sequence[str]) -> tuple[list[list[int]], list[Counter[str]]]:
+        """Statistics of ``hyp`` against every reference; the best is chosen by sentence F."""
         if not refs:
             raise ValueError("chrF needs at least one reference per segment")
         hyp_ngrams = self._ngrams(hyp)
-        all_stats = [self._match(hyp_ngrams, self._ref_ngrams(ref)) for ref in refs]
-        if len(refs) == 1:
-            return all_stats[0], 0, [], hyp_ngrams
-        scores = self.score_pooled(np.array(all_stats, dtype=np.float64))
-        best = int(np.argmax(scores))  # first maximum, as sacrebleu's strict ">" keeps the first of equal F
-        return all_stats[best], best, [float(f) for f in scores], hyp_ngrams
+        totals = [sum(c.values()) for c in hyp_ngrams]
+        return [self._match(hyp_ngrams, totals, self._ref_ngrams(ref)) for ref in refs], hyp_ngrams
+
+    def _choose(self, candidates: Sequence[Sequence[list[int]]]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Per segment the statistics of the reference with the highest sentence F, the first of equal ones as
+        sacrebleu's strict ``>`` keeps; all candidates are scored in one vectorized call."""
+        flat = np.array([row for segment in candidates for row in segment], dtype=np.float64).reshape(
+            -1, 3 * self.order
+        )
+        scores = self.score_pooled(flat)
+        rows, per_segment, at = [], [], 0
+        for segment in candidates:
+            own = scores[at : at + len(segment)]
+            rows.append(flat[at + int(np.argmax(own))])
+            per_segment.append(own)
+            at += len(segment)
+        return np.array(rows).reshape(-1, 3 * self.order), per_segment
+
+    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        check_corpus(hyps, refs, self.id)
+        candidates = [self._candidates(hyp, segment_refs(refs, i))[0] for i, hyp in enumerate(hyps)]
+        return SegmentStats(self.id, self.columns, self._choose(candidates)[0], self.aggregate)
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return np.array(self._best(hyp, refs)[0], dtype=np.float64)
+        return self._choose([self._candidates(hyp, refs)[0]])[0][0]
 
     def _prec_rec(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n_hyp, n_ref, n_match = rows[:, 0::3], rows[:, 1::3], rows[:, 2::3]
@@ -215,9 +233,12 @@ class CHRF(Metric[CHRFConfig]):
         return scores if np.ndim(pooled) == 2 else scores[0]
 
     def explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
-        stats, best_k, scores, hyp_ngrams = self._best(hyp, refs)
-        ref_ngrams = self._ref_ngrams(refs[best_k])
-        row = np.array(stats, dtype=np.float64)
+        candidates, hyp_ngrams = self._candidates(hyp, refs)
+        chosen, scores = self._choose([candidates])
+        row = chosen[0]
+        best_k = int(np.argmax(scores[0]))
+        stats = [int(x) for x in row]
+        ref_ngrams = self._ref_ngrams(refs[best_k])[0]
         prec, rec, _ = self._prec_rec(row[None, :])
         c = self.config
         orders = []
@@ -242,5 +263,11 @@ class CHRF(Metric[CHRFConfig]):
         chars, offsets = _char_offsets(text, c.whitespace)
         score = float(self.score_pooled(row))
         return CHRFExplanation(
-            tuple(orders), best_k, tuple(scores) or (score,), chars, offsets, tuple(float(x) for x in row), score
+            tuple(orders),
+            best_k,
+            tuple(float(f) for f in scores[0]),
+            chars,
+            offsets,
+            tuple(float(x) for x in row),
+            score,
         )
