@@ -26,7 +26,7 @@ import numpy as np
 from metrics.base import Metric
 from metrics.config import check_range
 from metrics.ngrams import Ngram, ngram_counts, ngram_positions
-from metrics.tokenizers import get_tokenizer
+from metrics.tokenizers import get_tokenizer, tokenizer_signature
 from metrics.tokens import Token, locate
 
 REFERENCE_VERSION = "2.6.0"
@@ -36,7 +36,7 @@ _SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 
 @dataclass(frozen=True)
 class BLEUConfig:
-    tokenize: Literal["13a", "none", "intl", "char", "zh"] = "13a"
+    tokenize: Literal["13a", "none", "intl", "char", "zh", "ja-mecab"] = "13a"
     lowercase: bool = False
     smooth: Literal["exp", "floor", "add-k", "none"] = "exp"
     smooth_value: float | None = None
@@ -136,7 +136,7 @@ class BLEU(Metric[BLEUConfig]):
         parts = [
             f"case:{'lc' if c.lowercase else 'mixed'}",
             f"eff:{'yes' if c.effective_order else 'no'}",
-            f"tok:{c.tokenize}",
+            f"tok:{tokenizer_signature(c.tokenize)}",
             f"smooth:{smooth}",
         ]
         if c.max_ngram_order != 4:

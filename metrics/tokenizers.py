@@ -3,7 +3,7 @@
 Each tokenizer maps a line to a tokenized line (tokens separated by single spaces), as sacrebleu's do; callers
 split it. ``13a`` is the "language-independent + western" part of mteval-v13a.pl used by WMT; ``intl`` is
 mteval-v14.pl's international tokenization (``--international-tokenization``); ``zh`` splits Chinese characters
-and then applies the 13a regexes; ``char`` splits every character.
+and then applies the 13a regexes; ``char`` splits every character; ``ja-mecab`` segments Japanese with MeCab.
 """
 
 from __future__ import annotations
@@ -94,17 +94,57 @@ def tokenize_zh(line: str) -> str:
     return _post_13a(spaced)
 
 
+class MecabTokenizer:
+    """Japanese morphological segmentation with MeCab and the IPA dictionary, as sacrebleu's ``ja-mecab``.
+
+    Needs the optional packages ``mecab-python3`` and ``ipadic`` (``pip install "scorelens[ja]"``); they are imported
+    on first use so that other tokenizers work without them.
+    """
+
+    def __init__(self) -> None:
+        try:
+            import ipadic
+            import MeCab
+        except ImportError:
+            raise ValueError(
+                "tokenizer 'ja-mecab' needs MeCab and its IPA dictionary: pip install mecab-python3 ipadic"
+            ) from None
+        self._tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
+        self.version = f"ja-mecab-{self._tagger.version()}-IPA"
+
+    def __call__(self, line: str) -> str:
+        return self._tagger.parse(line.strip()).strip()
+
+
+@lru_cache(maxsize=1)
+def _mecab() -> MecabTokenizer:
+    return MecabTokenizer()
+
+
+def tokenize_ja_mecab(line: str) -> str:
+    return _mecab()(line)
+
+
+def tokenizer_signature(name: str) -> str:
+    """The ``tok:`` field of a signature; MeCab's version is part of it, as in sacrebleu."""
+    return _mecab().version if name == "ja-mecab" else name
+
+
 TOKENIZERS: dict[str, Callable[[str], str]] = {
     "none": tokenize_none,
     "13a": tokenize_13a,
     "intl": tokenize_intl,
     "char": tokenize_char,
     "zh": tokenize_zh,
+    "ja-mecab": tokenize_ja_mecab,
 }
 
 
 def get_tokenizer(name: str) -> Callable[[str], str]:
     try:
-        return TOKENIZERS[name]
+        tokenizer = TOKENIZERS[name]
     except KeyError:
         raise ValueError(f"unknown tokenizer {name!r}; valid tokenizers: {', '.join(TOKENIZERS)}") from None
+    if name == "ja-mecab":
+        _mecab()  # fail at configuration time, with the install hint, rather than on the first segment
+    return tokenizer

@@ -162,3 +162,13 @@ def test_sweep_full_wmt22():
     _check_corpus(corpus, BLEU(), {}, 9)
     zh = shared_corpus("wmt22/en-zh", ["ref.A.txt", "ref.B.txt"])
     _check_corpus(zh, BLEU(tokenize="zh"), {"tokenize": "zh"})
+
+
+def test_ja_mecab_tokenizer_parity_with_empty_lines():
+    pytest.importorskip("MeCab", reason="ja-mecab needs mecab-python3 and ipadic (the test extra installs them)")
+    corpus = slice_corpus("wmt22-en-ja")
+    assert "" in corpus.systems["Online-W"]  # a real empty output line
+    _check_corpus(corpus, BLEU(tokenize="ja-mecab"), {"tokenize": "ja-mecab"})
+    expected = SacreBLEU(tokenize="ja-mecab")
+    expected.corpus_score(corpus.systems["NT5"], corpus.refs)
+    assert "nrefs:1|" + BLEU(tokenize="ja-mecab").signature() == expected.get_signature().format()
