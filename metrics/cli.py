@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from metrics import cli_stats
 from metrics.evaluate import Evaluation, evaluate
 from metrics.inputs import InputError, check_same_length, read_segments
 from metrics.registry import SPECS, create_many, parse_set_options
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument("--format", choices=("json", "csv", "table"), default="table")
+    cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options")
     return parser
 
@@ -120,11 +122,13 @@ def run_score(args: argparse.Namespace) -> str:
         for result in evaluation.systems:
             for note in result.stats[metric_id].notes:
                 print(f"scorelens: warning: {metric_id} on {result.name}: {note}", file=sys.stderr)
+    statistics = cli_stats.compute(args, evaluation)
     if args.format == "json":
-        return json.dumps(evaluation_to_json(evaluation, args.segments), indent=1, ensure_ascii=False) + "\n"
+        doc = cli_stats.extend_json(evaluation_to_json(evaluation, args.segments), statistics)
+        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
     if args.format == "csv":
-        return _format_csv(evaluation, args.segments)
-    return _format_table(evaluation)
+        return _format_csv(evaluation, args.segments) + cli_stats.csv_sections(statistics)
+    return _format_table(evaluation) + cli_stats.table_sections(statistics)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
