@@ -27,6 +27,8 @@ SPECS: dict[str, MetricSpec] = {
     spec.id: spec
     for spec in (
         MetricSpec("bleu", "bleu", "metrics.bleu:BLEU", label="BLEU (sacrebleu)"),
+        MetricSpec("bleu-nltk", "bleu-nltk", "metrics.bleu_variants:NltkBLEU", label="BLEU (nltk corpus_bleu)"),
+        MetricSpec("bleu-google", "bleu-google", "metrics.bleu_variants:GoogleBLEU", label="BLEU (Google/TensorFlow)"),
         MetricSpec("chrf", "chrf", "metrics.chrf:CHRF", label="chrF (sacrebleu)"),
         MetricSpec("chrf++", "chrf", "metrics.chrf:CHRF", {"word_order": 2}, label="chrF++ (sacrebleu)"),
         MetricSpec("rouge1", "rouge", "metrics.rouge:RougeN", {"n": 1}, label="ROUGE-1 (rouge-score)"),
