@@ -54,9 +54,11 @@ def test_methods_5_to_7_depend_on_the_last_segment_like_nltk():
         assert forward != backward
 
 
-def test_method6_zero_trigram_is_a_value_error():
+def test_method6_zero_trigram_is_a_value_error_for_the_corpus_and_nan_for_a_segment():
+    metric = NltkBLEU(smoothing=6)
     with pytest.raises(ValueError, match="trigram"):
-        NltkBLEU(smoothing=6).sentence_score("a b c d", ["a x b y"])
+        metric.score(["a b c d"], [["a x b y"]])
+    assert math.isnan(metric.sentence_score("a b c d", ["a x b y"]))
 
 
 def test_zero_unigram_matches_score_zero():
