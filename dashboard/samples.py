@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
+from dashboard.dataset import Dataset
 from metrics.inputs import Segments, display_name, read_segments
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "assets" / "samples"
@@ -59,22 +61,7 @@ SAMPLES: dict[str, Sample] = {
 }
 
 
-@dataclass(frozen=True)
-class Dataset:
-    """What the app scores: named system outputs, reference streams and an optional source."""
-
-    title: str
-    systems: dict[str, tuple[str, ...]]
-    refs: tuple[tuple[str, ...], ...]
-    ref_names: tuple[str, ...]
-    source: tuple[str, ...] | None
-    default_metrics: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-
-    def __len__(self) -> int:
-        return len(self.refs[0])
-
-
+@cache  # read once per process; a Dataset is immutable
 def load_sample(key: str) -> Dataset:
     sample = SAMPLES[key]
     refs: list[Segments] = [read_segments(sample.path / name) for name in sample.refs]

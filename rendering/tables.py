@@ -1,34 +1,124 @@
-"""Tables (pandas DataFrames) built from an :class:`metrics.evaluate.Evaluation`."""
+"""Tables (pandas DataFrames) built from an :class:`metrics.evaluate.Evaluation` and the statistics on it.
+
+Statistics are passed in as plain mappings so these functions work with or without the significance module:
+``intervals[(system, metric_id)] = (lo, hi)``, ``pvalues[(system, metric_id)] = p`` against the baseline.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from metrics.evaluate import Evaluation
+
+Interval = tuple[float, float]
+Key = tuple[str, str]
+
+
+def metric_labels(evaluation: Evaluation) -> dict[str, str]:
+    """Display name per metric id; ids are appended where two metrics share a name (e.g. two option sets)."""
+    names = {m: metric.name for m, metric in evaluation.metrics.items()}
+    counts = pd.Series(list(names.values())).value_counts()
+    return {m: (name if counts[name] == 1 else f"{name} [{m}]") for m, name in names.items()}
 
 
 def scores_table(evaluation: Evaluation) -> pd.DataFrame:
     """Systems × metrics corpus scores, columns labelled with the metrics' display names."""
-    rows = {r.name: {evaluation.metrics[m].name: r.scores[m] for m in evaluation.metrics} for r in evaluation.systems}
+    labels = metric_labels(evaluation)
+    rows = {r.name: {labels[m]: r.scores[m] for m in evaluation.metrics} for r in evaluation.systems}
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "system"
     return frame
 
 
-def best_per_column(evaluation: Evaluation) -> dict[str, str]:
-    """Display name of each metric → the best system under it (lowest for error rates)."""
+def best_systems(evaluation: Evaluation) -> dict[str, list[str]]:
+    """Metric id → the best system(s) under it (lowest for error rates; all of them on an exact tie)."""
     best = {}
     for metric_id, metric in evaluation.metrics.items():
-        pick = min if not metric.higher_is_better else max
-        best[metric.name] = pick(evaluation.systems, key=lambda r, m=metric_id: r.scores[m]).name
+        values = {r.name: r.scores[metric_id] for r in evaluation.systems}
+        top = max(values.values()) if metric.higher_is_better else min(values.values())
+        best[metric_id] = [name for name, v in values.items() if v == top]
     return best
+
+
+def best_per_column(evaluation: Evaluation) -> dict[str, str]:
+    """Display name of each metric → the (first) best system under it."""
+    labels = metric_labels(evaluation)
+    return {labels[m]: names[0] for m, names in best_systems(evaluation).items()}
+
+
+def overview_table(
+    evaluation: Evaluation,
+    intervals: Mapping[Key, Interval] | None = None,
+    pvalues: Mapping[Key, float] | None = None,
+) -> pd.DataFrame:
+    """Scores (numeric, one column per metric named as the metric), then per metric its 95 % CI and the p-value
+    against the baseline when given. Index: system names in input order."""
+    frame = scores_table(evaluation)
+    labels = metric_labels(evaluation)
+    columns: list[str] = []
+    for metric_id, label in labels.items():
+        columns.append(label)
+        if intervals:
+            frame[f"{label} 95% CI"] = [_interval_text(intervals.get((s, metric_id))) for s in frame.index]
+            columns.append(f"{label} 95% CI")
+        if pvalues:
+            frame[f"{label} p"] = [pvalues.get((s, metric_id), np.nan) for s in frame.index]
+            columns.append(f"{label} p")
+    return frame[columns]
+
+
+def _interval_text(interval: Interval | None) -> str:
+    return "" if interval is None else f"[{interval[0]:.4g}, {interval[1]:.4g}]"
+
+
+def style_overview(frame: pd.DataFrame, evaluation: Evaluation, alpha: float = 0.05) -> Styler:
+    """Best score per metric in bold on a green background; p-values below ``alpha`` in bold."""
+    labels = metric_labels(evaluation)
+    best = best_systems(evaluation)
+
+    def mark_best(column: pd.Series) -> list[str]:
+        metric_id = next(m for m, label in labels.items() if label == column.name)
+        return ["font-weight: bold; background-color: #c8e6c9" if s in best[metric_id] else "" for s in column.index]
+
+    score_columns = list(labels.values())
+    p_columns = [c for c in frame.columns if c.endswith(" p")]
+    styler = frame.style.apply(mark_best, subset=score_columns).format("{:.4f}", subset=score_columns)
+    if p_columns:
+        styler = styler.format("{:.4f}", subset=p_columns, na_rep="baseline").map(
+            lambda v: "font-weight: bold" if isinstance(v, float) and v < alpha else "", subset=p_columns
+        )
+    return styler
+
+
+def groups_text(groups: Sequence[Sequence[str]]) -> str:
+    """``{A, B} > {C}``: tied groups, best first (plain text; escape before Markdown)."""
+    return " > ".join("{" + ", ".join(g) + "}" for g in groups)
 
 
 def segment_table(evaluation: Evaluation, systems: Sequence[str], metric_id: str) -> pd.DataFrame:
     """Segment scores of ``systems`` under one metric, one column per system, rows numbered from 1."""
     data = {name: evaluation.system(name).segment_scores[metric_id] for name in systems}
+    frame = pd.DataFrame(data)
+    frame.index = pd.RangeIndex(1, len(frame) + 1, name="segment")
+    return frame
+
+
+def column_name(system: str, metric_label: str) -> str:
+    return f"{system} · {metric_label}"
+
+
+def sentence_scores(evaluation: Evaluation, systems: Sequence[str], metric_ids: Sequence[str]) -> pd.DataFrame:
+    """Every segment score of the chosen systems and metrics, one column per (system, metric), rows from 1."""
+    labels = metric_labels(evaluation)
+    data = {
+        column_name(s, labels[m]): np.asarray(evaluation.system(s).segment_scores[m], dtype=np.float64)
+        for m in metric_ids
+        for s in systems
+    }
     frame = pd.DataFrame(data)
     frame.index = pd.RangeIndex(1, len(frame) + 1, name="segment")
     return frame

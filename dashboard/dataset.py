@@ -1,0 +1,95 @@
+"""The data the app scores: named system outputs, reference streams, an optional source, all the same length.
+
+A :class:`Dataset` is immutable; edits (rename, remove, add) return a new one, so a failed edit can never leave a
+half-changed dataset in the session. Each stream has a content hash, so caches keyed by content survive renames.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from metrics.inputs import InputError
+from metrics.registry import DEFAULT_MT
+
+
+def stream_hash(texts: Sequence[str]) -> str:
+    """Content hash of one stream; JSON encoding keeps segment boundaries unambiguous."""
+    return hashlib.sha256(json.dumps(list(texts), ensure_ascii=False).encode()).hexdigest()[:32]
+
+
+def unique_name(name: str, taken: Sequence[str]) -> str:
+    """``name`` or ``name (2)``, ``name (3)``… so that two files with the same stem both stay loaded."""
+    base = name.strip() or "system"
+    candidate, k = base, 2
+    while candidate in taken:
+        candidate, k = f"{base} ({k})", k + 1
+    return candidate
+
+
+@dataclass(frozen=True)
+class Dataset:
+    title: str
+    systems: Mapping[str, tuple[str, ...]]
+    refs: tuple[tuple[str, ...], ...]
+    ref_names: tuple[str, ...]
+    source: tuple[str, ...] | None = None
+    default_metrics: tuple[str, ...] = DEFAULT_MT
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.refs:
+            raise InputError("dataset", "at least one reference file is needed")
+        if len(self.ref_names) != len(self.refs):
+            raise InputError("dataset", f"{len(self.refs)} references but {len(self.ref_names)} reference names")
+        n = len(self.refs[0])
+        streams = [*zip(self.ref_names, self.refs, strict=True), *self.systems.items()]
+        if self.source is not None:
+            streams.append(("source", self.source))
+        for name, texts in streams:
+            if len(texts) != n:
+                raise InputError(name, f"has {len(texts)} segments but the first reference has {n}")
+        for name in self.systems:
+            if not name.strip():
+                raise InputError("dataset", "system names cannot be empty")
+
+    def __len__(self) -> int:
+        return len(self.refs[0])
+
+    @property
+    def refs_hash(self) -> str:
+        return stream_hash(["\x1d".join(stream) for stream in self.refs])
+
+    def system_hash(self, name: str) -> str:
+        return stream_hash(self.systems[name])
+
+    def fingerprint(self) -> str:
+        """Hash of all content (names included), e.g. to tell two workspaces apart."""
+        parts = [self.refs_hash, *(f"{name}={self.system_hash(name)}" for name in self.systems)]
+        return stream_hash(parts)
+
+    def renamed(self, old: str, new: str) -> Dataset:
+        new = new.strip()
+        if not new:
+            raise InputError(old, "a system name cannot be empty")
+        if new != old and new in self.systems:
+            raise InputError(old, f"another system is already called {new!r}")
+        systems = {(new if name == old else name): texts for name, texts in self.systems.items()}
+        return replace(self, systems=systems)
+
+    def without(self, name: str) -> Dataset:
+        systems = {k: v for k, v in self.systems.items() if k != name}
+        if not systems:
+            raise InputError(name, "the last system cannot be removed; load another one first")
+        return replace(self, systems=systems)
+
+    def with_systems(self, added: Mapping[str, Sequence[str]]) -> Dataset:
+        systems = dict(self.systems)
+        for name, texts in added.items():
+            systems[unique_name(name, list(systems))] = tuple(texts)
+        return replace(self, systems=systems)
+
+    def segment_refs(self, i: int) -> list[str]:
+        return [stream[i] for stream in self.refs]

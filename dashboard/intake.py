@@ -1,0 +1,169 @@
+"""Turning uploaded or pasted files into a :class:`Dataset`, with a message naming the file and line for every
+problem. Pure functions (no Streamlit), so the same checks are unit-tested directly.
+
+Reading a file is :func:`metrics.inputs.parse_segments`, shared with the command line. Nothing here replaces the
+loaded dataset: the page swaps datasets only when :func:`assemble` succeeds, so a bad file never wipes good data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from dashboard.dataset import Dataset, unique_name
+from metrics.inputs import InputError, Segments, display_name, parse_segments, table_columns
+
+# The browser upload path holds every file in memory per session; the CLI's 200 MB limit is for local files.
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+TABLE_SUFFIXES = (".tsv", ".csv")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One uploaded file: its segments, or the error that stopped it; ``columns`` for tables."""
+
+    name: str
+    segments: Segments | None = None
+    error: InputError | None = None
+    columns: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.segments is not None
+
+
+def is_table(name: str) -> bool:
+    return name.lower().endswith(TABLE_SUFFIXES)
+
+
+def columns_of(name: str, data: bytes) -> tuple[str, ...]:
+    """Header of a table file, or ``()`` when it cannot be read (the parse error will say why)."""
+    try:
+        return tuple(table_columns(data, name))
+    except InputError:
+        return ()
+
+
+def default_column(columns: Sequence[str]) -> str | None:
+    """The column a user most likely wants: one named like text/hypothesis/output, else the last one."""
+    preferred = ("text", "hyp", "hypothesis", "output", "translation", "prediction", "summary", "caption", "ref")
+    lowered = [c.lower() for c in columns]
+    for name in preferred:
+        if name in lowered:
+            return columns[lowered.index(name)]
+    return columns[-1] if columns else None
+
+
+def parse_upload(name: str, data: bytes, *, column: str | None = None, json_key: str = "text") -> Parsed:
+    """Parse one file; every failure comes back as a :class:`Parsed` with an :class:`InputError`, never raised."""
+    columns = columns_of(name, data) if is_table(name) and data else ()
+    if len(data) > MAX_UPLOAD_BYTES:
+        error = InputError(
+            name,
+            f"file has {len(data):,} bytes, more than the dashboard's upload limit of {MAX_UPLOAD_BYTES:,} "
+            "(the command line `scorelens score` reads larger files)",
+        )
+        return Parsed(name, error=error)
+    if is_table(name) and column is None:
+        column = default_column(columns)
+    try:
+        return Parsed(name, parse_segments(data, name, column=column, json_key=json_key), columns=columns)
+    except InputError as err:
+        return Parsed(name, error=err, columns=columns)
+
+
+def parse_pasted(name: str, text: str) -> Parsed:
+    """Pasted text, one segment per line, read exactly like an uploaded ``.txt`` file."""
+    label = name.strip() or "pasted"
+    return parse_upload(f"{label}.txt" if Path(label).suffix.lower() != ".txt" else label, text.encode("utf-8"))
+
+
+def length_errors(expected: int, expected_from: str, files: Sequence[Segments]) -> list[InputError]:
+    """One error per file whose segment count differs from ``expected``, naming the first line without a partner."""
+    errors = []
+    for f in files:
+        source = f.source or f.name
+        if len(f) < expected:
+            errors.append(
+                InputError(
+                    source,
+                    f"the file ends after {len(f)} segments but {expected_from} has {expected}; "
+                    f"segments {len(f) + 1}–{expected} are missing",
+                    len(f) + 1,
+                )
+            )
+        elif len(f) > expected:
+            errors.append(
+                InputError(
+                    source,
+                    f"has {len(f)} segments but {expected_from} has only {expected}; "
+                    f"line {expected + 1} onwards has no counterpart",
+                    expected + 1,
+                )
+            )
+    return errors
+
+
+def assemble(
+    refs: Sequence[Segments],
+    systems: Sequence[Segments],
+    source: Segments | None = None,
+    *,
+    title: str = "Uploaded files",
+    base: Dataset | None = None,
+    default_metrics: Sequence[str] | None = None,
+) -> Dataset:
+    """A new dataset from parsed files; raises :class:`InputError` (first problem) and leaves ``base`` untouched.
+
+    Without references, ``systems`` are added to ``base`` and checked against its length. With references the
+    result is a fresh dataset (``base`` only supplies the metric defaults).
+    """
+    problems = assemble_problems(refs, systems, source, base=base)
+    if problems:
+        raise problems[0]
+    notes = tuple(note for f in [*refs, *systems, *([source] if source else [])] for note in f.notes)
+    if not refs:
+        assert base is not None  # assemble_problems refuses this case
+        added = {display_name(s.name): s.texts for s in systems}
+        grown = base.with_systems(added)
+        return replace(grown, source=grown.source if source is None else source.texts, notes=base.notes + notes)
+    names: list[str] = []
+    for s in systems:
+        names.append(unique_name(display_name(s.name), names))
+    ref_names: list[str] = []
+    for r in refs:
+        ref_names.append(unique_name(display_name(r.name), ref_names))
+    return Dataset(
+        title=title,
+        systems={name: s.texts for name, s in zip(names, systems, strict=True)},
+        refs=tuple(r.texts for r in refs),
+        ref_names=tuple(ref_names),
+        source=source.texts if source else None,
+        default_metrics=tuple(default_metrics or (base.default_metrics if base else Dataset.default_metrics)),
+        notes=notes,
+    )
+
+
+def assemble_problems(
+    refs: Sequence[Segments],
+    systems: Sequence[Segments],
+    source: Segments | None = None,
+    *,
+    base: Dataset | None = None,
+) -> list[InputError]:
+    """Every reason :func:`assemble` would refuse these files, each naming a file (and a line where one applies)."""
+    if not systems:
+        return [InputError("system outputs", "add at least one system output file")]
+    if not refs and base is None:
+        return [InputError("references", "add at least one reference file")]
+    if refs:
+        expected, expected_from = len(refs[0]), refs[0].source or refs[0].name
+        others = [*refs[1:], *systems]
+    else:
+        assert base is not None
+        expected, expected_from = len(base), f"the loaded references ({', '.join(base.ref_names)})"
+        others = list(systems)
+    if source is not None:
+        others.append(source)
+    return length_errors(expected, expected_from, others)

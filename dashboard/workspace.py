@@ -1,0 +1,106 @@
+"""The whole workspace — data and settings — as one JSON document, so a refreshed browser loses nothing saved.
+
+Loading is strict: anything malformed raises :class:`InputError` naming the file and the offending field, and the
+caller keeps what was loaded before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dashboard.dataset import Dataset
+from metrics.inputs import InputError
+
+FORMAT = "scorelens-workspace"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the user chose besides the data: metrics, their options, and where they were looking."""
+
+    metrics: tuple[str, ...] = ()
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    view: Mapping[str, Any] = field(default_factory=dict)  # baseline, segment, explorer filters …
+
+
+def dumps(dataset: Dataset, settings: Settings) -> str:
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "title": dataset.title,
+        "references": [
+            {"name": name, "segments": list(texts)} for name, texts in zip(dataset.ref_names, dataset.refs, strict=True)
+        ],
+        "systems": [{"name": name, "segments": list(texts)} for name, texts in dataset.systems.items()],
+        "source": list(dataset.source) if dataset.source is not None else None,
+        "settings": {
+            "metrics": list(settings.metrics),
+            "options": {family: dict(values) for family, values in settings.options.items()},
+            "view": dict(settings.view),
+        },
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def _strings(value: Any, where: str, source: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise InputError(source, f"{where} must be a list of strings")
+    return tuple(value)
+
+
+def _streams(document: Mapping[str, Any], key: str, source: str) -> list[tuple[str, tuple[str, ...]]]:
+    items = document.get(key)
+    if not isinstance(items, list) or not items:
+        raise InputError(source, f"{key!r} must be a non-empty list of {{name, segments}} objects")
+    streams = []
+    for k, item in enumerate(items, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise InputError(source, f"{key}[{k}] must be an object with a string 'name'")
+        streams.append((item["name"], _strings(item.get("segments"), f"{key}[{k}].segments", source)))
+    return streams
+
+
+def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, Settings]:
+    try:
+        document = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        line = getattr(err, "lineno", None)
+        raise InputError(source, f"not a valid JSON workspace ({getattr(err, 'msg', err)})", line) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise InputError(source, f'not a ScoreLens workspace (expected "format": "{FORMAT}")')
+    if document.get("version") != VERSION:
+        raise InputError(source, f"workspace version {document.get('version')!r} is not supported (expected {VERSION})")
+    refs = _streams(document, "references", source)
+    systems = _streams(document, "systems", source)
+    names = [name for name, _ in systems]
+    if len(set(names)) != len(names):
+        raise InputError(source, "two systems have the same name")
+    raw_source = document.get("source")
+    src = None if raw_source is None else _strings(raw_source, "source", source)
+    raw = document.get("settings") or {}
+    if not isinstance(raw, dict):
+        raise InputError(source, "'settings' must be an object")
+    metrics = _strings(raw.get("metrics", []), "settings.metrics", source)
+    options = raw.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, dict) for v in options.values()):
+        raise InputError(source, "settings.options must map metric families to objects")
+    view = raw.get("view", {})
+    if not isinstance(view, dict):
+        raise InputError(source, "settings.view must be an object")
+    title = document.get("title") if isinstance(document.get("title"), str) else "Workspace"
+    try:
+        dataset = Dataset(
+            title=title,
+            systems=dict(systems),
+            refs=tuple(texts for _, texts in refs),
+            ref_names=tuple(name for name, _ in refs),
+            source=src,
+            default_metrics=metrics or Dataset.default_metrics,
+        )
+    except InputError as err:
+        raise InputError(source, str(err)) from None
+    return dataset, Settings(metrics, options, view)

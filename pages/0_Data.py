@@ -1,0 +1,198 @@
+"""Data: upload or paste system outputs and references, pick a bundled example, rename systems, save and restore
+the whole workspace. A file with a problem is reported (file and line) and never replaces what is loaded."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import intake, state, workspace
+from dashboard.dataset import Dataset
+from dashboard.samples import SAMPLES, load_sample
+from dashboard.sidebar import page_setup, sidebar
+from metrics.inputs import InputError, Segments
+from rendering.text import escape_markdown
+
+page_setup("data")
+st.title("Data")
+data = sidebar()
+
+
+def show_error(err: Exception) -> None:
+    st.error(escape_markdown(str(err)), icon="🚫")
+
+
+def adopt(new: Dataset, notes: tuple[str, ...] | list[str] = (), *, keep_metrics: bool = False) -> None:
+    state.set_dataset(new, keep_metrics=keep_metrics)
+    state.reset_widgets()
+    st.session_state["intake_notes"] = list(notes)
+    st.rerun()
+
+
+# ----------------------------------------------------------------------------------------------- loaded now
+
+st.subheader("Loaded now")
+st.markdown(
+    f"**{escape_markdown(data.title)}** — {len(data)} segments; references: "
+    f"{escape_markdown(', '.join(data.ref_names))}; source: {'yes' if data.source is not None else 'no'}."
+)
+for message in st.session_state.get("intake_notes", []):
+    st.info(escape_markdown(message), icon="ℹ️")
+
+st.caption("System names (edit to rename; content is unchanged, so nothing is rescored)")
+per_row = 3
+names = list(data.systems)
+for start in range(0, len(names), per_row):
+    columns = st.columns(per_row)
+    for column, name in zip(columns, names[start : start + per_row], strict=False):
+        key = f"rename:{data.system_hash(name)}"
+        if key not in st.session_state:
+            st.session_state[key] = name
+        with column:
+            new = st.text_input(f"System {names.index(name) + 1}", key=key)
+            if new != name:
+                try:
+                    renamed = data.renamed(name, new)
+                except InputError as err:
+                    show_error(err)
+                else:
+                    state.set_dataset(renamed, keep_metrics=True)
+                    if st.session_state.get(state.BASELINE) == name:
+                        st.session_state[state.BASELINE] = new.strip()
+                        st.session_state.pop("baseline_box", None)
+                    st.rerun()
+            if len(names) > 1 and st.button("Remove", key=f"remove:{data.system_hash(name)}"):
+                state.set_dataset(data.without(name), keep_metrics=True)
+                st.rerun()
+
+# ------------------------------------------------------------------------------------------------- loading
+
+tab_upload, tab_paste, tab_sample, tab_workspace = st.tabs(
+    ["Upload files", "Paste text", "Bundled examples", "Workspace file"]
+)
+
+
+def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
+    """Parse each upload (tables get a column chooser); results are memoized per content and column."""
+    memo = st.session_state.setdefault("parse_memo", {})
+    results = []
+    for upload in uploads:
+        content = upload.getvalue()
+        column = None
+        if intake.is_table(upload.name):
+            columns = intake.columns_of(upload.name, content)
+            if columns:
+                column = st.selectbox(
+                    f"Text column of {escape_markdown(upload.name)}",
+                    list(columns),
+                    index=list(columns).index(intake.default_column(columns)),
+                    key=f"column:{role}:{upload.name}",
+                )
+        memo_key = (upload.name, hash(content), column)
+        if memo_key not in memo:
+            if len(memo) > 64:
+                memo.clear()
+            memo[memo_key] = intake.parse_upload(upload.name, content, column=column)
+        results.append(memo[memo_key])
+    return results
+
+
+def report(parsed: list[intake.Parsed]) -> None:
+    for p in parsed:
+        if p.ok:
+            assert p.segments is not None
+            notes = "; ".join(n.split(": ", 1)[-1] for n in p.segments.notes)
+            st.markdown(
+                f"✓ `{escape_markdown(p.name)}`: {len(p.segments)} segments"
+                + (f" ({escape_markdown(notes)})" if notes else "")
+            )
+        else:
+            show_error(p.error or InputError(p.name, "could not be read"))
+
+
+with tab_upload:
+    st.caption(
+        "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
+        '(a string, a list of sentences, or an object with a "text" field per line). UTF-8; up to '
+        f"{intake.MAX_UPLOAD_BYTES // 2**20} MB per file. Without references, the systems are added to the loaded data."
+    )
+    ref_uploads = st.file_uploader("References", accept_multiple_files=True, key="up_refs")
+    sys_uploads = st.file_uploader("System outputs", accept_multiple_files=True, key="up_systems")
+    src_upload = st.file_uploader("Source (optional)", key="up_source")
+    refs = parsed_files("ref", ref_uploads or [])
+    systems = parsed_files("sys", sys_uploads or [])
+    source = parsed_files("src", [src_upload] if src_upload else [])
+    report([*refs, *systems, *source])
+    good_refs = [p.segments for p in refs if p.segments is not None]
+    good_systems = [p.segments for p in systems if p.segments is not None]
+    good_source = source[0].segments if source and source[0].ok else None
+    bad = [p for p in [*refs, *systems, *source] if not p.ok]
+    if sys_uploads or ref_uploads:
+        problems = intake.assemble_problems(good_refs, good_systems, good_source, base=data)
+        for problem in problems:
+            show_error(problem)
+        if bad:
+            st.warning("Files with errors are left out; fix them and upload again.")
+        label = "Replace the loaded data with these files" if good_refs else "Add these systems to the loaded data"
+        if st.button(label, key="load_files", disabled=bool(problems), type="primary"):
+            new = intake.assemble(good_refs, good_systems, good_source, title="Uploaded files", base=data)
+            notes = [
+                note for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for note in f.notes
+            ]
+            adopt(new, notes, keep_metrics=True)
+
+
+def pasted(name: str, text: str) -> Segments | None:
+    parsed = intake.parse_pasted(name, text)
+    if not parsed.ok:
+        show_error(parsed.error or InputError(name, "could not be read"))
+        return None
+    return parsed.segments
+
+
+with tab_paste:
+    st.caption("One segment per line. Without a reference, the pasted system is added to the loaded data.")
+    ref_text = st.text_area("Reference", key="paste_ref", height=150)
+    sys_name = st.text_input("System name", value="pasted", key="paste_name")
+    sys_text = st.text_area("System output", key="paste_sys", height=150)
+    if st.button("Use pasted text", key="load_paste", type="primary"):
+        ref_seg = pasted("reference", ref_text) if ref_text.strip() else None
+        sys_seg = pasted(sys_name, sys_text)
+        if sys_seg is not None and (ref_seg is not None or not ref_text.strip()):
+            try:
+                new = intake.assemble([ref_seg] if ref_seg else [], [sys_seg], title="Pasted text", base=data)
+            except InputError as err:
+                show_error(err)
+            else:
+                adopt(new, keep_metrics=True)
+
+with tab_sample:
+    choice = st.selectbox(
+        "Bundled example",
+        list(SAMPLES),
+        format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title}",
+        key="sample_choice",
+    )
+    st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
+    if st.button("Load example", key="load_sample", type="primary"):
+        adopt(load_sample(choice))
+
+with tab_workspace:
+    st.caption("Everything loaded and chosen here — data, metrics, options, baseline, segment — as one JSON file.")
+    st.download_button(
+        "Download workspace",
+        workspace.dumps(data, state.settings()),
+        "scorelens-workspace.json",
+        "application/json",
+        key="download_workspace",
+    )
+    saved = st.file_uploader("Load a workspace file", type=["json"], key="up_workspace")
+    if saved is not None and st.button("Load workspace", key="load_workspace", type="primary"):
+        try:
+            new, loaded = workspace.loads(saved.getvalue(), saved.name)
+        except InputError as err:
+            show_error(err)
+        else:
+            state.set_dataset(new)
+            notes = state.apply_settings(loaded)
+            st.session_state["intake_notes"] = [f"workspace {saved.name} loaded", *notes]
+            st.rerun()

@@ -1,0 +1,110 @@
+"""Sentence explorer: every segment score of every system and metric; sort, filter by score, by the difference
+between two systems, by length and by text; choosing a row opens the segment view."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from dashboard import state
+from dashboard.sidebar import page_setup, sidebar
+from rendering.tables import column_name, metric_labels, sentence_scores
+
+page_setup("explorer")
+st.title("Sentence explorer")
+data = sidebar()
+evaluation = state.evaluation()
+if not evaluation.metrics:
+    st.warning("No metric could be computed; choose metrics in the sidebar.")
+    st.stop()
+
+labels = metric_labels(evaluation)
+all_systems = [r.name for r in evaluation.systems]
+left, right = st.columns(2)
+metric_ids = left.multiselect(
+    "Metrics", list(evaluation.metrics), default=list(evaluation.metrics), format_func=labels.get, key="ex_metrics"
+)
+systems = right.multiselect("Systems", all_systems, default=all_systems, key="ex_systems")
+metric_ids = metric_ids or list(evaluation.metrics)
+systems = systems or all_systems
+
+frame = sentence_scores(evaluation, systems, metric_ids)
+ref_words = np.array([len(r.split()) for r in data.refs[0]])
+frame.insert(0, "ref words", ref_words)
+frame.insert(1, "reference", list(data.refs[0]))
+if data.source is not None:
+    frame.insert(1, "source", list(data.source))
+mask = np.ones(len(frame), dtype=bool)
+
+with st.expander("Filters", expanded=True):
+    text = st.text_input("Text contains (source, references or the chosen outputs; case-insensitive)", key="ex_text")
+    if text.strip():
+        needle = text.strip().casefold()
+        streams = [*data.refs, *(data.systems[s] for s in systems), *([data.source] if data.source else [])]
+        mask &= np.array([any(needle in stream[i].casefold() for stream in streams) for i in range(len(data))])
+
+    low, high = int(ref_words.min()), int(ref_words.max())
+    if low < high:
+        length = st.slider("Reference length (words)", low, high, (low, high), key="ex_len")
+        mask &= (ref_words >= length[0]) & (ref_words <= length[1])
+
+    c1, c2, c3 = st.columns(3)
+    score_system = c1.selectbox("Score of system", ["(no score filter)", *systems], key="ex_score_sys")
+    score_metric = c2.selectbox("under metric", metric_ids, format_func=labels.get, key="ex_score_metric")
+    if score_system in systems:
+        column = column_name(score_system, labels[score_metric])
+        values = frame[column].to_numpy()
+        lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
+        if lo < hi:
+            chosen = c3.slider("range", lo, hi, (lo, hi), key=f"ex_score_range:{column}")
+            mask &= (values >= chosen[0]) & (values <= chosen[1])
+
+    d1, d2, d3, d4 = st.columns(4)
+    system_a = d1.selectbox("Difference: system A", ["(no difference filter)", *systems], key="ex_diff_a")
+    system_b = d2.selectbox("minus system B", systems, index=min(1, len(systems) - 1), key="ex_diff_b")
+    diff_metric = d3.selectbox("under", metric_ids, format_func=labels.get, key="ex_diff_metric")
+    if system_a in systems and system_b != system_a:
+        diff_column = f"{system_a} − {system_b} · {labels[diff_metric]}"
+        diff = (
+            evaluation.system(system_a).segment_scores[diff_metric]
+            - evaluation.system(system_b).segment_scores[diff_metric]
+        )
+        frame.insert(2 + (data.source is not None), diff_column, diff)
+        lo, hi = float(np.nanmin(diff)), float(np.nanmax(diff))
+        if lo < hi:
+            chosen = d4.slider("A − B range", lo, hi, (lo, hi), key=f"ex_diff_range:{diff_column}")
+            mask &= (diff >= chosen[0]) & (diff <= chosen[1])
+
+view = frame[mask]
+s1, s2 = st.columns([3, 1])
+sort_by = s1.selectbox(
+    "Sort by", ["segment", *[c for c in view.columns if c not in ("reference", "source")]], key="ex_sort"
+)
+descending = s2.toggle("Descending", key="ex_desc")
+if sort_by == "segment":
+    view = view.sort_index(ascending=not descending)
+else:
+    view = view.sort_values(sort_by, ascending=not descending, kind="stable")
+
+st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
+event = st.dataframe(
+    view,
+    on_select="rerun",
+    selection_mode="single-row",
+    key="explorer_table",
+    column_config={c: st.column_config.NumberColumn(format="%.4f") for c in view.columns if "·" in c},
+)
+rows = list(event.selection.rows) if event is not None else []
+chosen_segment = int(view.index[rows[0]]) - 1 if rows and rows[0] < len(view) else None
+if chosen_segment is not None and st.session_state.get("ex_handled") != chosen_segment:
+    st.session_state["ex_handled"] = chosen_segment
+    state.set_segment(chosen_segment)
+    st.switch_page("pages/3_Segment.py")
+if chosen_segment is None:
+    st.session_state.pop("ex_handled", None)
+
+g1, g2 = st.columns([1, 3])
+number = g1.number_input("Or open segment number", 1, len(data), state.segment() + 1, key="ex_goto")
+if g2.button("Open in the segment view", key="ex_open"):
+    state.set_segment(int(number) - 1)
+    st.switch_page("pages/3_Segment.py")

@@ -1,0 +1,107 @@
+"""Segment view: source, references and every system's output side by side, with the evidence behind one metric's
+score — n-gram matches, the LCS grid, the METEOR alignment, the TER edit trace, CIDEr-D weights — drawn from the
+metrics' explanation objects. Choosing a segment never recomputes corpus statistics."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.sidebar import page_setup, sidebar
+from rendering.evidence import explanation_parts, order_labels
+from rendering.ngram_view import plain_html
+from rendering.parts import Part
+from rendering.tables import metric_labels
+from rendering.text import escape_markdown
+
+page_setup("segment")
+st.title("Segment view")
+data = sidebar()
+evaluation = state.evaluation()
+if not evaluation.metrics:
+    st.warning("No metric could be computed; choose metrics in the sidebar.")
+    st.stop()
+labels = metric_labels(evaluation)
+n = len(data)
+
+
+def step(delta: int) -> None:
+    state.set_segment(min(max(state.segment() + delta, 0), n - 1))
+
+
+if "segment_box" not in st.session_state:
+    st.session_state["segment_box"] = state.segment() + 1
+nav = st.columns([2, 1, 1, 4])
+number = nav[0].number_input(f"Segment (1–{n})", 1, n, key="segment_box")
+if int(number) - 1 != state.segment():
+    state.set_segment(int(number) - 1)
+    st.session_state["segment_box"] = int(number)
+nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disabled=state.segment() == 0)
+nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=state.segment() == n - 1)
+index = state.segment()
+
+controls = st.columns([2, 2, 2, 1])
+metric_id = controls[0].selectbox("Evidence of", list(evaluation.metrics), format_func=labels.get, key="seg_metric")
+all_systems = [r.name for r in evaluation.systems]
+shown = controls[1].multiselect("Systems", all_systems, default=all_systems, key="seg_systems") or all_systems
+reference_options = ["best (as scored)", *(f"reference {k + 1}: {name}" for k, name in enumerate(data.ref_names))]
+reference_choice = controls[2].selectbox(
+    "Reference", range(len(reference_options)), format_func=lambda k: reference_options[k], key="seg_ref"
+)
+per_row = controls[3].number_input("Columns", 1, 4, min(3, len(shown)), key="seg_cols")
+
+if data.source is not None:
+    st.markdown("**Source**")
+    st.html(plain_html(data.source[index]))
+for k, (name, stream) in enumerate(zip(data.ref_names, data.refs, strict=True)):
+    st.markdown(f"**Reference {k + 1}** · {escape_markdown(name)}")
+    st.html(plain_html(stream[index]))
+
+scores = pd.DataFrame(
+    {labels[m]: [float(evaluation.system(s).segment_scores[m][index]) for s in shown] for m in evaluation.metrics},
+    index=pd.Index(shown, name="system"),
+)
+st.dataframe(scores.style.format("{:.4f}"), key="segment_scores")
+
+# The order choice is made once for all systems, from the first explanation's orders.
+first = state.explain(evaluation, metric_id, shown[0], index)
+orders = order_labels(first)
+order = 1
+if orders:
+    label = st.radio("n-gram order", orders, horizontal=True, key=f"seg_order:{metric_id}")
+    order = orders.index(label) + 1
+lowercase = bool(getattr(evaluation.metrics[metric_id].config, "lowercase", False))
+
+
+def show(part: Part, key: str) -> None:
+    if part.title:
+        st.caption(escape_markdown(part.title))
+    if part.kind == "html":
+        st.html(part.payload)
+    elif part.kind == "figure":
+        st.plotly_chart(part.payload, key=key)
+    elif part.kind == "table":
+        st.dataframe(part.payload, key=key, hide_index=True)
+    else:
+        st.caption(escape_markdown(str(part.payload)))
+
+
+for start in range(0, len(shown), int(per_row)):
+    columns = st.columns(int(per_row))
+    for column, system in zip(columns, shown[start : start + int(per_row)], strict=False):
+        with column, st.container(border=True):
+            score = evaluation.system(system).segment_scores[metric_id][index]
+            st.markdown(f"**{escape_markdown(system)}** — {escape_markdown(labels[metric_id])} {score:.4f}")
+            explanation = state.explain(evaluation, metric_id, system, index)
+            parts = explanation_parts(
+                explanation,
+                data.systems[system][index],
+                data.segment_refs(index),
+                columns=evaluation.metrics[metric_id].columns,
+                order=order,
+                reference=None if reference_choice == 0 else reference_choice - 1,
+                lowercase=lowercase,
+            )
+            for k, part in enumerate(parts):
+                show(part, f"part:{system}:{k}")

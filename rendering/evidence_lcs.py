@@ -1,0 +1,124 @@
+"""Views of ROUGE-L and ROUGE-Lsum evidence: the LCS path on the DP grid, and the union LCS per reference sentence.
+
+The ROUGE-L grid is the metric's own (``LcsEvidence.dp_table``) with the backtracked pairs the score counted. For
+ROUGE-Lsum the heatmap shows where tokens are equal (reference × hypothesis, sentence boundaries dotted) with one
+LCS path per (reference sentence, hypothesis sentence) pair, as the evidence lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rendering.edits_html import counts_html
+from rendering.figures import lcs_grid_figure
+from rendering.ngram_view import LEGEND, Occurrence, ngram_html, token_units
+from rendering.parts import Part, note
+
+MAX_GRID = 80
+
+
+def _scores(ref: Any) -> Part:
+    return Part(
+        "html",
+        counts_html(
+            [
+                ("LCS hits", f"{ref.hits}"),
+                ("P", f"{ref.hits}/{ref.hyp_total} = {ref.precision:.4f}"),
+                ("R", f"{ref.hits}/{ref.ref_total} = {ref.recall:.4f}"),
+                ("F1", f"{ref.fmeasure:.4f}"),
+            ]
+        ),
+    )
+
+
+def rouge_l_parts(
+    ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None, limit: int = MAX_GRID
+) -> list[Part]:
+    k = ex.best_ref if reference is None else reference
+    ref = ex.references[k]
+    ev = ref.evidence
+    text, units = token_units(hyp, ex.hyp_tokens)
+    rtext, runits = token_units(refs[k], ref.ref_tokens)
+    hyp_occ = [Occurrence(j, 1, "match", f"LCS: ref {i + 1} = hyp {j + 1}") for i, j in ev.pairs]
+    ref_occ = [Occurrence(i, 1, "match", f"LCS: ref {i + 1} = hyp {j + 1}") for i, j in ev.pairs]
+    fig, cut = lcs_grid_figure(ev.ref_words, ev.hyp_words, ev.dp_table(), [ev.pairs], path_names=["LCS"], limit=limit)
+    parts = [
+        Part("html", LEGEND + ngram_html(text, units, hyp_occ), "Hypothesis: tokens on the LCS"),
+        Part(
+            "html", ngram_html(rtext, runits, ref_occ), f"Reference {k + 1}" + (" (best F)" if k == ex.best_ref else "")
+        ),
+        _scores(ref),
+        Part("figure", fig, "LCS grid: rows = reference, columns = hypothesis; the line is the backtracked LCS"),
+    ]
+    if cut:
+        parts.append(note(cut))
+    return parts + [note(w) for w in ex.warnings]
+
+
+def rouge_lsum_parts(
+    ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None, limit: int = MAX_GRID
+) -> list[Part]:
+    k = ex.best_ref if reference is None else reference
+    ref = ex.references[k]
+    ev = ref.evidence
+    hyp_words = [t.text for t in ex.hyp_tokens]
+    ref_words = [t.text for t in ref.ref_tokens]
+    paths: list[list[tuple[int, int]]] = []
+    names: list[str] = []
+    hyp_occ, ref_occ = [], []
+    for sent in ev.sentences:
+        for h, pairs in enumerate(sent.lcs):
+            h_start = ev.hyp_sentences[h][0]
+            path = [(sent.start + i, h_start + j) for i, j in pairs]
+            if path:
+                paths.append(path)
+                names.append(f"ref sentence {sent.index + 1} × hyp sentence {h + 1}")
+            hyp_occ += [
+                Occurrence(j, 1, "match", f"on the LCS with reference sentence {sent.index + 1}") for _, j in path
+            ]
+        hits = set(sent.hits)
+        for i in sent.union:
+            status = "match" if i in hits else "clip"
+            label = "in LCS∪, credited" if i in hits else "in LCS∪ but its token was already used up (clipped)"
+            ref_occ.append(Occurrence(sent.start + i, 1, status, f"sentence {sent.index + 1}: {label}"))
+    grid = np.array([[1 if r == h else 0 for h in hyp_words] for r in ref_words], dtype=np.int64).reshape(
+        len(ref_words), len(hyp_words)
+    )
+    padded = np.zeros((len(ref_words) + 1, len(hyp_words) + 1), dtype=np.int64)
+    padded[1:, 1:] = grid
+    boundaries = ([s.start for s in ev.sentences], [start for start, _ in ev.hyp_sentences])
+    fig, cut = lcs_grid_figure(
+        ref_words, hyp_words, padded, paths, path_names=names, limit=limit, boundaries=boundaries
+    )
+    text, units = token_units(hyp, ex.hyp_tokens)
+    rtext, runits = token_units(refs[k], ref.ref_tokens)
+    union = pd.DataFrame(
+        [
+            {
+                "reference sentence": s.index + 1,
+                "tokens": " ".join(ref_words[s.start : s.end]),
+                "LCS∪ size": len(s.union),
+                "credited": len(s.hits),
+                "clipped": len(s.clipped),
+            }
+            for s in ev.sentences
+        ]
+    )
+    parts = [
+        Part("html", LEGEND + ngram_html(text, units, hyp_occ), "Hypothesis: tokens on some sentence LCS"),
+        Part("html", ngram_html(rtext, runits, ref_occ), f"Reference {k + 1}: union LCS (credited / clipped)"),
+        _scores(ref),
+        Part("table", union, "Union LCS per reference sentence"),
+        Part(
+            "figure",
+            fig,
+            "Equal tokens (reference × hypothesis), sentence boundaries dotted, one LCS per sentence pair",
+        ),
+    ]
+    if cut:
+        parts.append(note(cut))
+    return parts + [note(w) for w in ex.warnings]

@@ -1,0 +1,291 @@
+"""Views of n-gram evidence — BLEU, chrF/chrF++, ROUGE-N, CIDEr-D — all highlighted by :func:`ngram_html`.
+
+Each function reads one metric's frozen explanation and returns :class:`Part` s; nothing is rescored here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from metrics.tokens import locate
+from rendering.edits_html import counts_html
+from rendering.figures import weights_figure
+from rendering.ngram_view import LEGEND, Occurrence, ngram_html, reference_occurrences, status_of, token_units
+from rendering.parts import Part, note
+
+MAX_TABLE_ROWS = 300
+
+
+def _gram(ngram: Sequence[str] | str) -> str:
+    return ngram if isinstance(ngram, str) else " ".join(ngram)
+
+
+def _capped(frame: pd.DataFrame, what: str) -> list[Part]:
+    parts = [Part("table", frame.head(MAX_TABLE_ROWS))]
+    if len(frame) > MAX_TABLE_ROWS:
+        parts.append(note(f"{len(frame) - MAX_TABLE_ROWS} more {what} not listed."))
+    return parts
+
+
+# ----------------------------------------------------------------------------------------------------- BLEU
+
+
+def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[Part]:
+    order = max(1, min(order, len(ex.orders)))
+    ev = ex.orders[order - 1]
+    occurrences = []
+    for m in ev.ngrams:
+        source = f" (count set by reference {m.ref_index + 1})" if m.ref_index is not None else ""
+        label = f"{_gram(m.ngram)}: {m.hyp_count}× here, at most {m.max_ref_count}× in a reference{source}; {m.clipped} credited"
+        occurrences += [
+            Occurrence(pos, order, status_of(k, m.clipped, m.max_ref_count), label, m.ref_index)
+            for k, pos in enumerate(m.positions)
+        ]
+    text, units = token_units(hyp, ex.hyp_tokens)
+    parts = [
+        Part("html", LEGEND + ngram_html(text, units, occurrences), f"Hypothesis, {order}-grams"),
+        Part(
+            "html",
+            counts_html(
+                [
+                    (f"{order}-gram precision", f"{ev.correct}/{ev.total} → {ev.precision:.2f}"),
+                    ("length", f"hyp {ex.sys_len}, ref {ex.ref_len} (reference {ex.ref_len_index + 1})"),
+                    ("BP", f"{ex.brevity_penalty:.4f}"),
+                    ("sentence BLEU", f"{ex.score:.2f}"),
+                ]
+            ),
+        ),
+    ]
+    credited = [m.ngram for m in ev.ngrams if m.clipped > 0]
+    for k, (ref, tokens) in enumerate(zip(refs, ex.ref_tokens, strict=True)):
+        rtext, runits = token_units(ref, tokens)
+        rocc = reference_occurrences([t.text for t in tokens], credited, "credited in the hypothesis")
+        parts.append(Part("html", ngram_html(rtext, runits, rocc), f"Reference {k + 1}: credited {order}-grams"))
+    precisions = pd.DataFrame(
+        [{"order": o.order, "matches": o.correct, "total": o.total, "precision": o.precision} for o in ex.orders]
+    )
+    parts.append(Part("table", precisions, "Precision per order (smoothed, as in the score)"))
+    grams = pd.DataFrame(
+        [
+            {
+                "n-gram": _gram(m.ngram),
+                "in hypothesis": m.hyp_count,
+                "max in a reference": m.max_ref_count,
+                "credited (clipped)": m.clipped,
+                "reference setting the clip": (m.ref_index + 1) if m.ref_index is not None else None,
+            }
+            for m in ev.ngrams
+        ]
+    )
+    return parts + _capped(grams, "n-grams")
+
+
+# ----------------------------------------------------------------------------------------------------- chrF
+
+
+def chrf_order_labels(ex: Any) -> list[str]:
+    return [f"{'character' if o.kind == 'char' else 'word'} {o.n}-grams" for o in ex.orders]
+
+
+def chrf_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1, lowercase: bool = False) -> list[Part]:
+    from metrics.chrf import split_punctuation  # the metric's own word splitter, for word-order offsets
+
+    order = max(1, min(order, len(ex.orders)))
+    ev = ex.orders[order - 1]
+    counts = {g.ngram: g for g in ev.ngrams}
+    if ev.kind == "char":
+        units = [(off, off + 1) for off in ex.hyp_char_offsets]
+        pieces = list(ex.hyp_chars)
+        joiner = ""
+    else:
+        words = split_punctuation(hyp.lower() if lowercase else hyp)
+        units = [(t.start, t.end) if t.located else None for t in locate(hyp, words, casefold=lowercase)]
+        pieces = words
+        joiner = " "
+    seen: Counter[str] = Counter()
+    occurrences = []
+    for i in range(len(pieces) - ev.n + 1):
+        gram = joiner.join(pieces[i : i + ev.n])
+        c = counts.get(gram)
+        if c is None:
+            continue
+        k = seen[gram]
+        seen[gram] += 1
+        label = f"{gram!r}: {c.hyp_count}× here, {c.ref_count}× in reference {ex.ref_index + 1}; {c.matched} matched"
+        occurrences.append(Occurrence(i, ev.n, status_of(k, c.matched, c.ref_count), label, ex.ref_index))
+    parts = [
+        Part("html", LEGEND + ngram_html(hyp, units, occurrences), f"Hypothesis, {chrf_order_labels(ex)[order - 1]}"),
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("matches", f"{ev.n_match} of {ev.n_hyp} (hyp) / {ev.n_ref} (ref)"),
+                    ("P", f"{ev.precision:.4f}"),
+                    ("R", f"{ev.recall:.4f}"),
+                    ("statistics from", f"reference {ex.ref_index + 1}"),
+                    ("sentence score", f"{ex.score:.2f}"),
+                ]
+            ),
+        ),
+    ]
+    if len(ex.ref_scores) > 1:
+        parts.append(note("Sentence chrF per reference: " + ", ".join(f"{s:.2f}" for s in ex.ref_scores)))
+    per_order = pd.DataFrame(
+        [
+            {
+                "order": label,
+                "hyp": o.n_hyp,
+                "ref": o.n_ref,
+                "matched": o.n_match,
+                "precision": o.precision,
+                "recall": o.recall,
+            }
+            for label, o in zip(chrf_order_labels(ex), ex.orders, strict=True)
+        ]
+    )
+    parts.append(Part("table", per_order, "Statistics per order"))
+    grams = pd.DataFrame(
+        [
+            {"n-gram": g.ngram, "in hypothesis": g.hyp_count, "in reference": g.ref_count, "matched": g.matched}
+            for g in ev.ngrams
+        ]
+    )
+    return parts + _capped(grams, "n-grams")
+
+
+# -------------------------------------------------------------------------------------------------- ROUGE-N
+
+
+def rouge_n_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
+    k = ex.best_ref if reference is None else reference
+    best = ex.references[k]
+    ev = best.evidence
+    hyp_occ, ref_occ = [], []
+    for m in ev.matches:
+        label = f"{_gram(m.ngram)}: {m.hyp_count}× here, {m.ref_count}× in the reference; {m.clipped} credited"
+        hyp_occ += [
+            Occurrence(p, ev.n, status_of(i, m.clipped, m.ref_count), label) for i, p in enumerate(m.hyp_positions)
+        ]
+        ref_occ += [
+            Occurrence(p, ev.n, status_of(i, m.clipped, m.hyp_count), label) for i, p in enumerate(m.ref_positions)
+        ]
+    text, units = token_units(hyp, ex.hyp_tokens)
+    rtext, runits = token_units(refs[k], best.ref_tokens)
+    parts = [
+        Part("html", LEGEND + ngram_html(text, units, hyp_occ), f"Hypothesis, shared {ev.n}-grams"),
+        Part(
+            "html", ngram_html(rtext, runits, ref_occ), f"Reference {k + 1}" + (" (best F)" if k == ex.best_ref else "")
+        ),
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("hits", f"{best.hits}"),
+                    ("P", f"{best.hits}/{best.hyp_total} = {best.precision:.4f}"),
+                    ("R", f"{best.hits}/{best.ref_total} = {best.recall:.4f}"),
+                    ("F1", f"{best.fmeasure:.4f}"),
+                ]
+            ),
+        ),
+    ]
+    parts += [note(w) for w in ex.warnings]
+    grams = pd.DataFrame(
+        [
+            {"n-gram": _gram(m.ngram), "in hypothesis": m.hyp_count, "in reference": m.ref_count, "credited": m.clipped}
+            for m in ev.matches
+        ]
+    )
+    return parts + _capped(grams, "shared n-grams")
+
+
+# --------------------------------------------------------------------------------------------------- CIDEr-D
+
+
+def cider_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[Part]:
+    order = max(1, min(order, len(ex.grams)))
+    hyp_grams = ex.grams[order - 1]
+    shared: dict[tuple[str, ...], float] = {}
+    for ref in ex.references:
+        for term in ref.orders[order - 1].terms:
+            shared[term.gram] = shared.get(term.gram, 0.0) + term.contribution
+    words = [t.text for t in ex.tokens]
+    weight = {g.gram: g for g in hyp_grams}
+    occurrences = []
+    for i in range(len(words) - order + 1):
+        gram = tuple(words[i : i + order])
+        g = weight.get(gram)
+        if g is None:
+            continue
+        status = "match" if gram in shared else "miss"
+        label = f"{_gram(gram)}: tf {g.tf}, df {g.df}, idf {g.idf:.3f}, weight {g.weight:.3f}"
+        occurrences.append(Occurrence(i, order, status, label))
+    text, units = token_units(hyp, ex.tokens)
+    parts = [
+        Part(
+            "html",
+            LEGEND + ngram_html(text, units, occurrences),
+            f"Hypothesis, {order}-grams (matched = shared with a reference)",
+        ),
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("CIDEr-D", f"{ex.score:.4f}"),
+                    ("per order (Σ over references)", ", ".join(f"{v:.4f}" for v in ex.per_order)),
+                    ("images", f"{ex.images} (ln = {ex.log_images:.4f})"),
+                    ("σ", f"{ex.sigma:g}"),
+                ]
+            ),
+        ),
+    ]
+    parts.append(
+        Part(
+            "table",
+            pd.DataFrame(
+                [
+                    {"n-gram": _gram(g.gram), "tf": g.tf, "df": g.df, "idf": g.idf, "weight (tf·idf)": g.weight}
+                    for g in sorted(hyp_grams, key=lambda g: -g.weight)
+                ]
+            ).head(MAX_TABLE_ROWS),
+            f"Hypothesis {order}-gram weights",
+        )
+    )
+    if hyp_grams:
+        parts.append(
+            Part(
+                "figure",
+                weights_figure([(_gram(g.gram), g.weight) for g in hyp_grams[:40]], f"{order}-gram TF-IDF weights"),
+            )
+        )
+    per_ref = pd.DataFrame(
+        [
+            {
+                "reference": k + 1,
+                "δ (bigram-length difference)": ref.delta,
+                "length penalty": ref.penalty,
+                **{f"order {o.order}": o.value for o in ref.orders},
+            }
+            for k, ref in enumerate(ex.references)
+        ]
+    )
+    parts.append(Part("table", per_ref, "Similarity per reference and order (cosine × penalty)"))
+    terms = pd.DataFrame(
+        [
+            {
+                "reference": k + 1,
+                "n-gram": _gram(t.gram),
+                "hyp weight": t.hyp_weight,
+                "ref weight": t.ref_weight,
+                "min(v_h, v_r)·v_r": t.contribution,
+            }
+            for k, ref in enumerate(ex.references)
+            for t in ref.orders[order - 1].terms
+        ]
+    )
+    if len(terms):
+        parts.append(Part("table", terms.head(MAX_TABLE_ROWS), f"Clipped {order}-gram terms of the dot products"))
+    return parts
