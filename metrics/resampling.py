@@ -95,14 +95,16 @@ class Resamples:
     index: np.ndarray
     counts: np.ndarray
     n_segments: int
+    counts32: np.ndarray  # the same counts in float32, for exact integer sums (see pooled_resamples)
 
     @staticmethod
     def from_index(index: np.ndarray, n_segments: int) -> Resamples:
         index = np.array(index, dtype=np.intp)
         counts = resample_counts(index, n_segments)
-        index.setflags(write=False)
-        counts.setflags(write=False)
-        return Resamples(index, counts, n_segments)
+        counts32 = counts.astype(np.float32)
+        for array in (index, counts, counts32):
+            array.setflags(write=False)
+        return Resamples(index, counts, n_segments, counts32)
 
     @property
     def n_samples(self) -> int:
@@ -174,7 +176,7 @@ def pooled_resamples(systems: Sequence[SegmentStats], resamples: Resamples) -> n
     k = len(systems[0].columns)
     rows = np.concatenate([s.rows for s in systems], axis=1)  # segments × (systems · columns)
     if _is_integral(rows, resamples.n_draws):
-        pooled = (resamples.counts.astype(np.float32) @ rows.astype(np.float32)).astype(np.float64)
+        pooled = (resamples.counts32 @ rows.astype(np.float32)).astype(np.float64)
     else:
         pooled = resamples.counts @ rows
     if systems[0].aggregate == "mean":
