@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -180,6 +181,11 @@ def _pair_json(pair: PairResult) -> dict[str, Any]:
     return entry
 
 
+def _number(value: float) -> float | None:
+    """JSON has no NaN: an undefined coefficient (a constant side) is written as null."""
+    return value if math.isfinite(value) else None
+
+
 def _signature(signature: str, extra: str) -> str:
     if not extra:
         return signature
@@ -213,8 +219,8 @@ def extend_json(doc: dict[str, Any], stats: Statistics | None) -> dict[str, Any]
                 "metric": c.metric,
                 "level": c.level,
                 "method": c.method,
-                "value": c.value,
-                "ci": [c.lo, c.hi],
+                "value": _number(c.value),
+                "ci": [_number(c.lo), _number(c.hi)],
                 "n": c.n,
             }
             for c in stats.correlations

@@ -18,6 +18,7 @@ float32, so it needs no replica.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -193,18 +194,26 @@ def _finish(values: np.ndarray, single: np.ndarray) -> Float32Scores:
     return Float32Scores(values, np.float32 if bool(single.all()) else np.float64)
 
 
-_SCORERS: dict[str, Callable[[Any, np.ndarray], Float32Scores]] = {"bleu": _bleu, "chrf": _chrf, "ter": _ter}
+_SCORERS: dict[str, tuple[str, Callable[[Any, np.ndarray], Float32Scores]]] = {
+    "bleu": ("metrics.bleu:BLEU", _bleu),
+    "chrf": ("metrics.chrf:CHRF", _chrf),
+    "ter": ("metrics.ter:TER", _ter),
+}
 
 
 def float32_scorer(metric: Any) -> Callable[[np.ndarray], Float32Scores] | None:
     """sacrebleu's float32 resample scoring for ``metric``, or ``None`` if sacrebleu has no such metric.
 
+    Only our own BLEU, CHRF and TER classes qualify (other BLEU variants have other ids and statistics).
     ``pooled`` passed to the returned function must be the float32 sums sacrebleu would form (exact integer sums
-    are; see :func:`metrics.resampling.resampled_pooled`).
+    are; see :func:`metrics.resampling.resampled_scores`).
     """
-    scorer = _SCORERS.get(getattr(metric, "id", ""))
-    if scorer is None:
+    entry = _SCORERS.get(getattr(metric, "id", ""))
+    if entry is None:
         return None
-    if metric.id == "ter" and not {"edits", "ref_len"} <= set(metric.columns):
+    target, scorer = entry
+    module_name, _, class_name = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    if not isinstance(metric, cls):
         return None
     return lambda pooled: scorer(metric, np.atleast_2d(pooled))

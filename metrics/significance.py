@@ -37,7 +37,9 @@ is a plain Python float.
   group's top.
 
 All functions are pure: they take :class:`~metrics.base.SegmentStats` and a :class:`~metrics.base.Metric`,
-take a ``seed`` (default 12345, sacrebleu's) and never touch NumPy's global random state.
+take a ``seed`` (default 12345, sacrebleu's) and never touch NumPy's global random state. Two sacrebleu quirks
+are not copied: ``SACREBLEU_SEED=None`` (unseeded) has no equivalent, and sacrebleu's paired tests treat seed 0
+as "no seed" (``seed if seed else None``) while we use 0 as a seed like any other.
 """
 
 from __future__ import annotations

@@ -93,10 +93,13 @@ def test_all_pairs_with_randomization_and_baseline_choice(capsys):
     assert doc["signatures"]["bleu"].startswith("nrefs:1|ar:300|seed:3|")
     assert [g for group in doc["groups"]["bleu"] for g in group][-1] == "LT22"
     assert isinstance(doc["systems"][0]["scores"]["bleu"], float)  # no intervals asked for
-    doc = _json(
-        capsys, "--refs", *REFS, "--systems", *SYSTEMS, "--metrics", "bleu", "--paired-bs", "--baseline", "PROMT"
-    )
+    args = ["--refs", *REFS, "--systems", *SYSTEMS, "--metrics", "chrf", "--paired-bs", "--baseline", "PROMT"]
+    doc = _json(capsys, *args)
     assert {p["baseline"] for p in doc["pairs"]} == {"PROMT"} and len(doc["pairs"]) == 2
+    plain = _json(capsys, *args, "--stats-arithmetic", "float64")
+    exact, approx = doc["systems"][0]["scores"]["chrf"], plain["systems"][0]["scores"]["chrf"]
+    assert exact["score"] == approx["score"] and exact["mean"] != approx["mean"]
+    assert approx["mean"] == pytest.approx(exact["mean"], rel=1e-6)
 
 
 def test_human_correlations(capsys):
