@@ -179,7 +179,7 @@ def test_multiple_references_take_the_minimum() -> None:
 def test_lower_is_better_and_registry() -> None:
     metric = create("characTER")
     assert isinstance(metric, CharacTER) and metric.higher_is_better is False
-    assert "shiftbound:5e+06" in metric.signature()
+    assert "shiftbound:2e+07" in metric.signature()
 
 
 def test_bound_is_reported_never_silent() -> None:

@@ -1,0 +1,84 @@
+"""EED (rwth float32 variant and python variant) on WMT22 de-en (first 300 segments, reference A, 3 systems).
+
+Neither reference can run here: rwth-i6's EED is a compiled ``libEED.so`` (non-commercial licence, not on PyPI)
+and torchmetrics needs torch (a wheel of several hundred MB), which this benchmark does not install. The
+reference side is therefore a literal, cell-by-cell statement of parity.md §10.2/§10.3 (float32 scalars and
+an int running minimum for rwth; doubles and ``list.index(min(row))`` for python) — the same per-cell Python
+loop torchmetrics runs. The ratio compares ScoreLens with such a direct port.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.common import Case, read_lines
+
+SEGMENTS = 300
+
+
+def literal(hyp: str, ref: str, rwth: bool) -> float:
+    import numpy as np
+
+    number = np.float32 if rwth else float
+    n = len(hyp)
+    row = [number(0)] + [number(1)] * n
+    visits = [-1] * (n + 1)
+    for w in range(len(ref)):
+        nxt = [row[0] + number(1)]
+        for i in range(1, n + 1):
+            sub = number(0) if hyp[i - 1] == ref[w] else number(1)
+            nxt.append(min(nxt[i - 1] + number(0.2), row[i - 1] + sub, row[i] + number(1)))
+        if rwth:
+            index, floor = 0, int(nxt[0])
+            for i in range(1, n + 1):
+                if nxt[i] < floor:
+                    floor, index = int(nxt[i]), i
+        else:
+            index = nxt.index(min(nxt))
+        visits[index] += 1
+        if ref[w] == " ":
+            jump = number(2.0) + nxt[index]
+            nxt = [min(x, jump) for x in nxt]
+        row = nxt
+    coverage = sum(1 if x < 0 else x for x in (visits[1:] if rwth else visits))
+    if rwth:
+        penalty = np.float32(0.3) * np.float32(coverage)
+        return float(min(np.float32(1), (row[n] + penalty) / (np.float32(len(ref)) + penalty)))
+    penalty = 0.3 * coverage
+    return float(min(1, (row[-1] + penalty) / (float(len(ref)) + penalty)))
+
+
+def cases(shared: Path) -> list[Case]:
+    folder = shared / "wmt22" / "de-en"
+    ref = read_lines(folder / "ref.A.txt")[:SEGMENTS]
+    names = ["JDExploreAcademy", "Online-B", "LT22"]
+    systems = {name: read_lines(folder / "sys" / f"{name}.txt")[:SEGMENTS] for name in names}
+
+    def make(variant: str) -> Case:
+        def ours() -> list[float]:
+            from metrics.eed import EED
+
+            metric = EED(variant=variant)
+            scores: list[float] = []
+            for hyps in systems.values():
+                stats = metric.stats(hyps, [ref])
+                scores.append(metric.corpus_score(stats))
+                scores.extend(metric.segment_scores(stats).tolist())
+            return scores
+
+        def reference() -> list[float]:
+            from metrics.eed import preprocess
+
+            scores: list[float] = []
+            for hyps in systems.values():
+                per = [
+                    literal(preprocess(h, "en", variant), preprocess(r, "en", variant), variant == "rwth")
+                    for h, r in zip(hyps, ref, strict=True)
+                ]
+                scores.append(sum(per) / len(per))
+                scores.extend(per)
+            return scores
+
+        return Case(f"eed[{variant}]: wmt22 de-en {len(systems)} sys x {SEGMENTS} (vs literal port)", ours, reference)
+
+    return [make("rwth"), make("python")]
