@@ -60,12 +60,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from itertools import accumulate, chain
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -276,7 +276,7 @@ def _sentence_bounds(sentences: Sequence[Sequence[object]]) -> tuple[tuple[int, 
     return tuple(bounds)
 
 
-class _Rouge155(Metric):  # type: ignore[type-arg]
+class _Rouge155(Metric[Any]):
     aggregate: ClassVar[Literal["mean"]] = "mean"
 
     def __init__(self, config: object | None = None, **options: object) -> None:
@@ -355,12 +355,15 @@ class _Rouge155(Metric):  # type: ignore[type-arg]
             value = self._ref_cache[ref] = build(ref)
         return value
 
-    def _row(self, sides: Sequence[_Side], recall_of) -> tuple[np.ndarray, tuple[bool, ...]]:  # type: ignore[no-untyped-def]
+    def _row(
+        self, sides: Sequence[_Side], ratio: Callable[[float, float], float]
+    ) -> tuple[np.ndarray, tuple[bool, ...]]:
+        """The statistics row from the references' counts; ``ratio`` turns hits and a total into R or P."""
         if not sides:
             raise ValueError(f"{self.name} needs at least one reference per segment")
         hits, ref_total, hyp_total, selected = _pool(sides, self.config.multi_ref)
-        recall = recall_of(hits, ref_total)
-        precision = recall_of(hits, hyp_total)
+        recall = ratio(hits, ref_total)
+        precision = ratio(hits, hyp_total)
         row = np.array(
             [precision, recall, f_measure(recall, precision, self.config.alpha), hits, hyp_total, ref_total],
             dtype=np.float64,
@@ -730,14 +733,15 @@ class RougeW(_Rouge155):
         selection = (hits / base) ** (1 / w) if base else 0.0
         return _Side(hits, base**w, float(hyp.length) ** w, selection)
 
-    def _recall(self, hits: float, total: float) -> float:
+    def _ratio(self, hits: float, total: float) -> float:
+        """f⁻¹(hits / total), perl's ``wlcsWeightInverse`` (0 when the total is 0)."""
         return (hits / total) ** (1 / self.config.weight) if total != 0 else 0.0
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         self._start_segment()
         hyp_text = self._prepare(self._tokenizer.sentences(hyp))
         sides = [self._side(hyp_text, self._ref(r), None) for r in refs]
-        return self._row(sides, self._recall)[0]
+        return self._row(sides, self._ratio)[0]
 
     def explain(self, hyp: str, refs: Sequence[str]) -> WlcsExplanation:
         hyp_sents = self._tokenizer.tokens(hyp)
@@ -751,7 +755,7 @@ class RougeW(_Rouge155):
             side = self._side(hyp_text, ref_text, evidence)
             sides.append(side)
             references.append((k, ref_sents, side, evidence))
-        row, selected = self._row(sides, self._recall)
+        row, selected = self._row(sides, self._ratio)
         return WlcsExplanation(
             hyp_tokens=tuple(chain.from_iterable(hyp_sents)),
             hyp_sentences=_sentence_bounds(hyp_sents),

@@ -136,6 +136,19 @@ def test_perl_tokenizer_reads_bytes_and_lowercases_ascii_only() -> None:
     assert Rouge155Tokenizer("whitespace").sentences("The  cat,\u00a0sat\n") == (("The", "cat,", "sat"), ())
 
 
+def test_unicode_tokenizer_is_the_rouge_family_one() -> None:
+    from metrics.rouge_tokenize import RougeTokenizer
+
+    text = "Der Bär läuft\n我爱北京天安门 Straße"
+    family = RougeTokenizer("unicode")
+    assert Rouge155Tokenizer("unicode").sentences(text) == tuple(tuple(family.words(line)) for line in text.split("\n"))
+    assert RougeSU(tokenizer="unicode").segment_row("我爱北京", ["我爱上海"])[2] > 0
+    assert RougeSU().segment_row("我爱北京", ["我爱上海"])[2] == 0.0  # perl's byte cleaning deletes CJK
+    notes = RougeSU().stats(["我爱北京"], [["我爱上海"]]).notes
+    assert notes and "non-ASCII" in notes[0]
+    assert RougeSU(tokenizer="unicode").stats(["我爱北京"], [["我爱上海"]]).notes == ()
+
+
 # ---------------------------------------------------------------------------------------------------- options
 
 
@@ -380,6 +393,8 @@ def _compare_with_perl(script, metrics, hyps: list[str], refs: list[list[str]], 
             # un-rounded values round to exactly what perl prints, and lie within half a unit of the 5th decimal
             assert printed_evaluation(r, p, metric.config.alpha) == perl_row, (metric.name, i, perl_row, r, p)
             assert abs(r - perl_row[0]) <= 5e-6 + 1e-12 and abs(p - perl_row[1]) <= 5e-6 + 1e-12
+            # perl's F comes from the rounded R and P and is rounded again: within 1.5e-5 of ours
+            assert abs(stats.column("fmeasure")[i] - perl_row[2]) <= 1.5e-5
         report = metric.perl_report(stats)
         for which, average in (("R", report.recall), ("P", report.precision), ("F", report.f)):
             assert (average.average, average.low, average.high) == output.averages[metric.name][which]
