@@ -1,0 +1,259 @@
+"""Teaching mode: type a hypothesis and references (or pick a classic), choose a metric, and watch the score being
+derived from the metric's own evidence, with what-if controls that show what each setting changes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from dashboard.sidebar import page_setup, sidebar
+from metrics.base import Metric
+from rendering import teach
+from rendering.teach_classics import Classic, by_key, classics_for
+from rendering.text import escape_markdown
+
+MAX_REFS = 8
+OWN = "(your own text)"
+
+page_setup("teach")
+st.title("Teach: watch a score being computed")
+st.caption(
+    "Every number below is read from the metric's own evidence for your sentence pair, so the derivation and the "
+    "score cannot disagree."
+)
+
+data = sidebar()
+ready, missing = teach.lesson_status()
+if not ready:
+    st.error("No metric lessons are available in this installation.")
+    st.stop()
+ss = st.session_state
+
+
+def _load(classic: Classic) -> None:
+    ss["teach_hyp"] = classic.hyp
+    ss["teach_nrefs"] = len(classic.refs)
+    for k, ref in enumerate(classic.refs):
+        ss[f"teach_ref_{k}"] = ref
+    ss["teach_loaded"] = classic.key
+
+
+def _texts() -> tuple[str, tuple[str, ...]]:
+    n = int(ss.get("teach_nrefs", 1))
+    return ss.get("teach_hyp", ""), tuple(ss.get(f"teach_ref_{k}", "") for k in range(n))
+
+
+def _untouched() -> bool:
+    """True while the text fields still hold the classic loaded last (or nothing)."""
+    hyp, refs = _texts()
+    loaded = ss.get("teach_loaded")
+    if loaded is None:
+        return not hyp.strip()
+    classic = by_key(loaded)
+    return (hyp, refs) == (classic.hyp, classic.refs)
+
+
+def _metric_changed() -> None:
+    classics = classics_for(ss["teach_metric"])
+    if _untouched() and classics:
+        ss["teach_classic"] = classics[0].key
+        _load(classics[0])
+    elif not _untouched():
+        ss["teach_classic"] = OWN
+
+
+def _edited() -> None:
+    if not _untouched():
+        ss["teach_classic"] = OWN
+
+
+def _classic_changed() -> None:
+    key = ss["teach_classic"]
+    if key != OWN:
+        _load(by_key(key))
+
+
+if "teach_metric" not in ss or ss["teach_metric"] not in ready:
+    ss["teach_metric"] = ready[0]
+    _metric_changed()
+
+top = st.columns([2, 3])
+metric_id = top[0].selectbox("Metric", ready, format_func=teach.label, key="teach_metric", on_change=_metric_changed)
+classics = classics_for(metric_id)
+options_keys = [OWN, *(c.key for c in classics)]
+if ss.get("teach_classic") not in options_keys:
+    ss["teach_classic"] = OWN
+top[1].selectbox(
+    "Preloaded classic",
+    options_keys,
+    format_func=lambda k: k if k == OWN else by_key(k).title,
+    key="teach_classic",
+    on_change=_classic_changed,
+)
+if missing:
+    st.caption(
+        "Lessons not available yet: "
+        + ", ".join(escape_markdown(teach.label(m)) for m in missing)
+        + " (their metric modules are not installed or not finished)."
+    )
+
+hyp = st.text_area(
+    "Hypothesis (system output)",
+    key="teach_hyp",
+    height=80,
+    on_change=_edited,
+    help="New lines separate sentences (ROUGE-Lsum).",
+)
+nrefs = int(st.number_input("Number of references", 1, MAX_REFS, key="teach_nrefs", on_change=_edited))
+ref_cols = st.columns(min(nrefs, 4))
+refs = tuple(
+    ref_cols[k % len(ref_cols)].text_area(f"Reference {k + 1}", key=f"teach_ref_{k}", height=80, on_change=_edited)
+    for k in range(nrefs)
+)
+if ss.get("teach_classic", OWN) != OWN:
+    classic = by_key(ss["teach_classic"])
+    if (hyp, refs) == (classic.hyp, classic.refs):
+        st.info(
+            f"Textbook numbers: {escape_markdown(classic.expect)}"
+            + (f" — {escape_markdown(classic.source)}" if classic.source else "")
+        )
+
+# What-if controls: one widget per option, keyed by metric so chrF and chrF++ keep their own defaults.
+controls = teach.controls(metric_id)
+
+
+def _reset() -> None:
+    for control in controls:
+        ss.pop(f"teach_{metric_id}_{control.option}", None)
+
+
+options: dict[str, Any] = {}
+if controls:
+    with st.expander("What if… (change a setting and watch the derivation update)", expanded=True):
+        cols = st.columns(min(len(controls), 3))
+        for i, control in enumerate(controls):
+            key = f"teach_{metric_id}_{control.option}"
+            where = cols[i % len(cols)]
+            if control.kind == "select":
+                options[control.option] = where.selectbox(
+                    control.label,
+                    control.choices,
+                    index=control.choices.index(control.default),
+                    format_func=lambda v, c=control: c.choice_labels.get(v, str(v)),
+                    key=key,
+                    help=control.help,
+                )
+            elif control.kind == "bool":
+                options[control.option] = where.checkbox(
+                    control.label, value=control.default, key=key, help=control.help
+                )
+            elif control.kind == "int":
+                options[control.option] = int(
+                    where.number_input(
+                        control.label,
+                        min_value=int(control.low) if control.low is not None else None,
+                        max_value=int(control.high) if control.high is not None else None,
+                        value=int(control.default),
+                        step=int(control.step or 1),
+                        key=key,
+                        help=control.help,
+                    )
+                )
+            else:
+                options[control.option] = float(
+                    where.number_input(
+                        control.label,
+                        min_value=float(control.low) if control.low is not None else None,
+                        max_value=float(control.high) if control.high is not None else None,
+                        value=float(control.default),
+                        step=float(control.step or 0.1),
+                        key=key,
+                        help=control.help,
+                    )
+                )
+        st.button("Reset to defaults", key="teach_reset", on_click=_reset)
+
+if not hyp.strip() and not any(r.strip() for r in refs):
+    st.info("Type a hypothesis and at least one reference, or pick a classic.")
+    st.stop()
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _metric(metric_id: str, options_json: str, corpus_key: str, _corpus: tuple[tuple[str, ...], ...]) -> Metric[Any]:
+    return teach.make_metric(metric_id, json.loads(options_json), _corpus if corpus_key else None)
+
+
+def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
+    metric_opts, lesson_opts = teach.split_options(metric_id, opts)
+    corpus_key = data.refs_hash if metric_id in teach.NEEDS_CORPUS else ""
+    metric = _metric(metric_id, json.dumps(metric_opts, sort_keys=True), corpus_key, data.refs)
+    context = teach.Context(data.refs, data.title, lesson_opts)
+    return teach.build_lesson(metric_id, metric, hyp, refs, context)
+
+
+defaults = teach.default_options(metric_id)
+try:
+    lesson = _lesson(metric_id, options)
+except ValueError as error:
+    st.error(escape_markdown(str(error)))
+    st.stop()
+baseline = lesson if options == defaults else _lesson(metric_id, defaults)
+
+# Remember the lesson of the previous settings for this pair, to show what the last change did.
+pair = (metric_id, hyp, refs)
+last = ss.get("teach_last")
+if last is not None and last[0] == pair and last[1] != options:
+    ss["teach_prev"] = last
+elif last is not None and last[0] != pair:
+    ss.pop("teach_prev", None)
+ss["teach_last"] = (pair, dict(options), lesson)
+previous = ss.get("teach_prev")
+
+head = st.columns([1, 3])
+head[0].metric(lesson.name, lesson.score_text)
+if lesson.summary:
+    head[1].code(lesson.summary, language=None, wrap_lines=True)
+
+if options != defaults or previous is not None:
+    st.subheader("What changed")
+    choices = ["default settings"] + (["previous settings"] if previous is not None else [])
+    against = st.radio("Compare with", choices, horizontal=True, key="teach_compare")
+    before_opts, before = (defaults, baseline) if against == "default settings" else (previous[1], previous[2])
+    changes = teach.changed_options(options, before_opts)
+    if changes:
+        st.markdown("Settings: " + "; ".join(escape_markdown(c) for c in changes))
+    else:
+        st.markdown("Same settings as the defaults.")
+    st.dataframe(teach.compare(lesson, before), hide_index=True, key="teach_changes")
+
+steps = lesson.steps
+shown = len(steps)
+if len(steps) > 1 and st.toggle("Reveal step by step", key="teach_stepwise"):
+    shown = st.slider("Steps shown", 1, len(steps), 1, key=f"teach_upto_{metric_id}_{len(steps)}")
+
+for i, step in enumerate(steps[:shown]):
+    st.subheader(step.title)
+    left, right = st.columns([2, 3])
+    with left:
+        if step.text:
+            st.markdown(step.text)
+        for formula in step.formulas:
+            st.latex(formula)
+    with right:
+        if len(step.tables) == 1:
+            st.dataframe(step.tables[0].frame, hide_index=True, key=f"teach_table_{i}_0")
+        elif step.tables:
+            for j, (tab, table) in enumerate(zip(st.tabs([t.label for t in step.tables]), step.tables, strict=True)):
+                tab.dataframe(table.frame, hide_index=True, key=f"teach_table_{i}_{j}")
+        if step.figure is not None:
+            st.plotly_chart(step.figure, key=f"teach_figure_{i}", width="stretch")
+        if step.html:
+            st.html(step.html)
+
+if lesson.mistakes:
+    with st.expander("Common mistakes", expanded=True):
+        st.markdown("\n".join(f"- {m}" for m in lesson.mistakes))
+for note in lesson.notes:
+    st.caption(escape_markdown(note))

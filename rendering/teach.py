@@ -1,0 +1,400 @@
+"""Teaching mode: a metric's score derived step by step from its own evidence object.
+
+Every lesson is built from ``metric.explain(hyp, refs)`` — the frozen explanation computed on the same code path as
+the score — so the numbers a teacher shows can never disagree with the number the metric reports. A lesson is a
+plain value (:class:`Lesson`: steps with Markdown, LaTeX, tables and figures) that ``pages/5_Teach.py`` lays out;
+nothing here imports Streamlit.
+
+Escaping rules: user text reaches Markdown only through :func:`rendering.text.escape_markdown`, HTML and plotly
+labels only through :func:`rendering.text.escape_html`, and LaTeX only through :func:`latex_text` (formulas are
+otherwise built from numbers alone). Tables hold raw strings: ``st.dataframe`` never interprets them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from metrics.base import Metric
+from metrics.registry import SPECS, create, metric_class
+
+# metric id → "module:function" building its lesson; the order is the order of the page's metric picker.
+LESSONS: dict[str, str] = {
+    "bleu": "rendering.teach_bleu:bleu_lesson",
+    "chrf": "rendering.teach_chrf:chrf_lesson",
+    "chrf++": "rendering.teach_chrf:chrf_lesson",
+    "rouge1": "rendering.teach_rouge:rouge_lesson",
+    "rouge2": "rendering.teach_rouge:rouge_lesson",
+    "rougeL": "rendering.teach_rouge:rouge_lesson",
+    "rougeLsum": "rendering.teach_rouge:rouge_lesson",
+    "rougeW": "rendering.teach_rouge155:rouge155_lesson",
+    "rougeS": "rendering.teach_rouge155:rouge155_lesson",
+    "rougeSU": "rendering.teach_rouge155:rouge155_lesson",
+    "meteor": "rendering.teach_meteor:meteor_lesson",
+    "ter": "rendering.teach_ter:ter_lesson",
+    "cider": "rendering.teach_cider:cider_lesson",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """A labelled table of a step; several tables of one step are shown as tabs."""
+
+    label: str
+    frame: pd.DataFrame
+
+
+@dataclass(frozen=True, eq=False)
+class Step:
+    """One stage of a derivation: prose (escaped Markdown), formulas with the numbers filled in, evidence."""
+
+    title: str
+    text: str = ""
+    formulas: tuple[str, ...] = ()
+    tables: tuple[Table, ...] = ()
+    figure: go.Figure | None = None
+    html: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class Lesson:
+    """A derivation of one score. ``numbers`` names the quantities of the derivation (in reading order) so that two
+    lessons — before and after a what-if change — can be compared quantity by quantity."""
+
+    metric_id: str
+    name: str
+    score: float
+    score_text: str
+    steps: tuple[Step, ...]
+    numbers: Mapping[str, float]
+    summary: str = ""
+    mistakes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a lesson may need beyond the pair: the loaded corpus' references (CIDEr-D's document frequencies)."""
+
+    corpus_refs: tuple[tuple[str | None, ...], ...] = ()
+    corpus_title: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)  # lesson-only what-if values (see Control.lesson_only)
+
+
+@dataclass(frozen=True)
+class Control:
+    """A what-if control for one metric option; ``kind`` tells the page which widget to draw."""
+
+    option: str
+    label: str
+    kind: Literal["select", "bool", "float", "int"]
+    default: Any
+    choices: tuple[Any, ...] = ()
+    choice_labels: Mapping[Any, str] = field(default_factory=dict)
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    help: str = ""
+    lesson_only: bool = False  # not a metric option: the lesson shows its effect beside the metric's own number
+
+
+Builder = Callable[[Metric[Any], str, Sequence[str], Context], Lesson]
+
+# (option, label, help, low, high, step) per family; only options the metric's Config really has are offered.
+_CONTROLS: dict[str, tuple[tuple[str, str, str, float | None, float | None, float | None], ...]] = {
+    "bleu": (
+        ("tokenize", "Tokenizer", "sacrebleu's tokenizers: 13a is the WMT default.", None, None, None),
+        ("lowercase", "Lowercase", "Lowercase both sides before tokenizing.", None, None, None),
+        ("smooth", "Smoothing", "What a zero n-gram precision becomes (sacrebleu smooth_method).", None, None, None),
+        (
+            "ref_length",
+            "Brevity-penalty reference length",
+            "closest: the reference length closest to the hypothesis (sacrebleu, mteval); shortest: the shortest "
+            "reference (the Google/TensorFlow compute_bleu code).",
+            None,
+            None,
+            None,
+        ),
+        ("max_ngram_order", "Max n-gram order N", "BLEU-N: the geometric mean runs over orders 1..N.", 1, 9, 1),
+    ),
+    "chrf": (
+        ("beta", "β", "Recall is β times as important as precision (chrF uses β = 2).", 0.0, 10.0, 0.5),
+        ("char_order", "Character n-gram order", "Character n-grams of orders 1..this (6).", 1, 20, 1),
+        ("word_order", "Word n-gram order", "0 = chrF, 2 = chrF++.", 0, 10, 1),
+        ("lowercase", "Lowercase", "Lowercase both sides first.", None, None, None),
+        ("whitespace", "Keep whitespace", "Count spaces as characters (sacrebleu whitespace=True).", None, None, None),
+        (
+            "eps_smoothing",
+            "Average F over orders (eps smoothing)",
+            "Average the per-order F (chrF++.py, Moses, nltk) instead of averaging P and R first (sacrebleu).",
+            None,
+            None,
+            None,
+        ),
+    ),
+    "rouge": (
+        (
+            "stemmer",
+            "Stemming",
+            "Porter-stem tokens longer than 3 characters (rouge-score use_stemmer, perl -m).",
+            None,
+            None,
+            None,
+        ),
+        (
+            "tokenizer",
+            "Tokenizer",
+            "default = the reference's ASCII tokenizer; unicode keeps letters of any script.",
+            None,
+            None,
+            None,
+        ),
+        (
+            "alpha",
+            "α",
+            "F = P·R / ((1−α)·P + α·R) (ROUGE-1.5.5 -p); α = 0.5 is F1, α = 1/(1+β²) is F_β.",
+            0.0,
+            1.0,
+            0.05,
+        ),
+        ("weight", "WLCS weight w", "ROUGE-W weighs a run of k consecutive matches f(k) = k^w (-w).", 1.0, 5.0, 0.1),
+        (
+            "skip_distance",
+            "Skip distance",
+            "At most this many words between the two words of a skip-bigram (-2); −1 = unlimited.",
+            -1,
+            50,
+            1,
+        ),
+        (
+            "multi_ref",
+            "Several references",
+            "A pools the counts of all references (perl default); B keeps the best by recall.",
+            None,
+            None,
+            None,
+        ),
+    ),
+    "meteor": (
+        ("alpha", "α", "Weight of precision in Fmean = P·R/(α·P + (1−α)·R).", 0.0, 1.0, 0.05),
+        ("beta", "β", "Shape of the fragmentation penalty γ·frag^β.", 0.0, 10.0, 0.5),
+        ("gamma", "γ", "The largest possible fragmentation penalty.", 0.0, 1.0, 0.05),
+    ),
+    "ter": (
+        ("case_sensitive", "Case sensitive", "TER lowercases by default.", None, None, None),
+        ("normalized", "Normalize (tercom -N)", "Tokenize punctuation before scoring.", None, None, None),
+        ("no_punct", "Remove punctuation", 'Delete . , ? : ; ! " ( ) before scoring.', None, None, None),
+    ),
+    "cider": (("sigma", "σ of the length penalty", "Gaussian penalty exp(−δ²/2σ²); 6 in CIDEr-D.", 0.1, 100.0, 0.5),),
+}
+
+# What-if values a reference implementation has no option for; the lesson shows them next to the real score.
+_LESSON_CONTROLS: dict[str, tuple[Control, ...]] = {
+    metric_id: (
+        Control(
+            "beta",
+            "β for F_β (what-if)",
+            "float",
+            1.0,
+            low=0.0,
+            high=10.0,
+            step=0.5,
+            help="rouge-score reports F1 only; the lesson also shows F_β = (1+β²)PR/(β²P+R) for this β.",
+            lesson_only=True,
+        ),
+    )
+    for metric_id in ("rouge1", "rouge2", "rougeL", "rougeLsum")
+}
+NEEDS_CORPUS = frozenset({"cider"})  # lessons whose numbers depend on the loaded corpus, not only on the pair
+
+_CHOICE_LABELS: dict[str, dict[Any, str]] = {
+    "ref_length": {"closest": "closest (sacrebleu)", "shortest": "shortest (Google/TensorFlow)"},
+    "tokenize": {"13a": "13a (WMT default)", "intl": "intl (mteval-v14)", "none": "none (split on spaces)"},
+    "smooth": {"exp": "exp (sacrebleu default)", "floor": "floor", "add-k": "add-k", "none": "none"},
+}
+
+
+def builder(metric_id: str) -> Builder:
+    module_name, _, function = LESSONS[metric_id].partition(":")
+    return getattr(importlib.import_module(module_name), function)
+
+
+def lesson_status() -> tuple[tuple[str, ...], dict[str, str]]:
+    """(metric ids with a working lesson, {metric id: why there is none yet}) — metrics land in parallel."""
+    ready: list[str] = []
+    missing: dict[str, str] = {}
+    for metric_id in LESSONS:
+        try:
+            metric_class(metric_id)
+        except Exception as error:  # a missing or broken metric module hides its lesson, not the page
+            missing[metric_id] = f"metric not available yet ({type(error).__name__})"
+            continue
+        try:
+            builder(metric_id)
+        except Exception as error:
+            missing[metric_id] = f"lesson not available yet ({type(error).__name__})"
+            continue
+        ready.append(metric_id)
+    return tuple(ready), missing
+
+
+def label(metric_id: str) -> str:
+    return SPECS[metric_id].label or metric_id
+
+
+def make_metric(
+    metric_id: str,
+    options: Mapping[str, Any] | None = None,
+    corpus_refs: Sequence[Sequence[str | None]] | None = None,
+) -> Metric[Any]:
+    """The metric with its registry preset and the what-if ``options`` (``ValueError`` names bad values), bound to
+    ``corpus_refs`` when its numbers depend on the corpus (CIDEr-D's document frequencies)."""
+    metric_options = {k: v for k, v in (options or {}).items() if k not in _lesson_option_names(metric_id)}
+    metric = create(metric_id, metric_options)
+    if metric_id in NEEDS_CORPUS and corpus_refs:
+        metric.fit([list(stream) for stream in corpus_refs])  # type: ignore[attr-defined]
+    return metric
+
+
+def _lesson_option_names(metric_id: str) -> set[str]:
+    return {c.option for c in _LESSON_CONTROLS.get(metric_id, ())}
+
+
+def split_options(metric_id: str, options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(metric options, lesson-only options)."""
+    lesson_names = _lesson_option_names(metric_id)
+    metric_options = {k: v for k, v in options.items() if k not in lesson_names}
+    return metric_options, {k: v for k, v in options.items() if k in lesson_names}
+
+
+def build_lesson(
+    metric_id: str, metric: Metric[Any], hyp: str, refs: Sequence[str], context: Context | None = None
+) -> Lesson:
+    if not refs:
+        raise ValueError("give at least one reference")
+    return builder(metric_id)(metric, hyp, list(refs), context or Context())
+
+
+def controls(metric_id: str) -> tuple[Control, ...]:
+    """The what-if controls of a metric: curated options that its Config has, typed from the Config's hints."""
+    family = SPECS[metric_id].family
+    config = create(metric_id).config
+    hints = typing.get_type_hints(type(config))
+    present = {f.name for f in fields(config)}
+    result: list[Control] = []
+    seen_labels: set[str] = set()
+    for option, text, help_text, low, high, step in _CONTROLS.get(family, ()):
+        if option not in present or text in seen_labels:
+            continue
+        seen_labels.add(text)
+        default = getattr(config, option)
+        hint = hints[option]
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if typing.get_origin(hint) is Literal:
+            choices = tuple(typing.get_args(hint))
+            labels = _CHOICE_LABELS.get(option, {})
+            result.append(Control(option, text, "select", default, choices, labels, help=help_text))
+        elif hint is bool:
+            result.append(Control(option, text, "bool", default, help=help_text))
+        elif hint is int or (args and args[0] is int):
+            result.append(Control(option, text, "int", default, low=low, high=high, step=step, help=help_text))
+        elif hint is float or (args and args[0] is float):
+            result.append(Control(option, text, "float", default, low=low, high=high, step=step, help=help_text))
+    return (*result, *_LESSON_CONTROLS.get(metric_id, ()))
+
+
+def default_options(metric_id: str) -> dict[str, Any]:
+    return {c.option: c.default for c in controls(metric_id)}
+
+
+def changed_options(options: Mapping[str, Any], before: Mapping[str, Any]) -> list[str]:
+    """``["tokenize: 13a → char", …]`` for every option whose value differs."""
+    out = []
+    for name in options:
+        if name in before and options[name] != before[name]:
+            out.append(f"{name}: {before[name]} → {options[name]}")
+    return out
+
+
+def compare(now: Lesson, before: Lesson) -> pd.DataFrame:
+    """The quantities whose value differs between two lessons, in reading order, plus the score (always)."""
+    rows = []
+    names = list(now.numbers) + [k for k in before.numbers if k not in now.numbers]
+    for name in names:
+        a, b = before.numbers.get(name), now.numbers.get(name)
+        same = a is not None and b is not None and (a == b or (math.isnan(a) and math.isnan(b)))
+        if same and name != score_key(now):
+            continue
+        change = b - a if a is not None and b is not None else math.nan
+        rows.append({"quantity": name, "before": a, "now": b, "change": change})
+    frame = pd.DataFrame(rows, columns=["quantity", "before", "now", "change"])
+    return frame
+
+
+def score_key(lesson: Lesson) -> str:
+    """The name of the final score among ``lesson.numbers`` (its last entry)."""
+    return list(lesson.numbers)[-1] if lesson.numbers else ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Formatting helpers shared by the lesson modules.
+
+
+def num(x: float, digits: int = 4) -> str:
+    """A number as lessons print it: fixed decimals, integers without them, ±∞ and NaN spelled out."""
+    if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) < 1e15):
+        return str(int(x))
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    return f"{x:.{digits}f}"
+
+
+def tex(x: float, digits: int = 4) -> str:
+    """A number for LaTeX: as :func:`num`, with ``-\\infty`` and a proper minus sign."""
+    if isinstance(x, float) and math.isinf(x):
+        return r"\infty" if x > 0 else r"-\infty"
+    return num(x, digits).replace("−", "-")
+
+
+def frac(numerator: float, denominator: float) -> str:
+    r"""``\frac{a}{b}``, followed by the reduced fraction when both are integers with a common factor (4/6 = 2/3)."""
+    text = rf"\frac{{{tex(numerator)}}}{{{tex(denominator)}}}"
+    if float(numerator).is_integer() and float(denominator).is_integer() and denominator:
+        a, b = int(numerator), int(denominator)
+        g = math.gcd(a, b)
+        if g > 1 and a:
+            text += rf" = \frac{{{a // g}}}{{{b // g}}}"
+    return text
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\^{}",
+    "_": r"\_",
+    "%": r"\%",
+    "~": r"\~{}",
+}
+
+
+def latex_text(text: str) -> str:
+    r"""User text inside a LaTeX formula, as ``\text{…}`` with every special character escaped."""
+    escaped = "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+    return rf"\text{{{escaped}}}"
+
+
+def gram_text(gram: Sequence[str] | str) -> str:
+    return gram if isinstance(gram, str) else " ".join(gram)
