@@ -101,14 +101,16 @@ def preprocess(text: str, language: str = "en", variant: str = "rwth") -> str:
 
 @dataclass(frozen=True)
 class RefStep:
-    """One reference character's row: the argmin column (the variant's rule), its value, and whether the
-    row was a long-jump row (reference space: every cell capped at α + that value)."""
+    """One reference character's row: the argmin column (the variant's rule), its ``value``, the row's true
+    ``minimum`` (they differ in the rwth variant when its truncated-int rule kept an earlier column), and whether
+    the row was a long-jump row (reference space: every cell capped at α + ``value``)."""
 
     index: int
     char: str
     argmin: int
     value: float
     long_jump: bool
+    minimum: float
 
 
 @dataclass(frozen=True)
@@ -229,7 +231,7 @@ def align(hyp: str, ref: str, costs: _Costs, trace: bool) -> tuple[float, float,
         visits[argmin] += 1
         jump = char == " "
         if trace:
-            steps.append(RefStep(w, char, argmin, float(new[argmin]), jump))
+            steps.append(RefStep(w, char, argmin, float(new[argmin]), jump, float(new.min())))
         if jump:
             np.minimum(new, alpha + new[argmin], out=new)
         row = new

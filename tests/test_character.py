@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import rel_close, slice_corpus
+from conftest import rel_close, shared_corpus, slice_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
@@ -231,3 +231,17 @@ def test_bad_options(options) -> None:
 def test_rows_are_float64_segment_scores() -> None:
     stats = CharacTER().stats(["a b", "c"], [["b a", "c"]])
     assert stats.rows.dtype == np.float64 and stats.aggregate == "mean"
+
+
+@pytest.mark.sweep
+def test_default_bound_never_binds_on_real_sets() -> None:
+    sets = [
+        ("wmt22/de-en", ["ref.A.txt", "ref.B.txt"]),
+        ("compare-mt/ted", ["ref.txt"]),
+        ("cnndm_see2017", ["reference.sents.jsonl"]),
+    ]
+    for folder, refs in sets:
+        corpus = shared_corpus(folder, refs)
+        for hyps in list(corpus.systems.values())[:2]:
+            stats = CharacTER().stats(hyps, corpus.refs)
+            assert stats.notes == (), (folder, stats.notes)

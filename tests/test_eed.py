@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import rel_close, slice_corpus
+from conftest import rel_close, shared_corpus, slice_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -168,7 +168,7 @@ def test_rwth_argmin_is_truncated() -> None:
     # int(1.2) = 1, and 1.0 is not below 1, so column 4 stays the argmin (and sets the long-jump cap).
     rwth = EED().explain("on sat", ["a a"]).references[0].steps[2]
     python = EED(variant="python").explain("on sat", ["a a"]).references[0].steps[2]
-    assert (rwth.argmin, rwth.value, rwth.long_jump) == (4, float(f32(1.2)), True)
+    assert (rwth.argmin, rwth.value, rwth.long_jump, rwth.minimum) == (4, float(f32(1.2)), True, 1.0)
     assert (python.argmin, python.value) == (8, 1.0)
     # Same float32 arithmetic with an exact argmin would give 0.5211267471313477 (measured with the oracle).
     assert EED().sentence_score("on sat", ["a a"]) == 0.4769231081008911
@@ -245,3 +245,16 @@ def test_inputs_untouched_and_validated() -> None:
 def test_bad_options(options) -> None:
     with pytest.raises(ValueError):
         EED(**options)
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("variant", ["rwth", "python"])
+def test_batched_equals_single_pair_on_full_wmt22(variant: str) -> None:
+    corpus = shared_corpus("wmt22/de-en", ["ref.A.txt", "ref.B.txt"])
+    metric = EED(variant=variant)
+    for name in ("Online-B", "LT22"):
+        hyps = corpus.systems[name]
+        stats = metric.stats(hyps, corpus.refs)
+        assert stats.notes == ()
+        for i in range(0, len(hyps), 10):
+            assert metric.explain(hyps[i], [stream[i] for stream in corpus.refs]).score == stats.rows[i, 0]
