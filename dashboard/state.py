@@ -175,8 +175,9 @@ def segment() -> int:
 
 
 def set_segment(index: int) -> None:
+    """Choose the segment; call from callbacks or before the segment number widget exists in this run."""
     st.session_state[SEGMENT] = int(index)
-    st.session_state.pop("segment_box", None)
+    st.session_state["segment_box"] = int(index) + 1
 
 
 # ------------------------------------------------------------------------------------------------- evaluation

@@ -39,30 +39,41 @@ for message in st.session_state.get("intake_notes", []):
     st.info(escape_markdown(message), icon="ℹ️")
 
 st.caption("System names (edit to rename; content is unchanged, so nothing is rescored)")
+
+
+def rename(old: str, key: str) -> None:
+    """Widget callback: rename, or put the old name back and say why (the widget then shows a valid name)."""
+    current = state.dataset()
+    try:
+        renamed = current.renamed(old, st.session_state[key])
+    except InputError as err:
+        st.session_state[key] = old
+        st.session_state["rename_error"] = str(err)
+        return
+    state.set_dataset(renamed, keep_metrics=True)
+    if st.session_state.get(state.BASELINE) == old:
+        st.session_state[state.BASELINE] = st.session_state[key].strip()
+        st.session_state.pop("baseline_box", None)
+
+
+def remove(name: str) -> None:
+    state.set_dataset(state.dataset().without(name), keep_metrics=True)
+
+
 per_row = 3
 names = list(data.systems)
 for start in range(0, len(names), per_row):
     columns = st.columns(per_row)
     for column, name in zip(columns, names[start : start + per_row], strict=False):
         key = f"rename:{data.system_hash(name)}"
-        if key not in st.session_state:
+        if st.session_state.get(key) != name:
             st.session_state[key] = name
         with column:
-            new = st.text_input(f"System {names.index(name) + 1}", key=key)
-            if new != name:
-                try:
-                    renamed = data.renamed(name, new)
-                except InputError as err:
-                    show_error(err)
-                else:
-                    state.set_dataset(renamed, keep_metrics=True)
-                    if st.session_state.get(state.BASELINE) == name:
-                        st.session_state[state.BASELINE] = new.strip()
-                        st.session_state.pop("baseline_box", None)
-                    st.rerun()
-            if len(names) > 1 and st.button("Remove", key=f"remove:{data.system_hash(name)}"):
-                state.set_dataset(data.without(name), keep_metrics=True)
-                st.rerun()
+            st.text_input(f"System {names.index(name) + 1}", key=key, on_change=rename, args=(name, key))
+            if len(names) > 1:
+                st.button("Remove", key=f"remove:{data.system_hash(name)}", on_click=remove, args=(name,))
+if "rename_error" in st.session_state:
+    show_error(InputError("rename", st.session_state.pop("rename_error")))
 
 # ------------------------------------------------------------------------------------------------- loading
 

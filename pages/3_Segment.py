@@ -30,13 +30,14 @@ def step(delta: int) -> None:
     state.set_segment(min(max(state.segment() + delta, 0), n - 1))
 
 
-if "segment_box" not in st.session_state:
+def typed() -> None:
+    st.session_state[state.SEGMENT] = int(st.session_state["segment_box"]) - 1
+
+
+if st.session_state.get("segment_box") != state.segment() + 1:
     st.session_state["segment_box"] = state.segment() + 1
 nav = st.columns([2, 1, 1, 4])
-number = nav[0].number_input(f"Segment (1–{n})", 1, n, key="segment_box")
-if int(number) - 1 != state.segment():
-    state.set_segment(int(number) - 1)
-    st.session_state["segment_box"] = int(number)
+nav[0].number_input(f"Segment (1–{n})", 1, n, key="segment_box", on_change=typed)
 nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disabled=state.segment() == 0)
 nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=state.segment() == n - 1)
 index = state.segment()
@@ -103,5 +104,10 @@ for start in range(0, len(shown), int(per_row)):
                 reference=None if reference_choice == 0 else reference_choice - 1,
                 lowercase=lowercase,
             )
-            for k, part in enumerate(parts):
+            for k, part in enumerate(p for p in parts if not p.detail):
                 show(part, f"part:{system}:{k}")
+            details = [p for p in parts if p.detail]
+            if details:
+                with st.expander("More detail"):
+                    for k, part in enumerate(details):
+                        show(part, f"detail:{system}:{k}")

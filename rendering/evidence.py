@@ -15,7 +15,7 @@ import pandas as pd
 
 from rendering.alignment_svg import Chunk, Link, alignment_svg
 from rendering.edits_html import counts_html
-from rendering.evidence_edits import character_parts, ter_parts
+from rendering.evidence_edits import character_parts, eed_parts, ter_parts
 from rendering.evidence_lcs import rouge_l_parts, rouge_lsum_parts
 from rendering.evidence_ngrams import bleu_parts, chrf_order_labels, chrf_parts, cider_parts, rouge_n_parts
 from rendering.parts import Part, note
@@ -69,6 +69,7 @@ def meteor_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None =
                 ]
             ),
             "Matches",
+            detail=True,
         ),
     ]
     if len(al.hyp_tokens) > 150 or len(al.ref_tokens) > 150:
@@ -115,6 +116,7 @@ BUILDERS: dict[str, Builder] = {
     "MeteorExplanation": lambda ex, hyp, refs, reference=None, **_: meteor_parts(ex, hyp, refs, reference),
     "TERExplanation": lambda ex, hyp, refs, reference=None, **_: ter_parts(ex, hyp, refs, reference),
     "CharacTERExplanation": lambda ex, hyp, refs, reference=None, **_: character_parts(ex, hyp, refs, reference),
+    "EEDExplanation": lambda ex, hyp, refs, reference=None, **_: eed_parts(ex, hyp, refs, reference),
     "CiderExplanation": lambda ex, hyp, refs, order=1, **_: cider_parts(ex, hyp, refs, order),
 }
 

@@ -10,6 +10,8 @@ import pandas as pd
 
 from metrics.tokens import Token
 from rendering.edits_html import LEGEND, Op, Step, alignment_html, counts_html, shifted_blocks_html
+from rendering.figures import argmin_figure
+from rendering.ngram_view import plain_html
 from rendering.parts import Part, note
 
 _OPS: dict[str, Op] = {"MATCH": "match", "SUBSTITUTE": "sub", "INSERT": "ins", "DELETE": "del"}
@@ -138,6 +140,7 @@ def character_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | Non
                     ]
                 ),
                 "Shift cost per moved phrase (average character length)",
+                detail=True,
             )
         )
     if ref.edits is None:
@@ -155,3 +158,52 @@ def character_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | Non
             Part("html", LEGEND + alignment_html(steps), "Shifted hypothesis (top) vs reference, by character")
         )
     return parts + [note(n) for n in (*ref.notes, *ex.notes)]
+
+
+def eed_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
+    k = ex.best if reference is None else reference
+    al = ex.references[k]
+    parts = [
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("errors", f"{al.errors:g}"),
+                    ("coverage", str(al.coverage)),
+                    ("reference length", str(al.ref_length)),
+                    ("EED", f"min(1, (errors + ρ·coverage) / (length + ρ·coverage)) = {al.score:.4f}"),
+                    ("variant", str(ex.variant)),
+                ]
+            ),
+            f"Against reference {k + 1}" + (" (lowest)" if k == ex.best else ""),
+        ),
+        Part("html", plain_html(al.hypothesis), "Preprocessed hypothesis (columns)"),
+        Part("html", plain_html(al.reference), "Preprocessed reference (rows)"),
+    ]
+    if al.steps:
+        fig, cut = argmin_figure(
+            [s.char for s in al.steps], [s.argmin for s in al.steps], [s.long_jump for s in al.steps], al.hypothesis
+        )
+        parts.append(Part("figure", fig, "Argmin column per reference character (red: long jump)"))
+        if cut:
+            parts.append(note(cut))
+        parts.append(
+            Part(
+                "table",
+                pd.DataFrame(
+                    [
+                        {
+                            "ref #": s.index,
+                            "char": s.char,
+                            "argmin column": s.argmin,
+                            "row minimum": s.value,
+                            "long jump": s.long_jump,
+                        }
+                        for s in al.steps
+                    ]
+                ).head(400),
+                "Rows of the DP grid",
+                detail=True,
+            )
+        )
+    return parts + [note(n) for n in (*al.notes, *ex.notes)]

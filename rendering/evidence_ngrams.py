@@ -24,10 +24,10 @@ def _gram(ngram: Sequence[str] | str) -> str:
     return ngram if isinstance(ngram, str) else " ".join(ngram)
 
 
-def _capped(frame: pd.DataFrame, what: str) -> list[Part]:
-    parts = [Part("table", frame.head(MAX_TABLE_ROWS))]
+def _capped(frame: pd.DataFrame, what: str, title: str = "") -> list[Part]:
+    parts = [Part("table", frame.head(MAX_TABLE_ROWS), title, detail=True)]
     if len(frame) > MAX_TABLE_ROWS:
-        parts.append(note(f"{len(frame) - MAX_TABLE_ROWS} more {what} not listed."))
+        parts.append(note(f"{len(frame) - MAX_TABLE_ROWS} more {what} not listed.", detail=True))
     return parts
 
 
@@ -68,7 +68,7 @@ def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[P
     precisions = pd.DataFrame(
         [{"order": o.order, "matches": o.correct, "total": o.total, "precision": o.precision} for o in ex.orders]
     )
-    parts.append(Part("table", precisions, "Precision per order (smoothed, as in the score)"))
+    parts.append(Part("table", precisions, "Precision per order (smoothed, as in the score)", detail=True))
     grams = pd.DataFrame(
         [
             {
@@ -81,7 +81,7 @@ def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[P
             for m in ev.ngrams
         ]
     )
-    return parts + _capped(grams, "n-grams")
+    return parts + _capped(grams, "n-grams", f"Hypothesis {order}-grams and their clipping")
 
 
 # ----------------------------------------------------------------------------------------------------- chrF
@@ -147,14 +147,14 @@ def chrf_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1, lowercase
             for label, o in zip(chrf_order_labels(ex), ex.orders, strict=True)
         ]
     )
-    parts.append(Part("table", per_order, "Statistics per order"))
+    parts.append(Part("table", per_order, "Statistics per order", detail=True))
     grams = pd.DataFrame(
         [
             {"n-gram": g.ngram, "in hypothesis": g.hyp_count, "in reference": g.ref_count, "matched": g.matched}
             for g in ev.ngrams
         ]
     )
-    return parts + _capped(grams, "n-grams")
+    return parts + _capped(grams, "n-grams", "N-gram counts of this order")
 
 
 # -------------------------------------------------------------------------------------------------- ROUGE-N
@@ -199,7 +199,7 @@ def rouge_n_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None 
             for m in ev.matches
         ]
     )
-    return parts + _capped(grams, "shared n-grams")
+    return parts + _capped(grams, "shared n-grams", "Shared n-grams")
 
 
 # --------------------------------------------------------------------------------------------------- CIDEr-D
@@ -259,6 +259,7 @@ def cider_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[
             Part(
                 "figure",
                 weights_figure([(_gram(g.gram), g.weight) for g in hyp_grams[:40]], f"{order}-gram TF-IDF weights"),
+                detail=True,
             )
         )
     per_ref = pd.DataFrame(
@@ -287,5 +288,7 @@ def cider_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[
         ]
     )
     if len(terms):
-        parts.append(Part("table", terms.head(MAX_TABLE_ROWS), f"Clipped {order}-gram terms of the dot products"))
+        parts.append(
+            Part("table", terms.head(MAX_TABLE_ROWS), f"Clipped {order}-gram terms of the dot products", detail=True)
+        )
     return parts

@@ -174,3 +174,37 @@ def weights_figure(grams: Sequence[tuple[str, float]], title: str) -> go.Figure:
         title=escape_html(title), height=120 + 20 * len(ordered), margin={"l": 10, "r": 10, "t": 40, "b": 30}
     )
     return fig
+
+
+def argmin_figure(
+    ref_chars: Sequence[str],
+    argmins: Sequence[int],
+    long_jumps: Sequence[bool],
+    hyp_chars: Sequence[str],
+    limit: int = 400,
+) -> tuple[go.Figure, str]:
+    """EED's path: for each reference character (x) the hypothesis column where its DP row was minimal (y); long
+    jumps (rows at a reference space, capped at α + the row minimum) marked. Cut to ``limit`` characters."""
+    shown = min(len(ref_chars), limit)
+    note = f"The first {shown} of {len(ref_chars)} reference characters are drawn." if shown < len(ref_chars) else ""
+    x = list(range(shown))
+    fig = go.Figure(
+        go.Scatter(
+            x=x,
+            y=list(argmins[:shown]),
+            mode="lines+markers",
+            marker={"color": ["#d81b60" if j else "#1e88e5" for j in long_jumps[:shown]], "size": 7},
+            customdata=[
+                [
+                    escape_html(ref_chars[i]),
+                    escape_html(hyp_chars[argmins[i]]) if 0 <= argmins[i] < len(hyp_chars) else "",
+                ]
+                for i in x
+            ],
+            hovertemplate="ref char %{x} '%{customdata[0]}' → hyp column %{y} '%{customdata[1]}'<extra></extra>",
+        )
+    )
+    fig.update_xaxes(title="reference character")
+    fig.update_yaxes(title="argmin hypothesis column")
+    fig.update_layout(height=320, margin={"l": 10, "r": 10, "t": 20, "b": 40})
+    return fig, note

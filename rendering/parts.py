@@ -20,7 +20,8 @@ class Part:
     kind: PartKind
     payload: Any
     title: str = ""
+    detail: bool = False  # secondary (long tables): pages may fold it away
 
 
-def note(text: str) -> Part:
-    return Part("note", text)
+def note(text: str, *, detail: bool = False) -> Part:
+    return Part("note", text, detail=detail)

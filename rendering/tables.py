@@ -66,9 +66,14 @@ def overview_table(
             frame[f"{label} 95% CI"] = [_interval_text(intervals.get((s, metric_id))) for s in frame.index]
             columns.append(f"{label} 95% CI")
         if pvalues:
-            frame[f"{label} p"] = [pvalues.get((s, metric_id), np.nan) for s in frame.index]
+            frame[f"{label} p"] = [_p_text(pvalues.get((s, metric_id))) for s in frame.index]
             columns.append(f"{label} p")
     return frame[columns]
+
+
+def _p_text(p: float | None) -> str:
+    """p-values as text so the baseline row can say so (Arrow columns cannot mix numbers and words)."""
+    return "baseline" if p is None or np.isnan(p) else f"{p:.4f}"
 
 
 def _interval_text(interval: Interval | None) -> str:
@@ -88,10 +93,15 @@ def style_overview(frame: pd.DataFrame, evaluation: Evaluation, alpha: float = 0
     p_columns = [c for c in frame.columns if c.endswith(" p")]
     styler = frame.style.apply(mark_best, subset=score_columns).format("{:.4f}", subset=score_columns)
     if p_columns:
-        styler = styler.format("{:.4f}", subset=p_columns, na_rep="baseline").map(
-            lambda v: "font-weight: bold" if isinstance(v, float) and v < alpha else "", subset=p_columns
-        )
+        styler = styler.map(lambda v: "font-weight: bold" if _significant(v, alpha) else "", subset=p_columns)
     return styler
+
+
+def _significant(value: str, alpha: float) -> bool:
+    try:
+        return float(value) < alpha
+    except ValueError:
+        return False
 
 
 def groups_text(groups: Sequence[Sequence[str]]) -> str:

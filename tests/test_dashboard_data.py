@@ -1,0 +1,210 @@
+"""Intake: files become a dataset with a message naming the file and line for every problem; a bad file never
+replaces what is loaded; names are editable; the workspace round-trips through one JSON file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dashboard_support import (
+    IMG,
+    SCRIPT,
+    app,
+    assert_escaped_markdown,
+    hostile_dataset,
+    markdown_bodies,
+    shown,
+    small_dataset,
+)
+
+from dashboard import intake, workspace
+from dashboard.dataset import Dataset
+from dashboard.options import changed_values, family_fields, validate
+from metrics.inputs import InputError
+
+REF = b"the cat sat\na dog ran\nhello world\n"
+SYS_A = b"the cat sat\na dog ran fast\nhello\n"
+SYS_B = b"a cat\nthe dog\nworld\n"
+
+# ------------------------------------------------------------------------------------------ pure intake
+
+
+def test_parse_upload_reports_file_and_line():
+    bad = intake.parse_upload("sys.txt", b"ok\n\xff\xfe broken\n")
+    assert not bad.ok and bad.error.line == 2
+    assert "sys.txt, line 2" in str(bad.error) and "UTF-8" in str(bad.error)
+    binary = intake.parse_upload("model.bin", b"abc\x00def")
+    assert "binary" in str(binary.error)
+    assert "empty" in str(intake.parse_upload("empty.txt", b"").error)
+
+
+def test_crlf_and_bom_are_handled_and_said():
+    parsed = intake.parse_upload("win.txt", b"\xef\xbb\xbfa\r\nb\r\n")
+    assert parsed.segments.texts == ("a", "b")
+    assert any("byte-order mark" in n for n in parsed.segments.notes)
+    assert any("CRLF" in n for n in parsed.segments.notes)
+
+
+def test_too_large_files_are_refused_before_parsing(monkeypatch):
+    monkeypatch.setattr(intake, "MAX_UPLOAD_BYTES", 10)
+    parsed = intake.parse_upload("big.txt", b"x" * 11)
+    assert "11 bytes" in str(parsed.error) and "limit" in str(parsed.error)
+
+
+def test_table_columns_default_and_choice():
+    data = b"id\ttext\n1\thello\n2\tworld\n"
+    parsed = intake.parse_upload("out.tsv", data)
+    assert parsed.columns == ("id", "text") and parsed.segments.texts == ("hello", "world")
+    assert intake.parse_upload("out.tsv", data, column="id").segments.texts == ("1", "2")
+
+
+def test_mismatched_counts_name_each_file_and_first_missing_line():
+    ref = intake.parse_upload("ref.txt", REF).segments
+    short = intake.parse_upload("short.txt", b"a\nb\n").segments
+    long = intake.parse_upload("long.txt", b"a\nb\nc\nd\n").segments
+    problems = intake.assemble_problems([ref], [short, long])
+    assert [str(p) for p in problems] == [
+        "short.txt, line 3: the file ends after 2 segments but ref.txt has 3; segments 3–3 are missing",
+        "long.txt, line 4: has 4 segments but ref.txt has only 3; line 4 onwards has no counterpart",
+    ]
+    with pytest.raises(InputError):
+        intake.assemble([ref], [short])
+
+
+def test_assemble_adds_systems_to_a_base_and_dedupes_names():
+    base = small_dataset()
+    extra = intake.parse_upload("alpha.txt", "\n".join(base.systems["beta"]).encode()).segments
+    grown = intake.assemble([], [extra], base=base)
+    assert list(grown.systems) == ["alpha", "beta", "gamma", "alpha (2)"]
+    assert grown.refs == base.refs and list(base.systems) == ["alpha", "beta", "gamma"]
+
+
+def test_dataset_edits_return_new_datasets():
+    data = small_dataset()
+    renamed = data.renamed("alpha", "α")
+    assert list(renamed.systems) == ["α", "beta", "gamma"] and "alpha" in data.systems
+    assert renamed.system_hash("α") == data.system_hash("alpha")  # content hash survives the rename
+    with pytest.raises(InputError, match="already called"):
+        data.renamed("alpha", "beta")
+    with pytest.raises(InputError, match="empty"):
+        data.renamed("alpha", "  ")
+
+
+def test_workspace_round_trip_and_strict_loading():
+    data = small_dataset()
+    settings = workspace.Settings(("bleu", "ter"), {"bleu": {"lowercase": True}}, {"baseline": "beta", "segment": 2})
+    loaded, loaded_settings = workspace.loads(workspace.dumps(data, settings))
+    assert loaded.systems == data.systems and loaded.refs == data.refs and loaded.source == data.source
+    assert loaded_settings == settings
+    document = json.loads(workspace.dumps(data, settings))
+    document["systems"][0]["segments"].pop()
+    with pytest.raises(InputError, match="has 3 segments"):
+        workspace.loads(json.dumps(document), "ws.json")
+    with pytest.raises(InputError, match="ws.json, line 1"):
+        workspace.loads("{not json", "ws.json")
+    with pytest.raises(InputError, match="not a ScoreLens workspace"):
+        workspace.loads("{}", "ws.json")
+
+
+def test_option_fields_come_from_config_dataclasses():
+    fields = family_fields(["bleu", "chrf", "chrf++"])
+    bleu = {f.name: f for f in fields["bleu"]}
+    assert bleu["tokenize"].kind == "choice" and "intl" in bleu["tokenize"].choices
+    assert bleu["lowercase"].kind == "bool" and bleu["smooth_value"].optional
+    assert "word_order" not in {f.name for f in fields["chrf"]}  # fixed by the chrF++ preset
+    values = {f.name: f.default for f in fields["bleu"]} | {"lowercase": True, "smooth_value": ""}
+    assert changed_values(fields["bleu"], values) == {"lowercase": True}
+    assert validate("bleu", ["bleu"], {"max_ngram_order": 0}) is not None
+    assert validate("bleu", ["bleu"], {"max_ngram_order": 3}) is None
+
+
+# -------------------------------------------------------------------------------------------- the page
+
+
+def _uploaded(at, key, files):
+    at.file_uploader(key=key).set_value([(name, content, "text/plain") for name, content in files])
+
+
+def test_upload_page_loads_good_files_and_reports_bad_ones():
+    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    assert not at.exception
+    _uploaded(at, "up_refs", [("ref.txt", REF)])
+    _uploaded(at, "up_systems", [("a.txt", SYS_A), ("b.csv", b"id,text\n1,x\n2,y\n3,z\n"), ("bad.txt", b"x\n\xff\n")])
+    at.run()
+    errors = [shown(e.value) for e in at.error]
+    assert any("bad.txt, line 2" in e and "not valid UTF-8 (the only encoding tried)" in e for e in errors), errors
+    assert at.selectbox(key="column:sys:b.csv").value == "text"
+    at.button(key="load_files").click().run()
+    data = at.session_state["dataset"]
+    assert list(data.systems) == ["a", "b"] and data.refs == (("the cat sat", "a dog ran", "hello world"),)
+    assert data.systems["b"] == ("x", "y", "z")
+
+
+def test_a_bad_upload_never_replaces_the_loaded_data():
+    before = small_dataset()
+    at = app("pages/0_Data.py", before, ["bleu"]).run()
+    _uploaded(at, "up_refs", [("ref.txt", REF)])
+    _uploaded(at, "up_systems", [("short.txt", b"only one line\n")])
+    at.run()
+    assert any("short.txt, line 2" in shown(e.value) for e in at.error)
+    assert at.button(key="load_files").disabled
+    assert at.session_state["dataset"] is before
+
+
+def test_systems_without_references_are_added_and_crlf_is_reported():
+    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    _uploaded(at, "up_systems", [("delta.txt", b"a\r\nb\r\nc\r\nd\r\n")])
+    at.run()
+    assert "converted Windows (CRLF) line endings" in shown(" ".join(m.value for m in at.markdown))
+    at.button(key="load_files").click().run()
+    assert list(at.session_state["dataset"].systems) == ["alpha", "beta", "gamma", "delta"]
+    assert any("delta.txt: converted Windows (CRLF)" in shown(i.value) for i in at.info)
+
+
+def test_rename_and_remove_systems():
+    data = small_dataset()
+    at = app("pages/0_Data.py", data, ["bleu"]).run()
+    at.text_input(key=f"rename:{data.system_hash('alpha')}").set_value("Alpha 2").run()
+    assert list(at.session_state["dataset"].systems) == ["Alpha 2", "beta", "gamma"]
+    assert at.session_state["baseline"] == "Alpha 2"
+    at.text_input(key=f"rename:{data.system_hash('beta')}").set_value("gamma").run()
+    assert any("another system is already called 'gamma'" in shown(e.value) for e in at.error)
+    at.button(key=f"remove:{data.system_hash('gamma')}").click().run()
+    assert list(at.session_state["dataset"].systems) == ["Alpha 2", "beta"]
+
+
+def test_paste_and_sample_and_workspace_round_trip():
+    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    at.text_area(key="paste_ref").set_value("one\ntwo\n")
+    at.text_input(key="paste_name").set_value("mine")
+    at.text_area(key="paste_sys").set_value("one\n2\n")
+    at.button(key="load_paste").click().run()
+    assert at.session_state["dataset"].systems == {"mine": ("one", "2")}
+
+    at.selectbox(key="sample_choice").set_value("caption")
+    at.button(key="load_sample").click().run()
+    assert len(at.session_state["dataset"]) == 200 and "cider" in at.session_state["metric_ids"]
+
+    saved = workspace.dumps(small_dataset(), workspace.Settings(("chrf",), {}, {"baseline": "beta", "segment": 3}))
+    at.file_uploader(key="up_workspace").set_value(("ws.json", saved.encode(), "application/json"))
+    at.run()
+    at.button(key="load_workspace").click().run()
+    assert list(at.session_state["dataset"].systems) == ["alpha", "beta", "gamma"]
+    assert at.session_state["metric_ids"] == ["chrf"] and at.session_state["baseline"] == "beta"
+    assert at.session_state["segment"] == 3
+    download = at.get("download_button")[0]
+    assert download.proto.label == "Download workspace"
+
+
+def test_data_page_escapes_hostile_names():
+    at = app("pages/0_Data.py", hostile_dataset(), ["bleu"]).run()
+    assert not at.exception
+    for body in markdown_bodies(at):
+        assert_escaped_markdown(body)
+    assert any(SCRIPT in shown(body) for body in markdown_bodies(at))  # shown literally
+    assert IMG not in " ".join(markdown_bodies(at))
+
+
+def test_dataset_rejects_inconsistent_streams():
+    with pytest.raises(InputError, match="has 1 segments"):
+        Dataset("t", {"a": ("x",)}, (("x", "y"),), ("ref",))

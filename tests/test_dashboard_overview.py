@@ -1,0 +1,142 @@
+"""Overview page: systems × metrics with intervals, significance against the chosen baseline, tied groups,
+charts, downloads with signatures; nothing is recomputed on a rerun or a page switch."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pandas as pd
+import pytest
+from dashboard_support import (
+    SCRIPT,
+    app,
+    assert_escaped_markdown,
+    hostile_dataset,
+    markdown_bodies,
+    plotly_specs,
+    shown,
+    small_dataset,
+)
+from sacrebleu.metrics import BLEU, CHRF
+
+import dashboard.state
+from metrics import significance
+
+
+@pytest.fixture(scope="module")
+def overview():
+    at = app("app.py", small_dataset(), ["bleu", "chrf"]).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_scores_equal_sacrebleu_and_best_is_named(overview):
+    data = small_dataset()
+    table = overview.dataframe[0].value
+    refs = [list(r) for r in data.refs]
+    for name, hyps in data.systems.items():
+        assert table.loc[name, "BLEU"] == pytest.approx(BLEU().corpus_score(list(hyps), refs).score, rel=1e-9)
+        assert table.loc[name, "chrF2"] == pytest.approx(CHRF().corpus_score(list(hyps), refs).score, rel=1e-9)
+    assert list(table.columns) == ["BLEU", "BLEU 95% CI", "BLEU p", "chrF2", "chrF2 95% CI", "chrF2 p"]
+    assert table.loc["alpha", "BLEU p"] == "baseline"
+
+
+def test_intervals_pvalues_and_groups_come_from_the_significance_module(overview):
+    data = small_dataset()
+    table = overview.dataframe[0].value
+    from metrics.evaluate import evaluate
+    from metrics.registry import create
+
+    bleu = create("bleu")
+    result = evaluate({k: list(v) for k, v in data.systems.items()}, [list(r) for r in data.refs], {"bleu": bleu})
+    stats = {r.name: r.stats["bleu"] for r in result.systems}
+    report = significance.all_pairs(bleu, stats, n_samples=1000, seed=12345)
+    lo, hi = report.intervals["beta"].lo, report.intervals["beta"].hi
+    assert table.loc["beta", "BLEU 95% CI"] == f"[{lo:.4g}, {hi:.4g}]"
+    pair = next(p for p in report.pairs if {p.baseline, p.system} == {"alpha", "beta"})
+    assert table.loc["beta", "BLEU p"] == f"{pair.p_value:.4f}"
+    groups = " ".join(shown(m.value) for m in overview.markdown)
+    assert "BLEU: " + " > ".join("{" + ", ".join(g) + "}" for g in report.groups) in groups
+
+
+def test_changing_the_baseline_moves_the_p_values(overview):
+    overview.selectbox(key="baseline_box").set_value("gamma").run()
+    table = overview.dataframe[0].value
+    assert table.loc["gamma", "BLEU p"] == "baseline" and table.loc["alpha", "BLEU p"] != "baseline"
+    assert overview.session_state["baseline"] == "gamma"
+
+
+def test_downloads_carry_signatures(overview):
+    downloads = {d.proto.label: d for d in overview.get("download_button")}
+    assert set(downloads) == {"Download CSV", "Download JSON", "Download LaTeX"}
+    signatures = [c.value for c in overview.code]
+    assert any(s.startswith("BLEU: nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp") for s in signatures)
+    assert any(s.startswith("chrF2: nrefs:1|case:mixed") for s in signatures)
+    assert len(plotly_specs(overview)) == 2  # scores with whiskers, rankings
+
+
+def test_export_content_through_the_page_functions(overview):
+    from rendering import export
+
+    table = overview.dataframe[0].value
+    rows = export.records(dashboard_evaluation(), None, None, None)
+    frame = pd.read_csv(io.StringIO(export.to_csv(rows)))
+    assert frame.loc[(frame.system == "beta") & (frame.metric == "BLEU"), "score"].item() == pytest.approx(
+        table.loc["beta", "BLEU"]
+    )
+    assert json.loads(export.to_json(rows, dashboard_evaluation()))["metrics"]["chrf"]["signature"].startswith(
+        "nrefs:1"
+    )
+
+
+def dashboard_evaluation():
+    from metrics.evaluate import evaluate
+    from metrics.registry import create
+
+    data = small_dataset()
+    return evaluate(
+        {k: list(v) for k, v in data.systems.items()},
+        [list(r) for r in data.refs],
+        {"bleu": create("bleu"), "chrf": create("chrf")},
+    )
+
+
+def test_rerun_and_page_switch_never_recompute(monkeypatch):
+    at = app("app.py", small_dataset(), ["bleu", "chrf"]).run()
+
+    def forbidden(*_args, **_kwargs):
+        raise AssertionError("corpus statistics recomputed")
+
+    monkeypatch.setattr(dashboard.state, "evaluate", forbidden)
+    monkeypatch.setattr(significance, "all_pairs", forbidden)
+    at.run()
+    assert not at.exception
+    at.switch_page("pages/2_Explorer.py").run()
+    assert not at.exception
+    at.switch_page("pages/3_Segment.py").run()
+    assert not at.exception
+    at.button(key="seg_next").click().run()
+    assert not at.exception and at.session_state["segment"] == 1
+
+
+def test_metric_options_from_the_sidebar_rescore_and_show_in_the_signature():
+    at = app("app.py", small_dataset(), ["bleu"]).run()
+    at.checkbox(key="opt:bleu:lowercase").check().run()
+    assert at.session_state["metric_options"] == {"bleu": {"lowercase": True}}
+    assert any("case:lc" in c.value for c in at.code)
+    at.number_input(key="opt:bleu:max_ngram_order").set_value(0).run()
+    assert any("Not applied" in e.value and "max_ngram_order" in shown(e.value) for e in at.error)
+    assert at.session_state["metric_options"] == {"bleu": {"lowercase": True}}
+
+
+def test_overview_escapes_hostile_text():
+    at = app("app.py", hostile_dataset(), ["bleu"]).run()
+    assert not at.exception
+    for body in markdown_bodies(at):
+        assert_escaped_markdown(body)
+    assert any(SCRIPT in shown(m.value) for m in at.markdown)
+    for spec in plotly_specs(at):
+        assert "<script" not in spec and "\\u003cscript" not in spec
+        assert "&lt;script&gt;" in json.dumps(json.loads(spec))
+    assert SCRIPT in list(at.dataframe[0].value.index)

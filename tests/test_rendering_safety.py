@@ -1,0 +1,83 @@
+"""Every evidence view and figure shows hostile user text (scripts, event handlers, javascript: links, LaTeX)
+as literal text: no tag, attribute or URL reaches the HTML except what the renderers emit themselves."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dashboard_support import HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html
+
+from metrics.available import available_metrics
+from metrics.registry import create
+from rendering.evidence import explanation_parts, generic_parts, order_labels
+from rendering.figures import rankings_figure, scores_figure
+from rendering.ngram_view import plain_html
+
+HYP = HOSTILE_LINE
+REFS = [f"the cat sat {SCRIPT} on {IMG} the mat {LINK} and {MATH} .", f"a {LINK} cat {MATH} sat"]
+METRICS = [
+    m
+    for m in (
+        "bleu",
+        "chrf",
+        "chrf++",
+        "rouge1",
+        "rouge2",
+        "rougeL",
+        "rougeLsum",
+        "meteor",
+        "ter",
+        "cider",
+        "characTER",
+        "eed",
+    )
+    if m in available_metrics()
+]
+
+
+def _explain(metric_id: str):
+    metric = create(metric_id)
+    if hasattr(metric, "fit"):
+        metric.fit([[r, r] for r in REFS])  # two images, so CIDEr-D weights are not all zero
+    return metric, metric.explain(HYP, REFS)
+
+
+@pytest.mark.parametrize("metric_id", METRICS)
+def test_evidence_views_show_hostile_text_literally(metric_id):
+    metric, ex = _explain(metric_id)
+    orders = range(1, len(order_labels(ex)) + 1) or [1]
+    for order in orders:
+        for reference in (None, 1):
+            parts = explanation_parts(ex, HYP, REFS, columns=metric.columns, order=order, reference=reference)
+            assert not any("could not be drawn" in str(p.payload) for p in parts if p.kind == "note"), parts
+            texts = [assert_safe_html(p.payload) for p in parts if p.kind == "html"]
+            shown = " ".join(texts)
+            assert "<" in shown and ">" in shown  # markup characters were escaped, not dropped
+            for p in parts:
+                if p.kind == "figure":
+                    spec = p.payload.to_json()
+                    assert "<script" not in spec and "<img" not in spec
+                    assert "\\u003cscript" not in spec and "\\u003cimg" not in spec
+    hypothesis_views = [
+        assert_safe_html(p.payload)
+        for p in explanation_parts(ex, HYP, REFS, columns=metric.columns)
+        if p.kind == "html" and p.title.startswith("Hypothesis")
+    ]
+    for text in hypothesis_views:  # views of the hypothesis text keep it whole
+        for payload in PAYLOADS:
+            assert payload in text
+
+
+def test_generic_view_and_plain_text_escape():
+    assert SCRIPT in assert_safe_html(plain_html(SCRIPT))
+    parts = generic_parts(type("X", (), {"row": [1.0, 2.0]})(), HYP, REFS, ["a", "b"])
+    assert parts[0].payload["statistic"].tolist() == ["a", "b"]
+
+
+def test_overview_figures_escape_system_names():
+    scores = {SCRIPT: {"bleu": 1.0}, IMG: {"bleu": 2.0}, LINK: {"bleu": 3.0}}
+    for fig in (scores_figure(scores, {"bleu": "BLEU"}), rankings_figure(scores, {"bleu": "BLEU"}, {"bleu": True})):
+        spec = fig.to_json()
+        assert "<script" not in spec and "<img" not in spec
+        assert "&lt;script&gt;" in json.dumps(json.loads(spec))
