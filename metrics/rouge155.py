@@ -421,11 +421,17 @@ def _pair_index_arrays(n: int, span: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 _CODE_SHIFT = np.int64(1 << 32)
+_NO_CODES = np.empty(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
 class _SkipText:
-    """A text's units as sorted distinct integer codes with their counts (pair ``a·2^32 + b``, unigram ``-(a+1)``)."""
+    """A text's units as integer codes (pair ``a·2^32 + b``, unigram ``-(a+1)``), sorted.
+
+    A reference keeps its distinct codes with their counts; a hypothesis keeps every code (``counts`` is empty):
+    its count of a reference unit is the width of that code's run, found by binary search, which is cheaper than
+    counting all of its units.
+    """
 
     codes: np.ndarray
     counts: np.ndarray
@@ -461,22 +467,27 @@ class _RougeSkip(_Rouge155):
         d = self.config.skip_distance
         return ["-2", "-1" if d is None else str(d), *(["-u"] if self.unigrams else [])]
 
-    def _prepare(self, tokens: Sequence[str]) -> _SkipText:
+    def _prepare(self, tokens: Sequence[str], distinct: bool) -> _SkipText:
         n = len(tokens)
         if n < 2:
-            return _SkipText(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), 0)
+            return _SkipText(_NO_CODES, _NO_CODES, 0)
         vocabulary = self._vocabulary
-        ids = np.array([vocabulary.setdefault(t, len(vocabulary)) for t in tokens], dtype=np.int64)
+        for token in set(tokens).difference(vocabulary):
+            vocabulary[token] = len(vocabulary)
+        ids = np.array(list(map(vocabulary.__getitem__, tokens)), dtype=np.int64)
         first, second = _pair_index_arrays(n, _span(n, self.config.skip_distance))
         codes = ids[first] * _CODE_SHIFT + ids[second]
         if self.unigrams:
             codes = np.concatenate([codes, -1 - ids[:-1]])
-        unique, counts = np.unique(codes, return_counts=True)
-        return _SkipText(unique, counts, int(codes.size))
+        codes.sort()
+        if not distinct:
+            return _SkipText(codes, _NO_CODES, int(codes.size))
+        starts = np.flatnonzero(np.concatenate([[True], codes[1:] != codes[:-1]]))
+        return _SkipText(codes[starts], np.diff(np.append(starts, codes.size)), int(codes.size))
 
     def _ref(self, ref: str) -> _SkipText:
         return self._cached(
-            ref, lambda text: self._prepare(tuple(chain.from_iterable(self._tokenizer.sentences(text))))
+            ref, lambda text: self._prepare(tuple(chain.from_iterable(self._tokenizer.sentences(text))), True)
         )
 
     def _sides(self, hyp: _SkipText, refs: Sequence[_SkipText]) -> list[_Side]:
@@ -484,10 +495,8 @@ class _RougeSkip(_Rouge155):
         for ref in refs:
             hits = 0
             if hyp.codes.size and ref.codes.size:
-                at = np.searchsorted(hyp.codes, ref.codes)
-                np.minimum(at, hyp.codes.size - 1, out=at)
-                shared = hyp.codes[at] == ref.codes
-                hits = int(np.minimum(ref.counts[shared], hyp.counts[at[shared]]).sum())
+                in_hyp = np.searchsorted(hyp.codes, ref.codes, "right") - np.searchsorted(hyp.codes, ref.codes, "left")
+                hits = int(np.minimum(ref.counts, in_hyp).sum())
             # perl's -f B compares the "%07.5f" recall string (0 without reference units)
             selection = round5(hits / ref.total) if ref.total else 0.0
             sides.append(_Side(hits, ref.total, hyp.total, selection))
@@ -496,7 +505,7 @@ class _RougeSkip(_Rouge155):
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         self._start_segment()
         ref_texts = [self._ref(r) for r in refs]
-        hyp_text = self._prepare(tuple(chain.from_iterable(self._tokenizer.sentences(hyp))))
+        hyp_text = self._prepare(tuple(chain.from_iterable(self._tokenizer.sentences(hyp))), False)
         return self._row(self._sides(hyp_text, ref_texts), _ratio)[0]
 
     def explain(self, hyp: str, refs: Sequence[str]) -> SkipBigramExplanation:
@@ -505,7 +514,7 @@ class _RougeSkip(_Rouge155):
         ref_tokens = [tuple(chain.from_iterable(self._tokenizer.tokens(r))) for r in refs]
         hyp_words = tuple(t.text for t in hyp_tokens)
         ref_words = [tuple(t.text for t in toks) for toks in ref_tokens]
-        sides = self._sides(self._prepare(hyp_words), [self._prepare(words) for words in ref_words])
+        sides = self._sides(self._prepare(hyp_words, False), [self._prepare(words, True) for words in ref_words])
         row, selected = self._row(sides, _ratio)
         hyp_spans = skip_occurrences(hyp_words, self.config.skip_distance, self.unigrams)
         references = []

@@ -429,7 +429,7 @@ def test_live_perl_multi_reference(perl_script, multi_ref: str) -> None:  # type
 
 def test_live_perl_quirks_and_flags(perl_script) -> None:  # type: ignore[no-untyped-def]
     """The documented flags of each metric, the golden pair, and the WLCS clipping quirks, straight from perl."""
-    hyps = [PEER, "c a d", "c a", "the cat sat on the mat", "word", "Shootings, shooting; SHOT!"]
-    refs = [[MODEL, "a\nc a d", "a\nc a", "the cat sat on the mat", "word", "he was shot\nshootings"]]
+    hyps = [PEER, "c a d", "c a", "the cat sat on the mat", "word", "Shootings, shooting; SHOT!", ""]
+    refs = [[MODEL, "a\nc a d", "a\nc a", "the cat sat on the mat", "word", "he was shot\nshootings", "a b c"]]
     for metric in (RougeW(stemmer=True), RougeS(), RougeSU(skip_distance=1, alpha=0.7, multi_ref="B")):
         _compare_with_perl(perl_script, [metric], hyps, refs, metric.perl_options())
