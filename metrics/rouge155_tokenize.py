@@ -19,6 +19,10 @@ concatenation (skip-bigrams cross sentence boundaries). Empty lines hold no toke
 Stemming (``-m``): tokens longer than 3 characters are replaced by ``MorphStem``: the WordNet 2.0 exception table
 (``went -> go``, ``leaves -> leaf``; the value is used as is, without Porter) or else the script's own Porter
 variant, which differs from textbook Porter and from nltk's (see :func:`porter_stem`). Shorter tokens are kept.
+The table is the DB perl builds from the four ``.exc`` files; six keys depend on the order the files were read in
+and are resolved as in the DB every measured value came from (``best``/``better -> good``, ``is -> be``; see
+``scripts/build_rouge155_exceptions.py``). The stemmer equals perl's ``stem`` on 152 000 words (all WordNet 3.0
+index lemmas split into ASCII words, the exception keys, and 60 000 synthetic suffix combinations).
 Stop-word removal (``-s``) and length limits (``-l``/``-b``) are not offered.
 """
 
