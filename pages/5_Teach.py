@@ -235,12 +235,15 @@ if len(steps) > 1 and st.toggle("Reveal step by step", key="teach_stepwise"):
 
 for i, step in enumerate(steps[:shown]):
     st.subheader(step.title)
-    left, right = st.columns([2, 3])
+    evidence = bool(step.tables or step.figure is not None or step.html)
+    left, right = st.columns([2, 3]) if evidence else (st.container(), None)
     with left:
         if step.text:
             st.markdown(step.text)
         for formula in step.formulas:
             st.latex(formula)
+    if right is None:
+        continue
     with right:
         if len(step.tables) == 1:
             st.dataframe(step.tables[0].frame, hide_index=True, key=f"teach_table_{i}_0")

@@ -376,6 +376,18 @@ def frac(numerator: float, denominator: float) -> str:
     return text
 
 
+def aligned(lhs: str, *lines: str) -> str:
+    r"""``lhs = line₁ = line₂ …`` stacked one ``=`` per line (KaTeX ``aligned``), so long derivations fit a column."""
+    body = r" \\ ".join(("" if k else lhs) + rf" &= {line}" for k, line in enumerate(lines))
+    return rf"\begin{{aligned}} {body} \end{{aligned}}"
+
+
+def sum_lines(terms: Sequence[str], per_line: int = 2) -> str:
+    r"""``a + b \\ &\quad + c + d``: a long sum broken into lines inside :func:`aligned`."""
+    chunks = [" + ".join(terms[k : k + per_line]) for k in range(0, len(terms), per_line)] or ["0"]
+    return r" \\ &\quad + ".join(chunks)
+
+
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "{": r"\{",

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from metrics.bleu import BLEU, BLEUExplanation, OrderEvidence
-from rendering.teach import Context, Lesson, Step, Table, frac, gram_text, tex
+from rendering.teach import Context, Lesson, Step, Table, aligned, frac, gram_text, sum_lines, tex
 from rendering.text import Span, escape_markdown, highlight
 
 MISTAKES = (
@@ -192,11 +192,10 @@ def bleu_lesson(metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -
         for o in explanation.orders
         if o.order > eff
     ]
-    terms = " + ".join(f"({tex(lg)})" for lg in logs) or "0"
     geo_formulas = (
         rf"\bar p = \exp\Big(\frac{{1}}{{{eff}}}\sum_{{n=1}}^{{{eff}}} \log p_n\Big)",
-        rf"\sum_n \log p_n = {terms} = {tex(sum(logs))}",
-        rf"\bar p = \exp\big({tex(sum(logs))} / {eff}\big) = \exp({tex(mean_log)}) = {tex(geo)}",
+        aligned(r"\sum_n \log p_n", sum_lines([f"({tex(lg)})" for lg in logs]), tex(sum(logs))),
+        aligned(r"\bar p", rf"\exp\big({tex(sum(logs))} / {eff}\big)", rf"\exp({tex(mean_log)}) = {tex(geo)}"),
     )
     text = (
         f"The precisions are combined by a geometric mean, computed as the exponential of the mean **log** "

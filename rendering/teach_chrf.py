@@ -107,12 +107,16 @@ def chrf_lesson(metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -
             "For every order n, each n-gram is matched at most as often as it occurs on the other side. "
             "P_n = matched / hypothesis n-grams, R_n = matched / reference n-grams.",
             formulas=(
-                r"P_n = \frac{\sum_g \min(\mathrm{hyp}(g), \mathrm{ref}(g))}{\sum_g \mathrm{hyp}(g)}, \quad "
+                r"P_n = \frac{\sum_g \min(\mathrm{hyp}(g), \mathrm{ref}(g))}{\sum_g \mathrm{hyp}(g)}",
                 r"R_n = \frac{\sum_g \min(\mathrm{hyp}(g), \mathrm{ref}(g))}{\sum_g \mathrm{ref}(g)}",
-                rf"P_1 = {frac(first.n_match, first.n_hyp)} = {tex(first.precision)}, \quad "
-                rf"R_1 = {frac(first.n_match, first.n_ref)} = {tex(first.recall)}"
-                if _effective(first)
-                else r"P_1, R_1: \text{one side has no characters}",
+                *(
+                    (
+                        rf"P_1 = {frac(first.n_match, first.n_hyp)} = {tex(first.precision)}",
+                        rf"R_1 = {frac(first.n_match, first.n_ref)} = {tex(first.recall)}",
+                    )
+                    if _effective(first)
+                    else (r"P_1, R_1: \text{one side has no characters}",)
+                ),
             ),
             tables=(Table("all orders", pd.DataFrame(summary_rows)), *order_tables),
         )
@@ -166,7 +170,7 @@ def chrf_lesson(metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -
         numbers["average R"] = avg_r
         steps.append(
             Step(
-                "4. F_β",
+                "4. The F-score with β",
                 f"β = {tex(beta, 2)}: recall counts β² = {tex(b2, 2)} times as much as precision.",
                 formulas=(
                     r"\mathrm{chrF}_\beta = 100 \cdot \frac{(1+\beta^2)\,\bar P\,\bar R}{\beta^2 \bar P + \bar R}",

@@ -44,7 +44,8 @@ def cider_lesson(metric: CiderD, hyp: str, refs: Sequence[str], context: Context
         Step(
             "1. Document frequencies of the loaded dataset",
             f"The n-gram weights come from the references of {source}: {explanation.images} images. df(g) is the "
-            "number of images whose references contain g; an n-gram found in no image gets the largest idf.",
+            "number of images whose references contain g; an n-gram found in no image gets the largest idf. Load "
+            "another dataset and the same caption is weighted differently.",
             formulas=(
                 r"\mathrm{idf}(g) = \ln N - \ln \max(1, \mathrm{df}(g))",
                 rf"\ln N = \ln {explanation.images} = {tex(explanation.log_images)}",
@@ -114,7 +115,7 @@ def cider_lesson(metric: CiderD, hyp: str, refs: Sequence[str], context: Context
             formulas=(
                 r"\mathrm{sim}_n = \frac{\sum_g \min(v_h(g), v_r(g))\, v_r(g)}{\lVert v_h \rVert\, \lVert v_r \rVert}"
                 r" \cdot e^{-\delta^2 / 2\sigma^2}",
-                rf"\text{{reference 1: }} \delta = {explanation.length} - {first.length} = {tex(first.delta)}, \quad "
+                rf"\text{{reference 1: }} \delta = {explanation.length} - {first.length} = {tex(first.delta)}",
                 rf"e^{{-{tex(first.delta)}^2 / (2 \cdot {tex(sigma, 2)}^2)}} = {tex(first.penalty)}",
             ),
             tables=(Table("similarities", pd.DataFrame(sim_rows)), *term_tables),

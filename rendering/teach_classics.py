@@ -123,7 +123,8 @@ CLASSICS: tuple[Classic, ...] = (
         "this week the saudis denied information published in the new york times",
         ("saudi arabia denied this week information published in the american new york times",),
         ("ter",),
-        "4 edits (shift “this week”, substitute saudis → saudi arabia … ) over 13 reference words: TER = 30.77",
+        "4 edits over 13 reference words, TER = 30.77: one shift (“this week”), two substitutions and one insertion "
+        "(Snover et al.: saudis → saudi arabia, + american)",
         "Snover et al. (2006), “A Study of Translation Edit Rate”, §3",
     ),
     Classic(

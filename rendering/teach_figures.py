@@ -22,21 +22,23 @@ def _labels(words: Sequence[str]) -> list[str]:
 
 
 def lcs_grid(
-    table: Sequence[Sequence[float]],
+    table: Sequence[Sequence[float | None]],
     ref_words: Sequence[str],
     hyp_words: Sequence[str],
     path: Sequence[tuple[int, int]],
     title: str = "",
+    trail: Sequence[tuple[int, int]] = (),
 ) -> go.Figure:
     """The ``(m+1) × (n+1)`` DP grid (rows: reference, columns: hypothesis) with the backtracked LCS path.
 
     ``path`` holds ``(reference index, hypothesis index)`` pairs of the matched tokens (0-based); their cells are
-    ``table[i+1][j+1]``.
+    ``table[i+1][j+1]`` and get a red square; ``None`` cells stay blank. ``trail`` (grid cells ``(i, j)``) is the whole walk back from the
+    bottom-right corner, drawn as a dotted line.
     """
     rows = ["∅", *_labels(ref_words)]
     cols = ["∅", *_labels(hyp_words)]
-    values = [[float(v) for v in row] for row in table]
-    text = [[f"{v:g}" for v in row] for row in values]
+    values = [[None if v is None else float(v) for v in row] for row in table]
+    text = [["" if v is None else f"{v:.4g}" for v in row] for row in values]
     figure = go.Figure(
         go.Heatmap(
             z=values,
@@ -49,14 +51,24 @@ def lcs_grid(
             hovertemplate="ref %{y}<br>hyp %{x}<br>LCS so far: %{z}<extra></extra>",
         )
     )
+    if trail:
+        figure.add_trace(
+            go.Scatter(
+                x=[cols[j] for _, j in trail],
+                y=[rows[i] for i, _ in trail],
+                mode="lines",
+                line={"color": PATH_COLOUR, "dash": "dot", "width": 2},
+                name="backtracking",
+                hoverinfo="skip",
+            )
+        )
     if path:
         figure.add_trace(
             go.Scatter(
                 x=[cols[j + 1] for _, j in path],
                 y=[rows[i + 1] for i, _ in path],
-                mode="markers+lines",
+                mode="markers",
                 marker={"symbol": "square-open", "size": 26, "color": PATH_COLOUR, "line": {"width": 3}},
-                line={"color": PATH_COLOUR, "dash": "dot"},
                 name="LCS path",
                 hoverinfo="skip",
             )

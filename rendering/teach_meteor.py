@@ -69,7 +69,7 @@ def meteor_lesson(metric: Meteor, hyp: str, refs: Sequence[str], context: Contex
         "hypothesis words are visited from the **last** to the first, and each takes the **last** still-free "
         "reference word it matches."
     )
-    tables = [Table("stages", pd.DataFrame(stage_rows)), Table("matches", _match_table(w))]
+    tables = [Table("matches", _match_table(w)), Table("stages", pd.DataFrame(stage_rows))]
     if len(explanation.alignments) > 1:
         text += (
             f" With {len(explanation.alignments)} references the hypothesis is aligned with each and the best score "
@@ -124,7 +124,6 @@ def meteor_lesson(metric: Meteor, hyp: str, refs: Sequence[str], context: Contex
 
     # 3. P, R, Fmean
     if w.matches:
-        ratio = (1 - alpha) / alpha if alpha else float("inf")
         familiar = (
             rf"F_{{mean}} = \frac{{10 P R}}{{R + 9 P}} = \frac{{10 \cdot {tex(w.precision)} \cdot {tex(w.recall)}}}"
             rf"{{{tex(w.recall)} + 9 \cdot {tex(w.precision)}}} = {tex(w.fmean)}"
@@ -132,13 +131,17 @@ def meteor_lesson(metric: Meteor, hyp: str, refs: Sequence[str], context: Contex
             else rf"F_{{mean}} = \frac{{{tex(w.precision)} \cdot {tex(w.recall)}}}{{{tex(alpha, 2)} \cdot "
             rf"{tex(w.precision)} + {tex(1 - alpha, 2)} \cdot {tex(w.recall)}}} = {tex(w.fmean)}"
         )
+        if 0 < alpha < 1:
+            weight = (
+                f"α = {alpha:g}: the harmonic mean weighs recall α/(1−α) = {alpha / (1 - alpha):.4g} times as much "
+                "as precision."
+            )
+        else:
+            weight = f"α = {alpha:g}: Fmean is " + ("the recall alone." if alpha == 1 else "the precision alone.")
         steps.append(
             Step(
                 "3. Precision, recall and Fmean",
-                f"α = {tex(alpha, 2)}: the harmonic mean weighs recall {tex(1 / ratio if ratio else 0, 2)} times as "
-                "much as precision."
-                if ratio and ratio != float("inf")
-                else f"α = {tex(alpha, 2)}.",
+                weight,
                 formulas=(
                     rf"P = \frac{{m}}{{|hyp|}} = {frac(w.m, w.hyp_len)} = {tex(w.precision)}, \quad "
                     rf"R = \frac{{m}}{{|ref|}} = {frac(w.m, w.ref_len)} = {tex(w.recall)}",

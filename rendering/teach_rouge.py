@@ -88,6 +88,22 @@ def _ngram_step(best: RougeRefScore, evidence: NgramEvidence, number: int) -> St
     )
 
 
+def backtrack(table: Sequence[Sequence[int]], ref: Sequence[str], hyp: Sequence[str]) -> list[tuple[int, int]]:
+    """Every grid cell the backtracking visits from ``(m, n)``: diagonal on equal words, left only when the left
+    cell is strictly greater than the upper one, else up — the rule whose matched cells are the evidence's pairs."""
+    i, j = len(ref), len(hyp)
+    cells = [(i, j)]
+    while i > 0 and j > 0:
+        if ref[i - 1] == hyp[j - 1]:
+            i, j = i - 1, j - 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+        cells.append((i, j))
+    return cells
+
+
 def _lcs_step(best: RougeRefScore, evidence: LcsEvidence, number: int) -> Step:
     table = evidence.dp_table()
     pair_rows = [
@@ -107,8 +123,8 @@ def _lcs_step(best: RougeRefScore, evidence: LcsEvidence, number: int) -> Step:
         "cells above and to the left. Reading back from the bottom-right corner (diagonal on a match, left only when "
         "the left cell is strictly greater, else up) gives the path marked in red.",
         formulas=(
-            r"T[i][j] = \begin{cases} T[i-1][j-1] + 1 & r_i = h_j \\ \max(T[i-1][j],\ T[i][j-1]) & \text{otherwise}"
-            r"\end{cases}",
+            r"T[i][j] = T[i-1][j-1] + 1 \quad \text{if } r_i = h_j",
+            r"T[i][j] = \max(T[i-1][j],\ T[i][j-1]) \quad \text{otherwise}",
             rf"\mathrm{{LCS}} = T[{m}][{n}] = {int(table[m][n]) if m and n else 0}",
         ),
         tables=(
@@ -116,7 +132,15 @@ def _lcs_step(best: RougeRefScore, evidence: LcsEvidence, number: int) -> Step:
                 "LCS words", pd.DataFrame(pair_rows, columns=["ref #", "reference word", "hyp #", "hypothesis word"])
             ),
         ),
-        figure=lcs_grid(table.tolist(), evidence.ref_words, evidence.hyp_words, evidence.pairs) if m and n else None,
+        figure=lcs_grid(
+            table.tolist(),
+            evidence.ref_words,
+            evidence.hyp_words,
+            evidence.pairs,
+            trail=backtrack(table.tolist(), evidence.ref_words, evidence.hyp_words),
+        )
+        if m and n
+        else None,
     )
 
 

@@ -105,15 +105,15 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
             )
         if figure is None and ref.paths and len(ref.sentences) == 1 and len(explanation.hyp_sentences) == 1:
             pairs = ref.paths[0].pairs
-            grid = [[0.0] * (len(hyp_words) + 1) for _ in range(len(ref_words) + 1)]
-            # Show the path's cumulative run weights on the grid: the WLCS value reached at each matched cell.
+            grid: list[list[float | None]] = [[None] * (len(hyp_words) + 1) for _ in range(len(ref_words) + 1)]
+            # Only the path's cells carry a value: the WLCS reached there, from the evidence's pairs and f.
             run_len, total, last = 0, 0.0, None
             for i, j in pairs:
                 run_len = run_len + 1 if last is not None and (i, j) == (last[0] + 1, last[1] + 1) else 1
                 total += (run_len**w) - ((run_len - 1) ** w)
                 grid[i + 1][j + 1] = total
                 last = (i, j)
-            figure = lcs_grid(grid, ref_words, hyp_words, pairs, "weighted LCS path (cell = WLCS so far)")
+            figure = lcs_grid(grid, ref_words, hyp_words, pairs, "the weighted LCS path (cell: WLCS so far)")
     steps.append(
         Step(
             "2. Weighted LCS paths and their runs",
@@ -123,7 +123,8 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
             "positions adds f(k). The hits are these run weights, not the path weights — a path whose matches are "
             "adjacent in the reference but scattered in the hypothesis still forms one run.",
             formulas=(
-                rf"f(k) = k^{{{tex(w, 2)}}}, \quad f(1) = 1,\ f(2) = {tex(2**w)},\ f(3) = {tex(3**w)},\ f(4) = {tex(4**w)}",
+                rf"f(k) = k^{{{tex(w, 2)}}}",
+                rf"f(1) = 1,\ f(2) = {tex(2**w)},\ f(3) = {tex(3**w)},\ f(4) = {tex(4**w)}",
             ),
             tables=(
                 Table(

@@ -41,8 +41,8 @@ def _shift_step(number: int, k: int, shift: TERShift) -> Step:
     )
     frame = pd.DataFrame(
         [
-            {"": "before", "hypothesis": " ".join(shift.before), "edit distance": shift.distance_before},
-            {"": "after", "hypothesis": " ".join(shift.after), "edit distance": shift.distance_after},
+            {"": "before", "hypothesis": " ".join(shift.before), "distance": shift.distance_before},
+            {"": "after", "hypothesis": " ".join(shift.after), "distance": shift.distance_after},
         ]
     )
     return Step(
@@ -113,8 +113,7 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
         steps.append(
             Step(
                 f"{number}. Shifts",
-                "The greedy search found no block move that lowers the edit distance by more than the one edit it "
-                "costs, so no shift is applied.",
+                "The greedy search found no block move that lowers the edit distance, so no shift is applied.",
             )
         )
         number += 1
@@ -132,8 +131,9 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
             "The shifted hypothesis is aligned with the reference word by word (Levenshtein distance with the same "
             f"tie-breaking as sacrebleu): {counts}.",
             formulas=(
-                rf"\text{{edits}} = \text{{shifts}} + S + D + I = {len(ref.shifts)} + {ref.substitutions} + "
-                rf"{ref.deletions} + {ref.insertions} = {ref.edits}",
+                r"\text{edits} = \text{shifts} + S + D + I",
+                rf"\text{{edits}} = {len(ref.shifts)} + {ref.substitutions} + {ref.deletions} + {ref.insertions} = "
+                rf"{ref.edits}",
             ),
             tables=(Table("alignment", _edit_table(ref)),),
         )

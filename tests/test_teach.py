@@ -16,6 +16,7 @@ from conftest import rel_close
 from rendering import teach
 from rendering.teach_classics import CLASSICS, FIRST, by_key, classics_for
 from rendering.teach_figures import alignment, lcs_grid
+from rendering.teach_rouge import backtrack
 
 READY, MISSING = teach.lesson_status()
 CORPUS = (
@@ -155,6 +156,15 @@ def test_rouge_l_grid_path_and_lin_examples():
     assert isinstance(grid_step.figure, go.Figure)
     heat = grid_step.figure.data[0]
     assert heat.z[-1][-1] == 3  # T[m][n] is the LCS length
+    ref_words = ("police", "killed", "the", "gunman")
+    hyp_words = ("police", "kill", "the", "gunman")
+    trail = backtrack(heat.z, ref_words, hyp_words)
+    diagonal = [(i2, j2) for (i, j), (i2, j2) in zip(trail[:-1], trail[1:], strict=True) if (i2, j2) == (i - 1, j - 1)]
+    assert (
+        diagonal[::-1]
+        == [(0, 0), (2, 2), (3, 3)]
+        == list(metric.explain("police kill the gunman", ["police killed the gunman"]).best.evidence.pairs)
+    )
     words = table(lesson, "LCS words")
     assert words["reference word"].tolist() == ["police", "the", "gunman"]
     other, _ = lesson_for("rougeL", "the gunman kill police", ("police killed the gunman",))
