@@ -92,6 +92,26 @@ top[1].selectbox(
     key="teach_classic",
     on_change=_classic_changed,
 )
+
+
+def _load_segment() -> None:
+    """Put one segment of the loaded dataset (a system's output and its references) into the text fields."""
+    index = int(ss["teach_ds_index"]) - 1
+    refs = [stream[index] for stream in data.refs if stream[index] is not None][:MAX_REFS]
+    ss["teach_hyp"] = data.systems[ss["teach_ds_system"]][index]
+    ss["teach_nrefs"] = max(1, len(refs))
+    for k, ref in enumerate(refs):
+        ss[f"teach_ref_{k}"] = ref
+    ss["teach_classic"] = OWN
+    ss["teach_loaded"] = None
+
+
+if data.systems and len(data):
+    with st.expander("…or take a segment of the loaded dataset", expanded=False):
+        cols = st.columns([3, 2, 1])
+        cols[0].selectbox("System", list(data.systems), key="teach_ds_system")
+        cols[1].number_input(f"Segment (1–{len(data)})", 1, len(data), key="teach_ds_index")
+        cols[2].button("Use it", key="teach_ds_load", on_click=_load_segment)
 if missing:
     st.caption(
         "Lessons not available yet: "

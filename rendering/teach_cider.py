@@ -40,12 +40,17 @@ def cider_lesson(metric: CiderD, hyp: str, refs: Sequence[str], context: Context
     source = escape_markdown(context.corpus_title) if context.corpus_title else "the loaded dataset"
 
     # 1. corpus and idf
+    one_image = (
+        " With a single image, ln N = 0 and every weight is 0: CIDEr-D is 0 whatever the caption."
+        if explanation.images == 1
+        else ""
+    )
     steps.append(
         Step(
             "1. Document frequencies of the loaded dataset",
             f"The n-gram weights come from the references of {source}: {explanation.images} images. df(g) is the "
             "number of images whose references contain g; an n-gram found in no image gets the largest idf. Load "
-            "another dataset and the same caption is weighted differently.",
+            "another dataset and the same caption is weighted differently." + one_image,
             formulas=(
                 r"\mathrm{idf}(g) = \ln N - \ln \max(1, \mathrm{df}(g))",
                 rf"\ln N = \ln {explanation.images} = {tex(explanation.log_images)}",

@@ -13,12 +13,19 @@ import plotly.graph_objects as go
 from rendering.text import escape_html
 
 PATH_COLOUR = "#d62728"
+MAX_GRID_CELLS = 2500  # beyond this a heatmap is unreadable and slow to send; lessons list the path instead
+MAX_ANNOTATED_CELLS = 625
 STAGE_COLOURS: Mapping[str, str] = {"exact": "#2ca02c", "stem": "#1f77b4", "synonym": "#9467bd"}
 
 
 def _labels(words: Sequence[str]) -> list[str]:
     # Position-prefixed, so repeated words stay distinct categories on the axes.
     return [f"{k + 1}. {escape_html(w)}" for k, w in enumerate(words)]
+
+
+def grid_fits(rows: int, cols: int) -> bool:
+    """Whether an ``rows × cols`` grid is small enough to draw."""
+    return (rows + 1) * (cols + 1) <= MAX_GRID_CELLS
 
 
 def lcs_grid(
@@ -38,7 +45,8 @@ def lcs_grid(
     rows = ["∅", *_labels(ref_words)]
     cols = ["∅", *_labels(hyp_words)]
     values = [[None if v is None else float(v) for v in row] for row in table]
-    text = [["" if v is None else f"{v:.4g}" for v in row] for row in values]
+    annotate = len(values) * len(values[0]) <= MAX_ANNOTATED_CELLS if values else False
+    text = [["" if v is None or not annotate else f"{v:.4g}" for v in row] for row in values]
     figure = go.Figure(
         go.Heatmap(
             z=values,

@@ -10,7 +10,7 @@ import pandas as pd
 
 from metrics.rouge import LcsEvidence, LsumEvidence, NgramEvidence, RougeExplanation, RougeRefScore
 from rendering.teach import Context, Lesson, Step, Table, frac, gram_text, tex
-from rendering.teach_figures import lcs_grid
+from rendering.teach_figures import grid_fits, lcs_grid
 from rendering.text import escape_markdown
 
 COMMON = (
@@ -121,7 +121,10 @@ def _lcs_step(best: RougeRefScore, evidence: LcsEvidence, number: int) -> Step:
         "Cell (i, j) holds the length of the longest common subsequence of the first i reference words and the "
         "first j hypothesis words: one more than the diagonal cell when the words are equal, else the larger of the "
         "cells above and to the left. Reading back from the bottom-right corner (diagonal on a match, left only when "
-        "the left cell is strictly greater, else up) gives the path marked in red.",
+        "the left cell is strictly greater, else up) gives the path marked in red"
+        + (
+            "." if grid_fits(m, n) else f" (the {m + 1} × {n + 1} grid is too large to draw; the table lists the path)."
+        ),
         formulas=(
             r"T[i][j] = T[i-1][j-1] + 1 \quad \text{if } r_i = h_j",
             r"T[i][j] = \max(T[i-1][j],\ T[i][j-1]) \quad \text{otherwise}",
@@ -139,7 +142,7 @@ def _lcs_step(best: RougeRefScore, evidence: LcsEvidence, number: int) -> Step:
             evidence.pairs,
             trail=backtrack(table.tolist(), evidence.ref_words, evidence.hyp_words),
         )
-        if m and n
+        if m and n and grid_fits(m, n)
         else None,
     )
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 from metrics.rouge155 import SkipBigramExplanation, WlcsExplanation
 from rendering.teach import Context, Lesson, Step, Table, frac, tex
-from rendering.teach_figures import lcs_grid
+from rendering.teach_figures import grid_fits, lcs_grid
 
 COMMON = (
     "ROUGE-1.5.5's F is P·R/((1−α)P + αR): α = 0.5 (-p 0.5) is F1; F_β corresponds to α = 1/(1+β²).",
@@ -56,8 +56,15 @@ def _references_table(refs: Sequence[object]) -> pd.DataFrame:
 
 
 def _f_formulas(precision: float, recall: float, fmeasure: float, alpha: float) -> tuple[str, ...]:
+    # α = 1/(1+β²): the same F as F_β = (1+β²)PR/(β²P + R), which is how most textbooks write it.
+    beta = (
+        rf"\beta = \sqrt{{(1-\alpha)/\alpha}} = {tex(((1 - alpha) / alpha) ** 0.5, 4)}"
+        if alpha > 0
+        else r"\beta = \infty"
+    )
     return (
-        r"F = \frac{P \cdot R}{(1-\alpha)\,P + \alpha\,R}",
+        r"F = \frac{P \cdot R}{(1-\alpha)\,P + \alpha\,R} = \frac{(1+\beta^2)\,P\,R}{\beta^2 P + R}",
+        rf"\alpha = {tex(alpha, 2)} \;\Leftrightarrow\; {beta}",
         rf"F = \frac{{{tex(precision)} \cdot {tex(recall)}}}{{{tex(1 - alpha, 2)} \cdot {tex(precision)} + "
         rf"{tex(alpha, 2)} \cdot {tex(recall)}}} = {tex(fmeasure)}",
     )
@@ -103,7 +110,8 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
                     "lost (perl quirk)": run.lost,
                 }
             )
-        if figure is None and ref.paths and len(ref.sentences) == 1 and len(explanation.hyp_sentences) == 1:
+        single = len(ref.sentences) == 1 and len(explanation.hyp_sentences) == 1
+        if figure is None and ref.paths and single and grid_fits(len(ref_words), len(hyp_words)):
             pairs = ref.paths[0].pairs
             grid: list[list[float | None]] = [[None] * (len(hyp_words) + 1) for _ in range(len(ref_words) + 1)]
             # Only the path's cells carry a value: the WLCS reached there, from the evidence's pairs and f.

@@ -171,6 +171,15 @@ def test_rouge_l_grid_path_and_lin_examples():
     assert other.score == pytest.approx(2 / 4)
 
 
+def test_large_grids_are_listed_not_drawn():
+    need("rougeL")
+    words = " ".join(f"w{k % 17}" for k in range(80))
+    lesson, _ = lesson_for("rougeL", words, (" ".join(reversed(words.split())),))
+    step = lesson.steps[1]
+    assert step.figure is None and "too large to draw" in step.text
+    assert len(table(lesson, "LCS words")) == lesson.numbers["hits"]
+
+
 def test_rouge_lsum_union_lcs_is_four():
     need("rougeLsum")
     lesson, _ = lesson_for("rougeLsum", "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5", ("w1 w2 w3 w4 w5",))
@@ -197,6 +206,7 @@ def test_rouge_s_and_w_lin_examples():
     s2, _ = lesson_for("rougeS", "police kill the gunman", ("police killed the gunman",))
     s4, _ = lesson_for("rougeS", "the gunman kill police", ("police killed the gunman",))
     assert s2.score == pytest.approx(3 / 6) and s4.score == pytest.approx(1 / 6)
+    assert r"\alpha = 0.50 \;\Leftrightarrow\; \beta = \sqrt{(1-\alpha)/\alpha} = 1" in formulas(s2)
     units = table(s2, "reference 1")
     assert set(units["unit"]) - {"total"} == {"police … the", "police … gunman", "the … gunman"}
     need("rougeW")

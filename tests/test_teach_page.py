@@ -215,6 +215,9 @@ def test_what_if_chrf_beta_and_meteor_parameters():
     at.number_input(key="teach_chrf_beta").set_value(3.0).run()
     assert score(at) == f"{CHRF(beta=3).sentence_score(classic.hyp, list(classic.refs)).score:.2f}"
     assert at.metric[0].label == "chrF3"
+    at = show(at, "chrf++", "bleu-cat")
+    assert score(at) == f"{CHRF(word_order=2).sentence_score(classic.hyp, list(classic.refs)).score:.2f}"
+    assert any(t.label == "word 2-grams" for t in at.tabs)
     need("meteor")
     at = show(at, "meteor", "meteor-was")
     at.number_input(key="teach_meteor_gamma").set_value(0.3).run()
@@ -242,6 +245,25 @@ def test_switching_metric_loads_its_classic_but_keeps_typed_text():
     at = show(at, "bleu")
     assert at.selectbox(key="teach_classic").value == "(your own text)"
     assert at.text_area(key="teach_hyp").value == "a cat sat on a mat"
+
+
+def test_a_segment_of_the_loaded_dataset_can_be_taught():
+    from sacrebleu.metrics import BLEU
+
+    from dashboard.samples import load_sample
+
+    data = load_sample("mt")
+    system = list(data.systems)[1]
+    at = page()
+    at.selectbox(key="teach_ds_system").set_value(system)
+    at.number_input(key="teach_ds_index").set_value(5)
+    at.button(key="teach_ds_load").click().run()
+    assert not at.exception, at.exception
+    hyp, refs = data.systems[system][4], [r[4] for r in data.refs]
+    assert at.text_area(key="teach_hyp").value == hyp
+    assert [at.text_area(key=f"teach_ref_{k}").value for k in range(len(refs))] == refs
+    assert at.selectbox(key="teach_classic").value == "(your own text)"
+    assert score(at) == f"{BLEU(effective_order=True).sentence_score(hyp, refs).score:.2f}"
 
 
 def test_reveal_step_by_step():
