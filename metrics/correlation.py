@@ -23,8 +23,9 @@ recomputed on each resample; the interval is the 2.5 % / 97.5 % order statistics
 (a constant side) are left out. Segment-level coefficients on a resample are computed exactly, without building
 the resample: a segment drawn ``k`` times is an observation of weight ``k`` (weighted means for Pearson, weighted
 average ranks for Spearman, and for Kendall ``C − D = ½ wᵀSw`` with ``S_ij = sign(x_i − x_j)·sign(y_i − y_j)``
-and tie counts from grouped weights). Kendall's pair term costs ``n_samples · N²`` operations for ``N`` pooled
-points (a matrix product; ≈ 1 s for N = 2 500 and 1 000 resamples on two cores); the point estimate alone costs N².
+and tie counts from grouped weights). Kendall's pair term costs ``N²`` sign comparisons once plus, per resample,
+``segments²`` operations (the points of one segment share a weight, so ``S`` is summed per segment pair first);
+for THumB (N = 2 500 points, 500 segments, 1 000 resamples) all three coefficients at both levels take ~1 s.
 """
 
 from __future__ import annotations
