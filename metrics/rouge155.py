@@ -418,14 +418,21 @@ def skip_total(n: int, skip_distance: int | None, unigrams: bool) -> int:
     return span * n - span * (span + 1) // 2 + (n - 1 if unigrams else 0)
 
 
-@lru_cache(maxsize=512)
 def _pair_index_arrays(n: int, span: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(i, j)`` index arrays of every skip-bigram of ``n`` tokens with ``0 < j-i <= span``."""
+    """``(i, j)`` index arrays of every skip-bigram of ``n`` tokens with ``0 < j-i <= span`` (cached for short texts:
+    without a gap limit the arrays grow with n², so long texts build theirs each time)."""
+    return _short_pair_index_arrays(n, span) if n <= 256 else _build_pair_index_arrays(n, span)
+
+
+def _build_pair_index_arrays(n: int, span: int) -> tuple[np.ndarray, np.ndarray]:
     per_first = np.minimum(span, n - 1 - np.arange(n, dtype=np.int64))
     first = np.repeat(np.arange(n, dtype=np.int64), per_first)
     starts = np.repeat(np.cumsum(per_first) - per_first, per_first)
     second = first + 1 + (np.arange(first.size, dtype=np.int64) - starts)
     return first, second
+
+
+_short_pair_index_arrays = lru_cache(maxsize=256)(_build_pair_index_arrays)
 
 
 _CODE_SHIFT = np.int64(1 << 32)
