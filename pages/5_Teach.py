@@ -216,10 +216,10 @@ def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
 defaults = teach.default_options(metric_id)
 try:
     lesson = _lesson(metric_id, options)
-except ValueError as error:
-    st.error(escape_markdown(str(error)))
+    baseline = lesson if options == defaults else _lesson(metric_id, defaults)
+except Exception as error:  # a bad option (ValueError names the valid ones) or a metric failing on this input
+    st.error(f"{teach.label(metric_id)} cannot explain this input: {escape_markdown(str(error))}")
     st.stop()
-baseline = lesson if options == defaults else _lesson(metric_id, defaults)
 
 # Remember the lesson of the previous settings for this pair, to show what the last change did.
 pair = (metric_id, hyp, refs)

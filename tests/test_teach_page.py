@@ -226,6 +226,39 @@ def test_what_if_chrf_beta_and_meteor_parameters():
     assert code(at) == f"Score: {60 / 61 * (1 - penalty):.4f} = Fmean: 0.9836 × (1 − Penalty: {penalty:.4f})"
 
 
+def _other_value(control: teach.Control) -> Any:
+    if control.kind == "select":
+        return next(c for c in reversed(control.choices) if c != control.default)
+    if control.kind == "bool":
+        return not control.default
+    step = control.step or 1
+    value = control.default + step
+    if control.high is not None and value > control.high:
+        value = control.default - step
+    return int(value) if control.kind == "int" else float(value)
+
+
+def test_every_what_if_control_updates_the_derivation():
+    at = page()
+    for metric_id in READY:
+        show(at, metric_id)
+        controls = teach.controls(metric_id)
+        assert controls, metric_id
+        for control in controls:
+            widget = at.get(
+                "selectbox" if control.kind == "select" else "checkbox" if control.kind == "bool" else "number_input"
+            )
+            match = [w for w in widget if w.key == f"teach_{metric_id}_{control.option}"]
+            assert match, (metric_id, control.option)
+            match[0].set_value(_other_value(control))
+        at.run()
+        assert not at.exception, (metric_id, at.exception)
+        assert not at.error, (metric_id, [e.value for e in at.error])
+        assert "What changed" in [h.value for h in at.subheader], metric_id
+        at.button(key="teach_reset").click().run()
+        assert "What changed" in [h.value for h in at.subheader]  # now against the previous settings
+
+
 def test_rouge_beta_changes_the_shown_f_beta_not_the_score():
     need("rouge1")
     at = show(page(), "rouge1", "bleu-cat")
