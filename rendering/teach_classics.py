@@ -71,6 +71,16 @@ CLASSICS: tuple[Classic, ...] = (
         "the classic METEOR example (Wikipedia, nltk)",
     ),
     Classic(
+        "meteor-stages",
+        "METEOR: all three stages “the cats were sitting on the rug”",
+        "the cats were sitting on the rug",
+        ("the cat sat on the carpet",),
+        ("meteor",),
+        "exact: the, on, the; stem: cats ~ cat; synonym: rug ~ carpet (WordNet); sitting ~ sat is missed (stems sit "
+        "and sat differ): METEOR 0.7934",
+        "nltk's three matching modules",
+    ),
+    Classic(
         "rouge-union",
         "ROUGE-Lsum: union LCS (Lin 2004, §3.2)",
         "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5",

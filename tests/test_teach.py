@@ -237,6 +237,16 @@ def test_meteor_classics(hyp, score):
         assert isinstance(lesson.steps[1].figure, go.Figure)
 
 
+def test_meteor_stages_classic_uses_stem_and_synonym_matches():
+    lesson, _ = lesson_for("meteor", "the cats were sitting on the rug", ("the cat sat on the carpet",))
+    n = lesson.numbers
+    assert (n["exact matches"], n["stem matches"], n["synonym matches"]) == (3, 1, 1)
+    matches = table(lesson, "matches").set_index("hypothesis word")
+    assert matches.loc["cats", "stage"] == "stem" and matches.loc["rug", "stage"] == "synonym"
+    assert matches.loc["rug", "reference word"] == "carpet"
+    assert lesson.score == pytest.approx(0.7934426229508196, rel=1e-12)  # nltk 3.10.4 with WordNet 3.0
+
+
 def test_ter_shift_then_edits():
     from sacrebleu.metrics import TER
 

@@ -104,6 +104,7 @@ CLASSICS = [
     ("bleu", "bleu-the", "7.81", [r"p_1 = \frac{2}{7} = 0.2857"], []),
     ("meteor", "meteor-scrambled", "0.5000", [r"ch = 6"], ["Score: 0.5000 = Fmean: 1.0000 × (1 − Penalty: 0.5000)"]),
     ("meteor", "meteor-was", "0.9654", [r"frac{6}{7}"], ["Score: 0.9654 = Fmean: 0.9836 × (1 − Penalty: 0.0185)"]),
+    ("meteor", "meteor-stages", "0.7934", [r"ch = 2", r"\frac{5}{7}"], []),
     ("meteor", "meteor-same", "0.9977", [r"ch = 1"], ["Score: 0.9977 = Fmean: 1.0000 × (1 − Penalty: 0.0023)"]),
     ("rougeLsum", "rouge-union", "0.5333", [r"|\mathrm{LCS}_\cup(r_1, C)| = 4", r"\frac{4}{5} = 0.8000"], []),
     ("rougeL", "rouge-police-kill", "0.7500", [r"\mathrm{LCS} = T[4][4] = 3"], []),
