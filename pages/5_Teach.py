@@ -136,7 +136,7 @@ if ss.get("teach_classic", OWN) != OWN:
     classic = by_key(ss["teach_classic"])
     if (hyp, refs) == (classic.hyp, classic.refs):
         st.info(
-            f"Textbook numbers: {escape_markdown(classic.expect)}"
+            f"Textbook numbers (default settings): {escape_markdown(classic.expect)}"
             + (f" — {escape_markdown(classic.source)}" if classic.source else "")
         )
 
@@ -194,6 +194,7 @@ if controls:
                     )
                 )
         st.button("Reset to defaults", key="teach_reset", on_click=_reset)
+        st.caption("These settings belong to this page; the sidebar's options drive the other pages.")
 
 if not hyp.strip() and not any(r.strip() for r in refs):
     st.info("Type a hypothesis and at least one reference, or pick a classic.")
