@@ -61,7 +61,10 @@ def family_fields(metric_ids: Sequence[str]) -> dict[str, list[OptionField]]:
         by_family.setdefault(SPECS[metric_id].family, []).append(metric_id)
     result: dict[str, list[OptionField]] = {}
     for family, ids in by_family.items():
-        configs = [metric_class(m).Config for m in ids]
+        try:
+            configs = [metric_class(m).Config for m in ids]
+        except (ImportError, AttributeError):
+            continue  # the family cannot be loaded; the evaluation reports it and leaves it out
         shared = set.intersection(*({f.name for f in dataclasses.fields(c)} for c in configs))
         fixed = {name for m in ids for name in SPECS[m].preset}
         hints = typing.get_type_hints(configs[0])

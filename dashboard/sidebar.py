@@ -9,7 +9,6 @@ import streamlit as st
 from dashboard import state
 from dashboard.dataset import Dataset
 from dashboard.options import OptionField, changed_values, family_fields, validate, widget_value
-from metrics.available import available_metrics
 from metrics.registry import SPECS
 from rendering.text import escape_markdown
 
@@ -63,7 +62,7 @@ def sidebar() -> Dataset:
         if "metrics_box" not in st.session_state:
             st.session_state["metrics_box"] = state.metric_ids()
         chosen = st.multiselect(
-            "Metrics", list(available_metrics()), format_func=lambda m: SPECS[m].label, key="metrics_box"
+            "Metrics", list(state.offered_metrics()), format_func=lambda m: SPECS[m].label, key="metrics_box"
         )
         if not chosen:
             st.caption("Choose at least one metric; keeping the previous choice.")

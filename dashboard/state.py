@@ -8,6 +8,7 @@ an eleventh system scores only that system, and a progress bar appears only whil
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import threading
 from collections import OrderedDict
@@ -19,7 +20,6 @@ import streamlit as st
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
-from metrics.available import available_metrics
 from metrics.base import Metric
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
 from metrics.registry import SPECS, create
@@ -87,10 +87,17 @@ def metric_for(metric_id: str, options_json: str, refs_hash: str) -> Metric[Any]
 # ------------------------------------------------------------------------------------------------ session data
 
 
+@st.cache_resource(show_spinner=False)
+def offered_metrics() -> tuple[str, ...]:
+    """Metric ids whose module is installed, found without importing it (importing every family up front costs
+    seconds: nltk, WordNet); a family that then fails to import is reported and left out when chosen."""
+    return tuple(m for m in SPECS if importlib.util.find_spec(SPECS[m].target.partition(":")[0]) is not None)
+
+
 def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
     st.session_state[DATASET] = data
     if not keep_metrics or METRICS not in st.session_state:
-        st.session_state[METRICS] = [m for m in data.default_metrics if m in available_metrics()]
+        st.session_state[METRICS] = [m for m in data.default_metrics if m in offered_metrics()]
     st.session_state[SEGMENT] = 0
     if st.session_state.get(BASELINE) not in data.systems:
         st.session_state[BASELINE] = next(iter(data.systems))
@@ -108,7 +115,7 @@ def metric_ids() -> list[str]:
 
 
 def set_metric_ids(ids: Sequence[str]) -> None:
-    st.session_state[METRICS] = [m for m in ids if m in available_metrics()]
+    st.session_state[METRICS] = [m for m in ids if m in offered_metrics()]
 
 
 def options() -> dict[str, dict[str, Any]]:
@@ -134,11 +141,11 @@ def settings() -> Settings:
 def apply_settings(loaded: Settings) -> list[str]:
     """Adopt loaded settings; returns notes on anything that could not be applied (it is left out)."""
     notes = []
-    ids = [m for m in loaded.metrics if m in available_metrics()]
+    ids = [m for m in loaded.metrics if m in offered_metrics()]
     dropped = [m for m in loaded.metrics if m not in ids]
     if dropped:
         notes.append(f"metrics not available here, left out: {', '.join(dropped)}")
-    chosen = ids or [m for m in dataset().default_metrics if m in available_metrics()]
+    chosen = ids or [m for m in dataset().default_metrics if m in offered_metrics()]
     st.session_state[METRICS] = chosen
     kept: dict[str, dict[str, Any]] = {}
     for family, values in loaded.options.items():
@@ -207,7 +214,7 @@ def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any
     for metric_id in ids:
         try:
             built[metric_id] = metric_for(metric_id, _options_json(metric_id, all_options), data.refs_hash)
-        except (ValueError, ImportError) as err:
+        except (ValueError, ImportError, AttributeError) as err:
             errors.append(f"{SPECS[metric_id].label}: {err}")
     return built, errors
 

@@ -12,12 +12,20 @@ from rendering.text import Span, escape_html, highlight
 Op = Literal["match", "sub", "ins", "del"]
 _CSS: dict[Op, str] = {"match": "sl-eq", "sub": "sl-sub", "ins": "sl-ins", "del": "sl-del"}
 _SIGN: dict[Op, str] = {"match": "", "sub": "S", "ins": "I", "del": "D"}
-LEGEND = (
-    '<div class="sl-legend"><span class="sl-eq">match</span> <span class="sl-sub">substitution</span> '
-    '<span class="sl-del">deletion (hypothesis word the reference lacks)</span> '
-    '<span class="sl-ins">insertion (reference word the hypothesis lacks)</span> '
-    '<span class="sl-shift">shifted block</span></div>'
-)
+
+
+def legend(deletion: str, insertion: str, *, shifts: bool = True) -> str:
+    """The colour key; what "deletion" and "insertion" mean follows each metric's own naming (TER: a deletion
+    removes a hypothesis word; jiwer's WER: a deletion is a reference word the hypothesis lacks)."""
+    shift = ' <span class="sl-shift">shifted block</span>' if shifts else ""
+    return (
+        '<div class="sl-legend"><span class="sl-eq">match</span> <span class="sl-sub">substitution</span> '
+        f'<span class="sl-del">deletion ({escape_html(deletion)})</span> '
+        f'<span class="sl-ins">insertion ({escape_html(insertion)})</span>{shift}</div>'
+    )
+
+
+LEGEND = legend("hypothesis word the reference lacks", "reference word the hypothesis lacks")
 
 
 @dataclass(frozen=True)

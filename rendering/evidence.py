@@ -15,9 +15,17 @@ import pandas as pd
 
 from rendering.alignment_svg import Chunk, Link, alignment_svg
 from rendering.edits_html import counts_html
-from rendering.evidence_edits import character_parts, eed_parts, ter_parts
-from rendering.evidence_lcs import rouge_l_parts, rouge_lsum_parts
-from rendering.evidence_ngrams import bleu_parts, chrf_order_labels, chrf_parts, cider_parts, rouge_n_parts
+from rendering.evidence_edits import character_parts, eed_parts, error_rate_parts, ter_parts
+from rendering.evidence_lcs import rouge_l_parts, rouge_lsum_parts, rouge_w_parts
+from rendering.evidence_ngrams import (
+    bleu_parts,
+    chrf_order_labels,
+    chrf_parts,
+    cider_parts,
+    nltk_bleu_parts,
+    rouge_n_parts,
+    skip_bigram_parts,
+)
 from rendering.parts import Part, note
 
 
@@ -116,6 +124,10 @@ BUILDERS: dict[str, Builder] = {
     "MeteorExplanation": lambda ex, hyp, refs, reference=None, **_: meteor_parts(ex, hyp, refs, reference),
     "TERExplanation": lambda ex, hyp, refs, reference=None, **_: ter_parts(ex, hyp, refs, reference),
     "CharacTERExplanation": lambda ex, hyp, refs, reference=None, **_: character_parts(ex, hyp, refs, reference),
+    "ErrorRateExplanation": lambda ex, hyp, refs, reference=None, **_: error_rate_parts(ex, hyp, refs, reference),
+    "WlcsExplanation": lambda ex, hyp, refs, reference=None, **_: rouge_w_parts(ex, hyp, refs, reference),
+    "SkipBigramExplanation": lambda ex, hyp, refs, reference=None, **_: skip_bigram_parts(ex, hyp, refs, reference),
+    "NltkBLEUExplanation": lambda ex, hyp, refs, **_: nltk_bleu_parts(ex, hyp, refs),
     "EEDExplanation": lambda ex, hyp, refs, reference=None, **_: eed_parts(ex, hyp, refs, reference),
     "CiderExplanation": lambda ex, hyp, refs, order=1, **_: cider_parts(ex, hyp, refs, order),
 }

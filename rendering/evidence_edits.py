@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from metrics.tokens import Token
-from rendering.edits_html import LEGEND, Op, Step, alignment_html, counts_html, shifted_blocks_html
+from rendering.edits_html import LEGEND, Op, Step, alignment_html, counts_html, legend, shifted_blocks_html
 from rendering.figures import argmin_figure
 from rendering.ngram_view import plain_html
 from rendering.parts import Part, note
@@ -207,3 +207,53 @@ def eed_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = No
             )
         )
     return parts + [note(n) for n in (*al.notes, *ex.notes)]
+
+
+def error_rate_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
+    """WER/CER (jiwer): chunks of equal/substituted/inserted/deleted units against one reference."""
+    k = ex.best if reference is None else reference
+    ref = ex.references[k]
+    unit = "word" if ex.unit == "word" else "character"
+    parts = [
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("hits", str(ref.hits)),
+                    ("substitutions", str(ref.substitutions)),
+                    ("deletions", str(ref.deletions)),
+                    ("insertions", str(ref.insertions)),
+                    ("rate", f"{ex.edits} / {ex.avg_ref_len:g} = {ex.score:.4f}"),
+                ]
+            ),
+            f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best else ""),
+        )
+    ]
+    if ref.chunks is None:
+        parts.append(note(f"The segment is too long to align; at least {ref.lower_bound} edits."))
+        return parts + [note(n) for n in ex.notes]
+
+    def text_of(tokens: Sequence[Token], i: int, source: str) -> str:
+        token = tokens[i]
+        return source[token.start : token.end] if token.located else token.text
+
+    steps = []
+    for chunk in ref.chunks:
+        kind = chunk.type.name
+        h = range(chunk.hyp_start_idx, chunk.hyp_end_idx)
+        r = range(chunk.ref_start_idx, chunk.ref_end_idx)
+        if kind in ("EQUAL", "SUBSTITUTE"):
+            op: Op = "match" if kind == "EQUAL" else "sub"
+            steps += [
+                Step(op, text_of(ex.hyp_tokens, i, hyp), text_of(ref.tokens, j, refs[k]))
+                for i, j in zip(h, r, strict=True)
+            ]
+        elif kind == "INSERT":  # jiwer: hypothesis units the reference lacks
+            steps += [Step("ins", text_of(ex.hyp_tokens, i, hyp), None) for i in h]
+        else:
+            steps += [Step("del", None, text_of(ref.tokens, j, refs[k])) for j in r]
+    key = legend(
+        f"{unit} of the reference the hypothesis lacks", f"{unit} of the hypothesis the reference lacks", shifts=False
+    )
+    parts.append(Part("html", key + alignment_html(steps), "Alignment: hypothesis (top), reference (bottom)"))
+    return parts + [note(n) for n in ex.notes]

@@ -122,3 +122,72 @@ def rouge_lsum_parts(
     if cut:
         parts.append(note(cut))
     return parts + [note(w) for w in ex.warnings]
+
+
+def rouge_w_parts(
+    ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None, limit: int = MAX_GRID
+) -> list[Part]:
+    """ROUGE-W (ROUGE-1.5.5): weighted-LCS paths per sentence pair on the token grid, the hit mask on the reference
+    (credited / clipped) and the runs whose f(length) weights add up to the hits."""
+    selected = [k for k, r in enumerate(ex.references) if r.selected]
+    k = reference if reference is not None else (selected[0] if selected else 0)
+    ref = ex.references[k]
+    hyp_words = [t.text for t in ex.hyp_tokens]
+    ref_words = [t.text for t in ref.tokens]
+    paths = [list(p.pairs) for p in ref.paths]
+    names = [
+        f"ref sentence {p.ref_sentence + 1} × hyp sentence {p.hyp_sentence + 1} (weight {p.weight:g})"
+        for p in ref.paths
+    ]
+    padded = np.zeros((len(ref_words) + 1, len(hyp_words) + 1), dtype=np.int64)
+    for i, r in enumerate(ref_words):
+        for j, h in enumerate(hyp_words):
+            padded[i + 1, j + 1] = int(r == h)
+    fig, cut = lcs_grid_figure(
+        ref_words,
+        hyp_words,
+        padded,
+        paths,
+        path_names=names,
+        limit=limit,
+        boundaries=([s for s, _ in ref.sentences], [s for s, _ in ex.hyp_sentences]),
+    )
+    clipped = set(ref.clipped)
+    ref_occ = [
+        Occurrence(i, 1, "clip" if i in clipped else "match", "on a WLCS path" + (", clipped" if i in clipped else ""))
+        for i in ref.marked
+    ]
+    hyp_occ = [Occurrence(j, 1, "match", "on a WLCS path") for p in ref.paths for _, j in p.pairs]
+    text, units = token_units(hyp, ex.hyp_tokens)
+    rtext, runits = token_units(refs[k], ref.tokens)
+    runs = pd.DataFrame(
+        [
+            {
+                "reference sentence": r.ref_sentence + 1,
+                "positions": ", ".join(str(p + 1) for p in r.positions),
+                "f(run)": r.weight,
+                "lost": r.lost,
+            }
+            for r in ref.runs
+        ]
+    )
+    parts = [
+        Part("html", LEGEND + ngram_html(text, units, hyp_occ), "Hypothesis: tokens on a weighted LCS"),
+        Part("html", ngram_html(rtext, runits, ref_occ), f"Reference {k + 1}: hit mask (credited / clipped)"),
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("hits (Σ f(run))", f"{ref.hits:g}"),
+                    ("P", f"{ex.precision:.5f}"),
+                    ("R", f"{ex.recall:.5f}"),
+                    ("F", f"{ex.fmeasure:.5f}"),
+                ]
+            ),
+        ),
+        Part("figure", fig, "Equal tokens (reference × hypothesis) with the WLCS path of each sentence pair"),
+        Part("table", runs, "Runs of consecutive matches and their weights", detail=True),
+    ]
+    if cut:
+        parts.append(note(cut))
+    return parts

@@ -14,7 +14,15 @@ import pandas as pd
 from metrics.tokens import locate
 from rendering.edits_html import counts_html
 from rendering.figures import weights_figure
-from rendering.ngram_view import LEGEND, Occurrence, ngram_html, reference_occurrences, status_of, token_units
+from rendering.ngram_view import (
+    LEGEND,
+    Occurrence,
+    ngram_html,
+    plain_html,
+    reference_occurrences,
+    status_of,
+    token_units,
+)
 from rendering.parts import Part, note
 
 MAX_TABLE_ROWS = 300
@@ -292,3 +300,86 @@ def cider_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[
             Part("table", terms.head(MAX_TABLE_ROWS), f"Clipped {order}-gram terms of the dot products", detail=True)
         )
     return parts
+
+
+# ---------------------------------------------------------------------------------------------- ROUGE-S/SU
+
+
+def skip_bigram_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
+    """ROUGE-S/SU (ROUGE-1.5.5): shared skip-bigrams (and unigrams) highlighted on both texts, clipped ones marked."""
+    selected = [k for k, r in enumerate(ex.references) if r.selected]
+    k = reference if reference is not None else (selected[0] if selected else 0)
+    ref = ex.references[k]
+    hyp_occ, ref_occ = [], []
+    for unit in ref.units:
+        label = f"{_gram(unit.words)} ({unit.kind.value}): {unit.hyp_count}× here, {unit.ref_count}× in the reference; {unit.clipped} credited"
+        for n, span in enumerate(unit.hyp_spans):
+            hyp_occ += [Occurrence(i, 1, status_of(n, unit.clipped, unit.ref_count), label) for i in span]
+        for n, span in enumerate(unit.ref_spans):
+            ref_occ += [Occurrence(i, 1, status_of(n, unit.clipped, unit.hyp_count), label) for i in span]
+    text, units = token_units(hyp, ex.hyp_tokens)
+    rtext, runits = token_units(refs[k], ref.tokens)
+    parts = [
+        Part("html", LEGEND + ngram_html(text, units, hyp_occ), "Hypothesis: tokens of shared skip-bigrams"),
+        Part("html", ngram_html(rtext, runits, ref_occ), f"Reference {k + 1}" + (" (counted)" if ref.selected else "")),
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("hits", str(ref.hits)),
+                    ("P", f"{ref.hits}/{ref.hyp_total}"),
+                    ("R", f"{ref.hits}/{ref.ref_total}"),
+                    ("skip distance", "unlimited" if ex.skip_distance is None else str(ex.skip_distance)),
+                    ("F", f"{ex.fmeasure:.5f}"),
+                ]
+            ),
+        ),
+    ]
+    if ref.unigram_excluded is not None:
+        parts.append(
+            note(
+                f"ROUGE-SU never counts the unigram of the last token ({ref.unigram_excluded.text!r}), as ROUGE-1.5.5."
+            )
+        )
+    table = pd.DataFrame(
+        [
+            {
+                "unit": _gram(u.words),
+                "kind": u.kind.value,
+                "in hypothesis": u.hyp_count,
+                "in reference": u.ref_count,
+                "credited": u.clipped,
+            }
+            for u in ref.units
+        ]
+    )
+    return parts + _capped(table, "shared units", "Shared units")
+
+
+# ------------------------------------------------------------------------------------------------ nltk BLEU
+
+
+def nltk_bleu_parts(ex: Any, hyp: str, refs: Sequence[str]) -> list[Part]:
+    """nltk's BLEU keeps only counts per order (no n-gram list): the modified precisions as nltk computes them."""
+    table = pd.DataFrame(
+        [
+            {"order": n, "clipped matches": num, "hypothesis n-grams": den, "precision (smoothed)": p, "weight": w}
+            for n, (num, den, p, w) in enumerate(
+                zip(ex.numerators, ex.denominators, ex.precisions, ex.weights, strict=False), start=1
+            )
+        ]
+    )
+    return [
+        Part("html", plain_html(hyp), "Hypothesis (nltk splits on whitespace)"),
+        Part(
+            "html",
+            counts_html(
+                [
+                    ("length", f"hyp {ex.hyp_len}, ref {ex.ref_len}"),
+                    ("BP", f"{ex.brevity_penalty:.4f}"),
+                    ("BLEU", f"{ex.score:.4f}"),
+                ]
+            ),
+        ),
+        Part("table", table, "Modified precision per order (orders with precision ≤ 0 are left out of the sum)"),
+    ]

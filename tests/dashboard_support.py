@@ -180,3 +180,27 @@ def plotly_specs(at: AppTest) -> list[str]:
 def shown(markdown: str) -> str:
     """What a backslash-escaped Markdown body displays."""
     return re.sub(r"\\(.)", r"\1", markdown, flags=re.S)
+
+
+# Every metric with a dedicated evidence view (metrics not installed are skipped by the tests).
+ALL_VIEWS = (
+    "bleu",
+    "bleu-google",
+    "bleu-nltk",
+    "chrf",
+    "chrf++",
+    "rouge1",
+    "rouge2",
+    "rougeL",
+    "rougeLsum",
+    "rougeW",
+    "rougeS",
+    "rougeSU",
+    "meteor",
+    "ter",
+    "wer",
+    "cer",
+    "cider",
+    "characTER",
+    "eed",
+)

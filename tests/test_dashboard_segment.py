@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from dashboard_support import (
+    ALL_VIEWS,
     IMG,
     LINK,
     MATH,
@@ -23,11 +24,7 @@ from dashboard_support import (
 from metrics.available import available_metrics
 from metrics.registry import create
 
-VIEWS = [
-    m
-    for m in ("bleu", "chrf", "rouge1", "rougeL", "rougeLsum", "meteor", "ter", "cider", "characTER", "eed")
-    if m in available_metrics()
-]
+VIEWS = [m for m in ALL_VIEWS if m in available_metrics()]
 
 
 def test_side_by_side_cards_with_bleu_evidence():

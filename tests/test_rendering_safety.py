@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from dashboard_support import HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html
+from dashboard_support import ALL_VIEWS, HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html
 
 from metrics.available import available_metrics
 from metrics.registry import create
@@ -16,24 +16,7 @@ from rendering.ngram_view import plain_html
 
 HYP = HOSTILE_LINE
 REFS = [f"the cat sat {SCRIPT} on {IMG} the mat {LINK} and {MATH} .", f"a {LINK} cat {MATH} sat"]
-METRICS = [
-    m
-    for m in (
-        "bleu",
-        "chrf",
-        "chrf++",
-        "rouge1",
-        "rouge2",
-        "rougeL",
-        "rougeLsum",
-        "meteor",
-        "ter",
-        "cider",
-        "characTER",
-        "eed",
-    )
-    if m in available_metrics()
-]
+METRICS = [m for m in ALL_VIEWS if m in available_metrics()]
 
 
 def _explain(metric_id: str):
