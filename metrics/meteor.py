@@ -31,6 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import repeat
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -221,6 +222,7 @@ def _components(
 # A raw alignment: (hyp index, ref index, stage) sorted by hyp index, plus the stems of both sides (``None`` when
 # the stem stage was never reached) so that explanations can show the forms that were compared.
 _Pair = tuple[int, int, MatchStage]
+_EXACT, _STEM, _SYNONYM = MatchStage.EXACT, MatchStage.STEM, MatchStage.SYNONYM
 
 
 class _Stems:
@@ -238,31 +240,60 @@ class _Stems:
             stem = self._cache[word] = self._stemmer.stem(word)
         return stem
 
+    def many(self, words: Sequence[str]) -> tuple[str, ...]:
+        get = self._cache.get
+        stems = [get(word) for word in words]
+        if None in stems:
+            stems = [self(word) for word in words]
+        return tuple(stems)  # type: ignore[arg-type]
 
-def _match_from_end(
-    hyp: Sequence[str], hyp_ids: Sequence[int], ref: Sequence[str], ref_ids: Sequence[int]
-) -> tuple[list[tuple[int, int]], list[int], list[int]]:
-    """nltk ``_match_enums``: hypothesis items from last to first take the highest-index equal reference item.
 
-    For one word type the result pairs the occurrences counted from the end (last with last, …), whatever the
-    other types do, so a per-type dictionary of positions gives the same pairs in linear time.
+class _Text:
+    """One text as nltk's METEOR sees it, prepared once: it recurs across systems (references) and references
+    (hypotheses). Stems and synonym sets are filled in on first need.
+
+    ``last`` maps each word to its last position; only words occurring more than once get a tuple of positions in
+    ``repeats``. Ints keep ``last`` invisible to the garbage collector: tracked containers in a corpus-sized cache
+    made collections cost more than the scoring itself.
+    """
+
+    __slots__ = ("words", "last", "repeats", "stems", "synonyms")
+
+    def __init__(self, text: str) -> None:
+        self.words = tuple(word.lower() for word in text.split())
+        self.last = {word: index for index, word in enumerate(self.words)}
+        self.repeats: dict[str, tuple[int, ...]] = {}
+        if len(self.last) < len(self.words):
+            seen: dict[str, list[int]] = {}
+            for index, word in enumerate(self.words):
+                seen.setdefault(word, []).append(index)
+            self.repeats = {word: tuple(at) for word, at in seen.items() if len(at) > 1}
+        self.stems: tuple[str, ...] = ()
+        self.synonyms: tuple[frozenset[str], ...] = ()
+
+
+def _pair_from_end(
+    hyp: Sequence[str], hyp_ids: Sequence[int], ref: Sequence[str], ref_ids: Sequence[int], stage: MatchStage
+) -> tuple[list[_Pair], list[int], list[int]]:
+    """nltk ``_match_enums``: items from last to first take the highest-index free reference item equal to them.
+
+    Returns the pairs and the unmatched hypothesis ids (descending) and reference ids (ascending).
     """
     positions: dict[str, list[int]] = {}
-    for j, word in enumerate(ref):
-        positions.setdefault(word, []).append(j)
-    pairs = []
-    hyp_taken: set[int] = set()
-    ref_taken: set[int] = set()
-    for i in range(len(hyp) - 1, -1, -1):
-        slots = positions.get(hyp[i])
+    for k, item in enumerate(ref):
+        positions.setdefault(item, []).append(k)
+    pairs: list[_Pair] = []
+    hyp_rest = []
+    ref_taken = set()
+    for k in range(len(hyp) - 1, -1, -1):
+        slots = positions.get(hyp[k])
         if slots:
             j = slots.pop()
-            hyp_taken.add(i)
             ref_taken.add(j)
-            pairs.append((hyp_ids[i], ref_ids[j]))
-    hyp_left = [i for i in range(len(hyp)) if i not in hyp_taken]
-    ref_left = [j for j in range(len(ref)) if j not in ref_taken]
-    return pairs, hyp_left, ref_left
+            pairs.append((hyp_ids[k], ref_ids[j], stage))
+        else:
+            hyp_rest.append(hyp_ids[k])
+    return pairs, hyp_rest, [ref_ids[k] for k in range(len(ref)) if k not in ref_taken]
 
 
 class Meteor(Metric[MeteorConfig]):
@@ -276,7 +307,9 @@ class Meteor(Metric[MeteorConfig]):
         super().__init__(config, **options)
         self._stem = _Stems()
         self._wordnet: WordNetIndex | None = None
-        self._token_cache: dict[str, tuple[str, ...]] = {}
+        self._text_cache: dict[str, _Text] = {}
+        self._synonym_cache: dict[str, frozenset[str]] = {}
+        self._row_cache: dict[tuple[str, ...], tuple[float, ...]] = {}
 
     @property
     def name(self) -> str:
@@ -302,88 +335,136 @@ class Meteor(Metric[MeteorConfig]):
 
     def tokenize(self, text: str) -> tuple[str, ...]:
         """nltk's input as callers give it: ``text.split()``, then ``str.lower`` on every token."""
-        words = self._token_cache.get(text)
-        if words is None:
-            if len(self._token_cache) > 200_000:
-                self._token_cache.clear()
-            words = self._token_cache[text] = tuple(word.lower() for word in text.split())
-        return words
+        return self._text(text).words
 
-    def _align(self, hyp: Sequence[str], ref: Sequence[str]) -> list[_Pair]:
-        """nltk ``_enum_align_words`` on lowercased tokens: exact, then stem, then WordNet synonym matches."""
-        exact, hyp_left, ref_left = _match_from_end(hyp, range(len(hyp)), ref, range(len(ref)))
-        pairs: list[_Pair] = [(i, j, MatchStage.EXACT) for i, j in exact]
-        if hyp_left and ref_left:
-            stem = self._stem
-            hyp_stems = [stem(hyp[i]) for i in hyp_left]
-            ref_stems = [stem(ref[j]) for j in ref_left]
-            stemmed, hyp_rest, ref_rest = _match_from_end(hyp_stems, hyp_left, ref_stems, ref_left)
-            pairs.extend((i, j, MatchStage.STEM) for i, j in stemmed)
-            if hyp_rest and ref_rest:
-                pairs.extend(
-                    self._synonyms(
-                        [hyp_stems[k] for k in hyp_rest],
-                        [hyp_left[k] for k in hyp_rest],
-                        [ref_stems[k] for k in ref_rest],
-                        [ref_left[k] for k in ref_rest],
-                    )
+    def _text(self, text: str) -> _Text:
+        prepared = self._text_cache.get(text)
+        if prepared is None:
+            if len(self._text_cache) > 200_000:
+                self._text_cache.clear()
+            prepared = self._text_cache[text] = _Text(text)
+        return prepared
+
+    def _stems(self, text: _Text) -> tuple[str, ...]:
+        if len(text.stems) != len(text.words):
+            text.stems = self._stem.many(text.words)
+        return text.stems
+
+    def _synonym_sets(self, text: _Text) -> tuple[frozenset[str], ...]:
+        """Per position: the stem and its WordNet lemma names, the set nltk's synonym stage builds for it."""
+        if len(text.synonyms) != len(text.words):
+            cache = self._synonym_cache
+            sets = []
+            for stem in self._stems(text):
+                names = cache.get(stem)
+                if names is None:
+                    names = cache[stem] = self.wordnet.lemma_names(stem) | {stem}
+                sets.append(names)
+            text.synonyms = tuple(sets)
+        return text.synonyms
+
+    def _align(self, hyp: _Text, ref: _Text) -> list[_Pair]:
+        """nltk ``_enum_align_words``: exact, then stem, then WordNet synonym matches, sorted by hyp index.
+
+        nltk's exact stage walks the hypothesis from the end and gives each word the highest unmatched reference
+        position holding it. For one word that pairs its occurrences counted from the end (last with last, …)
+        whatever other words do, so a word that occurs once on either side pairs the two last positions.
+        """
+        hyp_last, ref_last = hyp.last, ref.last
+        common = hyp_last.keys() & ref_last.keys()
+        multi = common.intersection(hyp.repeats).intersection(ref.repeats) if hyp.repeats and ref.repeats else ()
+        if multi:
+            common -= multi
+        pairs: list[_Pair] = [(hyp_last[word], ref_last[word], _EXACT) for word in common]
+        for word in multi:
+            hyp_at, ref_at = hyp.repeats[word], ref.repeats[word]
+            k = min(len(hyp_at), len(ref_at))
+            pairs.extend(zip(hyp_at[-k:], ref_at[-k:], repeat(_EXACT, k), strict=True))
+        n, r = len(hyp.words), len(ref.words)
+        if len(pairs) < n and len(pairs) < r:
+            hyp_taken = {pair[0] for pair in pairs}
+            ref_taken = {pair[1] for pair in pairs}
+            hyp_left = [i for i in range(n) if i not in hyp_taken]
+            ref_left = [j for j in range(r) if j not in ref_taken]
+            hyp_stems, ref_stems = self._stems(hyp), self._stems(ref)
+            ref_left_stems = {ref_stems[j] for j in ref_left}
+            if any(hyp_stems[i] in ref_left_stems for i in hyp_left):
+                stemmed, hyp_rest, ref_left = _pair_from_end(
+                    [hyp_stems[i] for i in hyp_left], hyp_left, [ref_stems[j] for j in ref_left], ref_left, _STEM
                 )
-        pairs.sort(key=lambda pair: pair[0])
+                pairs.extend(stemmed)
+                ref_left_stems = {ref_stems[j] for j in ref_left}
+            else:
+                hyp_rest = hyp_left[::-1]
+            if hyp_rest and ref_left:
+                synonyms = self._synonym_sets(hyp)
+                if any(not synonyms[i].isdisjoint(ref_left_stems) for i in hyp_rest):
+                    pairs.extend(self._synonyms(synonyms, hyp_rest, ref_stems, ref_left))
+        pairs.sort()
         return pairs
 
+    @staticmethod
     def _synonyms(
-        self, hyp: Sequence[str], hyp_ids: Sequence[int], ref: Sequence[str], ref_ids: Sequence[int]
+        synonyms: Sequence[frozenset[str]], hyp_rest: Sequence[int], ref_stems: Sequence[str], ref_rest: list[int]
     ) -> list[_Pair]:
-        """nltk ``_enum_wordnetsyn_match``: last to first, the highest-index remaining reference stem that is the
-        hypothesis stem or one of its WordNet lemma names."""
-        lemma_names = self.wordnet.lemma_names
-        available = list(range(len(ref)))  # ascending positions still unmatched
+        """nltk ``_enum_wordnetsyn_match``: each remaining hypothesis position (``hyp_rest``, descending) takes the
+        highest remaining reference position (``ref_rest``, ascending) whose stem is in its synonym set."""
         pairs: list[_Pair] = []
-        for i in range(len(hyp) - 1, -1, -1):
-            if not available:
-                break
-            word = hyp[i]
-            names = lemma_names(word)
-            for slot in range(len(available) - 1, -1, -1):
-                candidate = ref[available[slot]]
-                if candidate == word or candidate in names:
-                    pairs.append((hyp_ids[i], ref_ids[available.pop(slot)], MatchStage.SYNONYM))
+        for i in hyp_rest:
+            names = synonyms[i]
+            for slot in range(len(ref_rest) - 1, -1, -1):
+                if ref_stems[ref_rest[slot]] in names:
+                    pairs.append((i, ref_rest.pop(slot), _SYNONYM))
                     break
+            if not ref_rest:
+                break
         return pairs
 
-    def _best(self, hyp_words: Sequence[str], refs: Sequence[str]) -> tuple[list[list[_Pair]], list[float], int]:
+    def _best(self, hyp: _Text, refs: Sequence[str]) -> tuple[list[list[_Pair]], list[tuple[float, int]], int]:
+        """Every reference's alignment, (score, chunks) per reference, and the winner (first maximum, as nltk's
+        ``max()`` over a generator)."""
         if not refs:
             raise ValueError("METEOR needs at least one reference per segment (nltk's max() over none fails)")
         c = self.config
-        alignments, scores = [], []
-        for ref in refs:
-            ref_words = self.tokenize(ref)
-            pairs = self._align(hyp_words, ref_words)
-            alignments.append(pairs)
-            scores.append(
-                meteor_from_counts(
-                    len(pairs), _count_chunks(pairs), len(hyp_words), len(ref_words), c.alpha, c.beta, c.gamma
-                )
+        alignments, results = [], []
+        best = 0
+        for k, ref in enumerate(refs):
+            prepared = self._text(ref)
+            pairs = self._align(hyp, prepared)
+            chunks = _count_chunks(pairs) if pairs else 0
+            score = meteor_from_counts(
+                len(pairs), chunks, len(hyp.words), len(prepared.words), c.alpha, c.beta, c.gamma
             )
-        best = max(range(len(scores)), key=scores.__getitem__)  # first maximum, as max() over a generator
-        return alignments, scores, best
+            alignments.append(pairs)
+            results.append((score, chunks))
+            if score > results[best][0]:
+                best = k
+        return alignments, results, best
 
-    def _row(
-        self, hyp_words: Sequence[str], refs: Sequence[str], pairs: list[_Pair], score: float, best: int
-    ) -> np.ndarray:
-        chunks = _count_chunks(pairs) if pairs else 0
-        return np.array([score, len(pairs), chunks, len(hyp_words), len(self.tokenize(refs[best]))], dtype=np.float64)
+    def _row(self, hyp: _Text, ref: str, pairs: list[_Pair], score: float, chunks: int) -> tuple[float, ...]:
+        return (score, float(len(pairs)), float(chunks), float(len(hyp.words)), float(len(self.tokenize(ref))))
+
+    def _segment(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
+        # Systems often produce the same output for a segment (29% of WMT22 de-en hypotheses repeat another
+        # system's), and the statistics depend on nothing else.
+        key = (hyp, *refs)
+        row = self._row_cache.get(key)
+        if row is None:
+            prepared = self._text(hyp)
+            alignments, results, best = self._best(prepared, refs)
+            row = self._row(prepared, refs[best], alignments[best], *results[best])
+            if len(self._row_cache) > 200_000:
+                self._row_cache.clear()
+            self._row_cache[key] = row
+        return row
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        hyp_words = self.tokenize(hyp)
-        alignments, scores, best = self._best(hyp_words, refs)
-        return self._row(hyp_words, refs, alignments[best], scores[best], best)
+        return np.array(self._segment(hyp, refs), dtype=np.float64)
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
         check_corpus(hyps, refs, self.id)
-        matrix = np.empty((len(hyps), len(self.columns)), dtype=np.float64)
-        for i, hyp in enumerate(hyps):
-            matrix[i] = self.segment_row(hyp, segment_refs(refs, i))
+        rows = [self._segment(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+        matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
         return SegmentStats(self.id, self.columns, matrix, self.aggregate)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -394,8 +475,9 @@ class Meteor(Metric[MeteorConfig]):
 
     def explain(self, hyp: str, refs: Sequence[str]) -> MeteorExplanation:
         refs = list(refs)
-        hyp_words = self.tokenize(hyp)
-        alignments, scores, best = self._best(hyp_words, refs)
+        prepared = self._text(hyp)
+        alignments, results, best = self._best(prepared, refs)
+        hyp_words = prepared.words
         hyp_tokens = locate(hyp, hyp.split())
         c = self.config
         evidence = []
@@ -410,7 +492,7 @@ class Meteor(Metric[MeteorConfig]):
                     forms = self._stem(hyp_words[i]), self._stem(ref_words[j])
                 matches.append(MeteorMatch(i, j, stage, forms[0], forms[1], hyp_tokens[i], ref_tokens[j]))
             precision, recall, fmean, frag, penalty, score = _components(
-                len(pairs), _count_chunks(pairs), len(hyp_words), len(ref_words), c.alpha, c.beta, c.gamma
+                len(pairs), results[k][1], len(hyp_words), len(ref_words), c.alpha, c.beta, c.gamma
             )
             evidence.append(
                 MeteorAlignment(
@@ -427,10 +509,8 @@ class Meteor(Metric[MeteorConfig]):
                     score,
                 )
             )
-        row = self._row(hyp_words, refs, alignments[best], scores[best], best)
-        return MeteorExplanation(
-            tuple(evidence), best, c.alpha, c.beta, c.gamma, tuple(float(x) for x in row), float(row[0])
-        )
+        row = self._row(prepared, refs[best], alignments[best], *results[best])
+        return MeteorExplanation(tuple(evidence), best, c.alpha, c.beta, c.gamma, row, row[0])
 
 
 def _count_chunks(pairs: Sequence[_Pair]) -> int:

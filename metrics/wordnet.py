@@ -125,6 +125,10 @@ class WordNetIndex:
         self._cache[word] = result
         return result
 
+    def clear_cache(self) -> None:
+        """Forget memoized lookups (benchmarks use it to time a cold start)."""
+        self._cache.clear()
+
     def __len__(self) -> int:
         return len(self._lemmas)
 
