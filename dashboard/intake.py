@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dashboard.dataset import Dataset, unique_name
-from metrics.inputs import InputError, Segments, display_name, parse_segments, table_columns
+from metrics.inputs import InputError, Segments, parse_segments, table_columns
 
 # The browser upload path holds every file in memory per session; the CLI's 200 MB limit is for local files.
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
@@ -125,15 +125,15 @@ def assemble(
     notes = tuple(note for f in [*refs, *systems, *([source] if source else [])] for note in f.notes)
     if not refs:
         assert base is not None  # assemble_problems refuses this case
-        added = {display_name(s.name): s.texts for s in systems}
+        added = {s.name: s.texts for s in systems}  # Segments.name is already the display name
         grown = base.with_systems(added)
         return replace(grown, source=grown.source if source is None else source.texts, notes=base.notes + notes)
     names: list[str] = []
     for s in systems:
-        names.append(unique_name(display_name(s.name), names))
+        names.append(unique_name(s.name, names))
     ref_names: list[str] = []
     for r in refs:
-        ref_names.append(unique_name(display_name(r.name), ref_names))
+        ref_names.append(unique_name(r.name, ref_names))
     return Dataset(
         title=title,
         systems={name: s.texts for name, s in zip(names, systems, strict=True)},

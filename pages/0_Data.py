@@ -113,7 +113,7 @@ def report(parsed: list[intake.Parsed]) -> None:
             assert p.segments is not None
             notes = "; ".join(n.split(": ", 1)[-1] for n in p.segments.notes)
             st.markdown(
-                f"✓ `{escape_markdown(p.name)}`: {len(p.segments)} segments"
+                f"✓ {escape_markdown(p.name)}: {len(p.segments)} segments"
                 + (f" ({escape_markdown(notes)})" if notes else "")
             )
         else:
@@ -126,9 +126,12 @@ with tab_upload:
         '(a string, a list of sentences, or an object with a "text" field per line). UTF-8; up to '
         f"{intake.MAX_UPLOAD_BYTES // 2**20} MB per file. Without references, the systems are added to the loaded data."
     )
-    ref_uploads = st.file_uploader("References", accept_multiple_files=True, key="up_refs")
-    sys_uploads = st.file_uploader("System outputs", accept_multiple_files=True, key="up_systems")
-    src_upload = st.file_uploader("Source (optional)", key="up_source")
+    # A new key per successful load empties the uploaders, so loaded files are not offered again.
+    round_ = st.session_state.get("upload_round", 0)
+    suffix = f":{round_}" if round_ else ""
+    ref_uploads = st.file_uploader("References", accept_multiple_files=True, key=f"up_refs{suffix}")
+    sys_uploads = st.file_uploader("System outputs", accept_multiple_files=True, key=f"up_systems{suffix}")
+    src_upload = st.file_uploader("Source (optional)", key=f"up_source{suffix}")
     refs = parsed_files("ref", ref_uploads or [])
     systems = parsed_files("sys", sys_uploads or [])
     source = parsed_files("src", [src_upload] if src_upload else [])
@@ -149,6 +152,7 @@ with tab_upload:
             notes = [
                 note for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for note in f.notes
             ]
+            st.session_state["upload_round"] = round_ + 1
             adopt(new, notes, keep_metrics=True)
 
 

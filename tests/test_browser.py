@@ -113,3 +113,61 @@ def test_overview_table_in_chromium(app_url, browser):
     page.wait_for_timeout(1500)  # the data grid paints its canvas after it is attached
     page.screenshot(path=str(ARTIFACTS / "overview.png"), full_page=True)
     page.close()
+
+
+SAMPLE = ROOT / "assets" / "samples" / "wmt22-de-en"
+
+
+def _choose_files(page, label: str, files: list[Path]) -> None:
+    """Open the operating-system file chooser of the uploader labelled ``label`` and pick ``files``."""
+    with page.expect_file_chooser() as chooser:
+        page.locator(f"section[aria-label='{label}']").get_by_test_id("stBaseButton-secondary").click()
+    chooser.value.set_files([str(f) for f in files])
+
+
+@pytest.mark.browser
+def test_upload_overview_explorer_and_segment_in_chromium(app_url, browser):
+    """Upload a reference and three systems through the file chooser, then open the overview, the explorer and,
+    by clicking a row, the segment view; screenshot each. Navigation uses the app's links (one session)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.goto(f"{app_url}/Data")
+    page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
+    _choose_files(page, "References", [SAMPLE / "ref.A.txt"])
+    _choose_files(page, "System outputs", [SAMPLE / "sys" / f"{n}.txt" for n in ("LT22", "Online-B", "PROMT")])
+    page.get_by_text("PROMT.txt").last.wait_for(timeout=30_000)
+    load = page.get_by_role("button", name="Replace the loaded data with these files")
+    load.wait_for(timeout=30_000)
+    load.click()
+    page.get_by_text("Uploaded files").first.wait_for(timeout=60_000)
+    page.screenshot(path=str(ARTIFACTS / "data.png"))
+
+    start = time.perf_counter()
+    page.get_by_role("link", name="app", exact=True).click()
+    page.get_by_text("nrefs:1").first.wait_for(timeout=120_000)
+    page.locator("[data-testid='stDataFrame'] canvas").first.wait_for(timeout=30_000)
+    print(f"overview of the uploaded files after {time.perf_counter() - start:.1f} s")
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(ARTIFACTS / "upload_overview.png"))
+
+    page.get_by_role("link", name="Explorer").click()
+    page.get_by_role("heading", name="Sentence explorer").wait_for(timeout=60_000)
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.locator("canvas").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    grid.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "explorer.png"))
+    box = grid.bounding_box()
+    assert box is not None
+    start = time.perf_counter()
+    page.mouse.click(box["x"] + 16, box["y"] + 36 + 3 * 35 + 17)  # the row marker of the fourth row (segment 4)
+    page.get_by_role("heading", name="Segment view").wait_for(timeout=60_000)
+    page.get_by_text("1-gram precision").first.wait_for(timeout=60_000)
+    print(f"segment view after the row click {time.perf_counter() - start:.2f} s")
+    assert page.locator("[data-testid='stNumberInput'] input").first.input_value() == "4"
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.wait_for_timeout(1000)
+    page.screenshot(path=str(ARTIFACTS / "segment.png"))
+    page.close()

@@ -156,6 +156,7 @@ def test_systems_without_references_are_added_and_crlf_is_reported():
     _uploaded(at, "up_systems", [("delta.txt", b"a\r\nb\r\nc\r\nd\r\n")])
     at.run()
     assert "converted Windows (CRLF) line endings" in shown(" ".join(m.value for m in at.markdown))
+    assert "✓ delta.txt: 4 segments" in shown(" ".join(m.value for m in at.markdown))
     at.button(key="load_files").click().run()
     assert list(at.session_state["dataset"].systems) == ["alpha", "beta", "gamma", "delta"]
     assert any("delta.txt: converted Windows (CRLF)" in shown(i.value) for i in at.info)
@@ -208,3 +209,19 @@ def test_data_page_escapes_hostile_names():
 def test_dataset_rejects_inconsistent_streams():
     with pytest.raises(InputError, match="has 1 segments"):
         Dataset("t", {"a": ("x",)}, (("x", "y"),), ("ref",))
+
+
+def test_names_keep_inner_dots():
+    ref = intake.parse_upload("ref.A.txt", REF).segments
+    system = intake.parse_upload("model.v2.sents.jsonl", b'"a"\n"b"\n"c"\n').segments
+    data = intake.assemble([ref], [system])
+    assert data.ref_names == ("ref.A",) and list(data.systems) == ["model.v2"]
+
+
+def test_uploaders_are_emptied_after_a_load():
+    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    _uploaded(at, "up_systems", [("delta.txt", b"a\nb\nc\nd\n")])
+    at.run()
+    at.button(key="load_files").click().run()
+    assert [u.key for u in at.file_uploader][:2] == ["up_refs:1", "up_systems:1"]
+    assert not any(b.key == "load_files" for b in at.button)  # nothing left to load
