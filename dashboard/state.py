@@ -335,19 +335,33 @@ def _renamed(report: Any, to_name: dict[str, str]) -> dict[str, Any]:
 # ----------------------------------------------------------------------------------------------- explanations
 
 
+def _explain_key(metric_id: str, data: Dataset, system: str, index: int) -> tuple[Any, ...]:
+    hyp = data.systems[system][index]
+    text_hash = stream_hash([hyp, *data.segment_refs(index)])
+    return (metric_id, _options_json(metric_id, options()), data.refs_hash, text_hash, index)
+
+
 def explain(evaluation: Evaluation, metric_id: str, system: str, index: int) -> Any:
     """The metric's evidence for one segment of one system (cached; the corpus statistics are not touched)."""
     data = dataset()
-    metric = evaluation.metrics[metric_id]
-    hyp = data.systems[system][index]
-    refs = data.segment_refs(index)
-    key = (metric_id, _options_json(metric_id, options()), data.refs_hash, stream_hash([hyp, *refs]), index)
+    key = _explain_key(metric_id, data, system, index)
     store = _explanations()
     cached = store.get(key)
     if cached is None:
+        metric = evaluation.metrics[metric_id]
         fit = getattr(metric, "fit", None)
         if callable(fit):  # CIDEr-D weights n-grams by the corpus document frequencies
             fit([list(stream) for stream in data.refs])
-        cached = metric.explain(hyp, refs)
+        cached = metric.explain(data.systems[system][index], data.segment_refs(index))
         store.put(key, cached)
     return cached
+
+
+def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], index: int) -> dict[str, Any]:
+    """Evidence for every shown system; a progress bar appears while any of it is computed."""
+    data = dataset()
+    store = _explanations()
+    missing = [s for s in systems if _explain_key(metric_id, data, s, index) not in store]
+    jobs = [(s, lambda s=s: explain(evaluation, metric_id, s, index)) for s in missing]
+    _with_progress(jobs, f"Explaining {evaluation.metrics[metric_id].name}")
+    return {s: explain(evaluation, metric_id, s, index) for s in systems}

@@ -65,9 +65,9 @@ scores = pd.DataFrame(
 )
 st.dataframe(scores.style.format("{:.4f}"), key="segment_scores")
 
+explanations = state.explain_all(evaluation, metric_id, shown, index)
 # The order choice is made once for all systems, from the first explanation's orders.
-first = state.explain(evaluation, metric_id, shown[0], index)
-orders = order_labels(first)
+orders = order_labels(explanations[shown[0]])
 order = 1
 if orders:
     label = st.radio("n-gram order", orders, horizontal=True, key=f"seg_order:{metric_id}")
@@ -94,7 +94,7 @@ for start in range(0, len(shown), int(per_row)):
         with column, st.container(border=True):
             score = evaluation.system(system).segment_scores[metric_id][index]
             st.markdown(f"**{escape_markdown(system)}** — {escape_markdown(labels[metric_id])} {score:.4f}")
-            explanation = state.explain(evaluation, metric_id, system, index)
+            explanation = explanations[system]
             parts = explanation_parts(
                 explanation,
                 data.systems[system][index],

@@ -21,6 +21,7 @@ from dashboard_support import (
 from sacrebleu.metrics import BLEU, CHRF
 
 import dashboard.state
+from dashboard.dataset import Dataset
 from metrics import significance
 
 
@@ -140,3 +141,20 @@ def test_overview_escapes_hostile_text():
         assert "<script" not in spec and "\\u003cscript" not in spec
         assert "&lt;script&gt;" in json.dumps(json.loads(spec))
     assert SCRIPT in list(at.dataframe[0].value.index)
+
+
+def test_twelve_systems_fit_every_page():
+    base = small_dataset()
+    systems = {
+        f"sys{k:02d}": tuple(f"{line} {'extra ' * k}".strip() for line in base.systems["alpha"]) for k in range(12)
+    }
+    data = Dataset("twelve", systems, base.refs, base.ref_names, base.source, ("bleu",))
+    at = app("app.py", data, ["bleu", "chrf"]).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table.index) == list(systems) and table["BLEU"].idxmax() == "sys00"
+    groups = [shown(m.value) for m in at.markdown if m.value.startswith("- BLEU")]
+    assert groups and groups[0].count("sys") == 12
+    at.switch_page("pages/3_Segment.py").run()
+    assert not at.exception
+    assert sum(" — BLEU " in shown(m.value) for m in at.markdown) == 12
