@@ -94,7 +94,11 @@ def prf(hits: int, hyp_total: int, ref_total: int) -> tuple[float, float, float]
 
 @dataclass(frozen=True)
 class NgramMatch:
-    """One n-gram the hypothesis and the reference share; ``clipped = min(hyp_count, ref_count)`` are credited."""
+    """One n-gram the hypothesis and the reference share; ``clipped = min(hyp_count, ref_count)`` are credited.
+
+    rouge-score counts n-grams, not occurrences, so which ``clipped`` of several occurrences "matched" is not
+    defined; all occurrences are listed (a highlighter may mark the first ``clipped``).
+    """
 
     ngram: Ngram
     hyp_count: int
@@ -102,6 +106,8 @@ class NgramMatch:
     clipped: int
     hyp_positions: tuple[int, ...]  # token index where each hypothesis occurrence starts
     ref_positions: tuple[int, ...]  # token index where each reference occurrence starts
+    hyp_spans: tuple[tuple[int, int], ...] = ()  # [start, end) in the hypothesis text of each occurrence
+    ref_spans: tuple[tuple[int, int], ...] = ()  # [start, end) in the reference text of each occurrence
 
 
 @dataclass(frozen=True)
@@ -415,7 +421,14 @@ class RougeN(_Rouge):
             ref_pos = _positions([t.text for t in tokens], n)
             matches = tuple(
                 NgramMatch(
-                    gram, len(hp), len(ref_pos[gram]), min(len(hp), len(ref_pos[gram])), tuple(hp), tuple(ref_pos[gram])
+                    gram,
+                    len(hp),
+                    len(ref_pos[gram]),
+                    min(len(hp), len(ref_pos[gram])),
+                    tuple(hp),
+                    tuple(ref_pos[gram]),
+                    _spans(hyp_tokens, hp, n),
+                    _spans(tokens, ref_pos[gram], n),
                 )
                 for gram, hp in hyp_pos.items()
                 if gram in ref_pos
@@ -427,6 +440,11 @@ class RougeN(_Rouge):
                 )
             )
         return self._explanation(hyp, refs, hyp_tokens, ref_tokens, candidates)
+
+
+def _spans(tokens: Sequence[Token], starts: Sequence[int], n: int) -> tuple[tuple[int, int], ...]:
+    """Character span of each n-gram occurrence, from its first token's start to its last token's end."""
+    return tuple((tokens[p].start, tokens[p + n - 1].end) for p in starts)  # type: ignore[misc]
 
 
 def _positions(words: Sequence[str], n: int) -> dict[Ngram, list[int]]:

@@ -261,6 +261,10 @@ def test_chinese_with_unicode_tokenizer_scores_and_does_not_warn():
     metric = create("rougeL", {"tokenizer": "unicode"})
     assert metric.corpus_score(metric.stats(ja.systems["NT5"], ja.refs)) > 0.3
     assert RougeTokenizer("unicode").words("日本語のテキスト、カタカナ") == list("日本語のテキストカタカナ")
+    explanation = create("rouge2", {"tokenizer": "unicode"}).explain("我们的订单来晚了。", ["您的订单晚了"])
+    assert [m.ngram for m in explanation.best.evidence.matches] == [("的", "订"), ("订", "单"), ("晚", "了")]
+    assert [m.hyp_spans for m in explanation.best.evidence.matches] == [((2, 4),), ((3, 5),), ((6, 8),)]
+    assert explanation.warnings == () and explanation.best.hits == 3
 
 
 def test_unicode_tokenizer_keeps_accents_and_scripts_and_spans():
@@ -374,6 +378,11 @@ def test_explanations_add_up_to_the_statistics(stemmer):
                         assert len(m.hyp_positions) == m.hyp_count and len(m.ref_positions) == m.ref_count
                         for p in m.hyp_positions:
                             assert tuple(hyp_words[p : p + evidence.n]) == m.ngram
+                        for a, b in m.hyp_spans + m.ref_spans:
+                            assert 0 <= a < b
+                        if not stemmer:  # the spans hold the words, only case and punctuation differ
+                            for a, b in m.hyp_spans:
+                                assert RougeTokenizer().words(hyp[a:b]) == list(m.ngram)
                         for p in m.ref_positions:
                             assert tuple(ref_words[p : p + evidence.n]) == m.ngram
                 elif isinstance(evidence, LcsEvidence):
