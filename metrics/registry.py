@@ -6,6 +6,7 @@ of that family. Modules are imported on first use, so asking for BLEU never load
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -86,10 +87,28 @@ def parse_set_options(pairs: Iterable[str]) -> dict[str, dict[str, str]]:
 
 
 def create_many(metric_ids: Iterable[str], family_options: Mapping[str, Mapping[str, Any]]) -> dict[str, Metric[Any]]:
-    """Build several metrics, each with the options of its family; options no chosen metric uses are refused."""
+    """Build several metrics, each with the options of its family that its config knows.
+
+    A family's options reach all its chosen metrics (``rouge.stemmer`` reaches ROUGE-1 and ROUGE-W alike); an option
+    only some of them take (``rouge.weight``, ROUGE-W's) goes to those. An option none of them takes, or options for a
+    family with no chosen metric, are refused.
+    """
     ids = list(metric_ids)
-    used = {spec_for(metric_id).family for metric_id in ids}
-    unused = sorted(set(family_options) - used)
+    by_family: dict[str, list[str]] = {}
+    for metric_id in ids:
+        by_family.setdefault(spec_for(metric_id).family, []).append(metric_id)
+    unused = sorted(set(family_options) - set(by_family))
     if unused:
         raise ValueError(f"options given for {', '.join(unused)} but no such metric was chosen")
-    return {metric_id: create(metric_id, family_options.get(spec_for(metric_id).family)) for metric_id in ids}
+    metrics: dict[str, Metric[Any]] = {}
+    for family, members in by_family.items():
+        options = dict(family_options.get(family, {}))
+        accepted = {m: {f.name for f in dataclasses.fields(metric_class(m).Config)} for m in members}
+        unknown = sorted(set(options) - set().union(*accepted.values()))
+        if unknown:
+            valid = sorted(set().union(*accepted.values()) - {k for m in members for k in spec_for(m).preset})
+            raise ValueError(f"unknown option(s) {', '.join(unknown)} for {family}; valid options: {', '.join(valid)}")
+        for metric_id in members:
+            mine = {k: v for k, v in options.items() if k in accepted[metric_id]}
+            metrics[metric_id] = create(metric_id, mine)
+    return {metric_id: metrics[metric_id] for metric_id in ids}

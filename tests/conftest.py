@@ -30,8 +30,12 @@ class Corpus:
 
 
 def load_corpus(folder: Path, ref_files: list[str], src: str | None = None) -> Corpus:
+    """Systems are the files in ``folder/sys`` with the references' suffix, named without it, so that
+    ``baseline.sents.jsonl`` and ``baseline.txt`` never collide."""
     refs = [list(read_segments(folder / name).texts) for name in ref_files]
-    systems = {p.name.split(".")[0]: list(read_segments(p).texts) for p in sorted((folder / "sys").iterdir())}
+    suffix = ".sents.jsonl" if ref_files[0].endswith(".sents.jsonl") else Path(ref_files[0]).suffix
+    files = sorted(p for p in (folder / "sys").iterdir() if p.name.endswith(suffix))
+    systems = {p.name[: -len(suffix)]: list(read_segments(p).texts) for p in files}
     source = list(read_segments(folder / src).texts) if src else None
     return Corpus(folder.name, systems, refs, source)
 

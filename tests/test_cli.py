@@ -74,3 +74,16 @@ def test_console_script_runs():
         check=True,
     )
     assert json.loads(result.stdout)["systems"][0]["name"] == "LT22"
+
+
+def test_family_options_reach_only_the_metrics_that_take_them(capsys):
+    from metrics.registry import create_many
+
+    built = create_many(["rouge1", "rougeW"], {"rouge": {"stemmer": "true", "weight": "1.5"}})
+    assert built["rouge1"].config.stemmer and built["rougeW"].config.stemmer
+    assert built["rougeW"].config.weight == 1.5
+    assert (
+        main(["score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--metrics", "rouge1", "--set", "rouge.weight=2"])
+        == 2
+    )
+    assert "unknown option(s) weight for rouge" in capsys.readouterr().err
