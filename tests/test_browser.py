@@ -161,11 +161,11 @@ def test_upload_overview_explorer_and_segment_in_chromium(app_url, browser):
     box = grid.bounding_box()
     assert box is not None
     start = time.perf_counter()
-    page.mouse.click(box["x"] + 16, box["y"] + 36 + 3 * 35 + 17)  # the row marker of the fourth row (segment 4)
+    page.mouse.click(box["x"] + 16, box["y"] + 36 + 5 * 35 + 17)  # the row marker of the sixth row (segment 6)
     page.get_by_role("heading", name="Segment view").wait_for(timeout=60_000)
     page.get_by_text("1-gram precision").first.wait_for(timeout=60_000)
     print(f"segment view after the row click {time.perf_counter() - start:.2f} s")
-    assert page.locator("[data-testid='stNumberInput'] input").first.input_value() == "4"
+    assert page.get_by_label("Segment (1–300)").input_value() == "6"
     assert page.locator("[data-testid='stException']").count() == 0
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.wait_for_timeout(1000)
