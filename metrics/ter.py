@@ -251,7 +251,7 @@ class TER(Metric[TERConfig]):
         for k, (ref, words, trace) in enumerate(zip(refs, seg.ref_words, seg.traces, strict=True)):
             ref_tokens = locate(ref, words, casefold=casefold)
             results.append(_reference_result(k, hyp_tokens, ref_tokens, trace))
-        notes = tuple(self._budget_note(None) for _ in range(1) if seg.row[6] > 0)
+        notes = (self._budget_note(None),) if seg.row[6] > 0 else ()
         return TERExplanation(
             hyp_tokens=hyp_tokens,
             references=tuple(results),

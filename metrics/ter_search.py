@@ -610,9 +610,11 @@ def ter_pair(hyp: list[str], ref: list[str], budget: SearchBudget | None = None)
     while True:
         base: np.ndarray | None = None
         exact = False
-        # the contrapositive of the bound above: a banded distance > beam − 2 means an unrestricted one too
-        if bits is not None and (known is None or known <= exact_up_to):
-            vrows, scores = bits.rows(cur)
+        # the contrapositive of the bound above: a banded distance > beam − 2 means an unrestricted one too,
+        # so the bit vectors would be of no use this round
+        have_bits = bits is not None and (full or known is None or known <= exact_up_to)
+        if have_bits:
+            vrows, scores = bits.rows(cur)  # type: ignore[union-attr]
             meter.charge(n * bits_row)
             exact = full or scores[n] <= exact_up_to
         if exact:
@@ -643,13 +645,15 @@ def ter_pair(hyp: list[str], ref: list[str], budget: SearchBudget | None = None)
         hard: list[int] = []
         for c, (s, length, t) in enumerate(cands):
             # a shift of L words changes the distance by at most 2L, so some candidates cannot be within reach
-            if bits is None or not (full or distance - 2 * length <= exact_up_to):
+            if not have_bits or not (full or distance - 2 * length <= exact_up_to):
                 hard.append(c)
                 continue
             p = min(s, t)
             if not meter.charge((n - p) * bits_row):
                 break
-            d = bits.distance(_perform_shift(cur, s, length, t), p, vrows[p][0], vrows[p][1], scores[p])
+            d = bits.distance(  # type: ignore[union-attr]
+                _perform_shift(cur, s, length, t), p, vrows[p][0], vrows[p][1], scores[p]
+            )
             if full or d <= exact_up_to:
                 dists[c] = d
             else:

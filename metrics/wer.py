@@ -23,11 +23,13 @@ edits (the first on ties) and the **average** reference length, as sacrebleu doe
 one reference this is jiwer's definition.
 
 Very long segments: an exact distance costs |hyp|·|ref| cell operations (a 1-million-character line against
-another one takes minutes in rapidfuzz, and so in jiwer). Above ``max_cells`` the distance is first sought
-exactly with a diagonal band (exact whenever it is at most ``max_cells / max(|hyp|, |ref|)``); only when it is
-larger still, the segment is cut into proportional chunks aligned separately, which gives an upper bound. Such a
-segment is never silent: it is counted in the ``bounded`` column, :meth:`ErrorRate.stats` adds a note naming it
-and its bounds, and its explanation says so.
+another one takes minutes in rapidfuzz, and so in jiwer). Above ``max_cells`` (after the common prefix and suffix
+are set aside) the distance is first sought within a diagonal band of ``max_cells / max(|hyp|, |ref|)``; when it
+fits, it is exact and so is the score (the alignment then comes from rapidfuzz's banded variant, whose ties may
+break unlike jiwer's unbanded call; the edit count is the same). Only when the distance is larger still is the
+segment cut into proportional chunks aligned separately, an upper bound: such a segment is never silent — it is
+counted in the ``bounded`` column, :meth:`ErrorRate.stats` adds a note naming it, and its explanation gives the
+proven lower bound and the upper bound used, without an alignment.
 """
 
 from __future__ import annotations

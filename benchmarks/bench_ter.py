@@ -1,0 +1,39 @@
+"""TER against sacrebleu 2.6.0 on full WMT22 de-en (several systems, both references): corpus and segment scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sacrebleu.metrics import TER as SacreTER
+
+from benchmarks.common import Case, read_lines
+from metrics.ter import TER
+
+SYSTEMS = ("Online-B", "JDExploreAcademy", "LT22")
+
+
+def cases(shared: Path) -> list[Case]:
+    folder = shared / "wmt22" / "de-en"
+    refs = [read_lines(folder / "ref.A.txt"), read_lines(folder / "ref.B.txt")]
+    systems = [read_lines(folder / "sys" / f"{name}.txt") for name in SYSTEMS]
+
+    def ours() -> list[float]:
+        metric = TER()
+        scores: list[float] = []
+        for hyps in systems:
+            stats = metric.stats(hyps, refs)
+            scores.append(metric.corpus_score(stats))
+            scores.extend(metric.segment_scores(stats).tolist())
+        return scores
+
+    def reference() -> list[float]:
+        metric = SacreTER(references=refs)  # sacrebleu's own reference cache, as for several systems
+        scores: list[float] = []
+        for hyps in systems:
+            stats = metric._extract_corpus_statistics(hyps, None)
+            scores.append(metric._aggregate_and_compute(stats).score)
+            scores.extend(metric._compute_score_from_stats(row).score for row in stats)
+        return scores
+
+    name = f"ter wmt22 de-en {len(systems)} systems × 2 refs ({len(refs[0])} segs)"
+    return [Case(name, ours, reference)]
