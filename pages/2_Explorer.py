@@ -87,6 +87,9 @@ else:
     view = view.sort_values(sort_by, ascending=not descending, kind="stable")
 
 st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
+with st.expander("Signatures"):
+    for metric_id in metric_ids:
+        st.code(f"{labels[metric_id]}: {evaluation.signatures[metric_id]}", language=None)
 event = st.dataframe(
     view,
     on_select="rerun",

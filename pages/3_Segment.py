@@ -73,6 +73,7 @@ if orders:
     label = st.radio("n-gram order", orders, horizontal=True, key=f"seg_order:{metric_id}")
     order = orders.index(label) + 1
 lowercase = bool(getattr(evaluation.metrics[metric_id].config, "lowercase", False))
+st.caption(f"Signature: {escape_markdown(evaluation.signatures[metric_id])}")
 
 
 def show(part: Part, key: str) -> None:

@@ -19,6 +19,7 @@ from rendering.ngram_view import (
     Occurrence,
     ngram_html,
     plain_html,
+    reference_legend,
     reference_occurrences,
     status_of,
     token_units,
@@ -55,7 +56,11 @@ def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[P
         ]
     text, units = token_units(hyp, ex.hyp_tokens)
     parts = [
-        Part("html", LEGEND + ngram_html(text, units, occurrences), f"Hypothesis, {order}-grams"),
+        Part(
+            "html",
+            LEGEND + reference_legend(len(refs)) + ngram_html(text, units, occurrences),
+            f"Hypothesis, {order}-grams",
+        ),
         Part(
             "html",
             counts_html(

@@ -24,6 +24,15 @@ LEGEND = (
     '<span class="sl-miss">not in any reference</span></div>'
 )
 
+
+def reference_legend(n_refs: int) -> str:
+    """Which underline colour stands for which reference (the one whose count set the clip)."""
+    if n_refs < 2:
+        return ""
+    keys = " ".join(f'<span class="sl-match sl-ref{min(k, 7)}">reference {k + 1}</span>' for k in range(min(n_refs, 8)))
+    return f'<div class="sl-legend">underline: the reference that matched — {keys}</div>'
+
+
 Unit = tuple[int, int] | None  # [start, end) in the displayed text, None if the unit cannot be located
 
 
