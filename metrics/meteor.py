@@ -28,6 +28,7 @@ statistics over the corpus and uses different parameters and resources, so its n
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -248,6 +249,10 @@ class _Stems:
         return tuple(stems)  # type: ignore[arg-type]
 
 
+# Shared by every Meteor in the process, like nltk's own synset cache: a word's stem never changes.
+_STEMS = _Stems()
+
+
 class _Text:
     """One text as nltk's METEOR sees it, prepared once: it recurs across systems (references) and references
     (hypotheses). Stems and synonym sets are filled in on first need.
@@ -260,16 +265,19 @@ class _Text:
     __slots__ = ("words", "last", "repeats", "stems", "synonyms")
 
     def __init__(self, text: str) -> None:
-        self.words = tuple(word.lower() for word in text.split())
-        self.last = {word: index for index, word in enumerate(self.words)}
+        # Lowercasing the whole text equals lowercasing each token (nltk): whitespace has no case and ends a word
+        # for the final-sigma rule as the end of a string does (tested over every whitespace character).
+        words = self.words = tuple(text.lower().split())
+        self.last = {word: index for index, word in enumerate(words)}
         self.repeats: dict[str, tuple[int, ...]] = {}
-        if len(self.last) < len(self.words):
-            seen: dict[str, list[int]] = {}
-            for index, word in enumerate(self.words):
-                seen.setdefault(word, []).append(index)
-            self.repeats = {word: tuple(at) for word, at in seen.items() if len(at) > 1}
+        if len(self.last) < len(words):
+            self.repeats = {
+                word: tuple([i for i, other in enumerate(words) if other == word])
+                for word, count in Counter(words).items()
+                if count > 1
+            }
         self.stems: tuple[str, ...] = ()
-        self.synonyms: tuple[frozenset[str], ...] = ()
+        self.synonyms: list[frozenset[str] | None] = []
 
 
 def _pair_from_end(
@@ -305,10 +313,9 @@ class Meteor(Metric[MeteorConfig]):
 
     def __init__(self, config: MeteorConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
-        self._stem = _Stems()
+        self._stem = _STEMS
         self._wordnet: WordNetIndex | None = None
         self._text_cache: dict[str, _Text] = {}
-        self._synonym_cache: dict[str, frozenset[str]] = {}
         self._row_cache: dict[tuple[str, ...], tuple[float, ...]] = {}
 
     @property
@@ -350,18 +357,14 @@ class Meteor(Metric[MeteorConfig]):
             text.stems = self._stem.many(text.words)
         return text.stems
 
-    def _synonym_sets(self, text: _Text) -> tuple[frozenset[str], ...]:
-        """Per position: the stem and its WordNet lemma names, the set nltk's synonym stage builds for it."""
-        if len(text.synonyms) != len(text.words):
-            cache = self._synonym_cache
-            sets = []
-            for stem in self._stems(text):
-                names = cache.get(stem)
-                if names is None:
-                    names = cache[stem] = self.wordnet.lemma_names(stem) | {stem}
-                sets.append(names)
-            text.synonyms = tuple(sets)
-        return text.synonyms
+    def _lemma_names(self, text: _Text, i: int) -> frozenset[str]:
+        """WordNet lemma names of the stem at position ``i`` (filled in per position: most never need them)."""
+        if not text.synonyms:
+            text.synonyms = [None] * len(text.words)
+        names = text.synonyms[i]
+        if names is None:
+            names = text.synonyms[i] = self.wordnet.lemma_names(text.stems[i])
+        return names
 
     def _align(self, hyp: _Text, ref: _Text) -> list[_Pair]:
         """nltk ``_enum_align_words``: exact, then stem, then WordNet synonym matches, sorted by hyp index.
@@ -397,23 +400,26 @@ class Meteor(Metric[MeteorConfig]):
             else:
                 hyp_rest = hyp_left[::-1]
             if hyp_rest and ref_left:
-                synonyms = self._synonym_sets(hyp)
-                if any(not synonyms[i].isdisjoint(ref_left_stems) for i in hyp_rest):
-                    pairs.extend(self._synonyms(synonyms, hyp_rest, ref_stems, ref_left))
+                for i in hyp_rest:
+                    if hyp_stems[i] in ref_left_stems or not self._lemma_names(hyp, i).isdisjoint(ref_left_stems):
+                        pairs.extend(self._synonyms(hyp, hyp_rest, ref_stems, ref_left))
+                        break
         pairs.sort()
         return pairs
 
-    @staticmethod
     def _synonyms(
-        synonyms: Sequence[frozenset[str]], hyp_rest: Sequence[int], ref_stems: Sequence[str], ref_rest: list[int]
+        self, hyp: _Text, hyp_rest: Sequence[int], ref_stems: Sequence[str], ref_rest: list[int]
     ) -> list[_Pair]:
         """nltk ``_enum_wordnetsyn_match``: each remaining hypothesis position (``hyp_rest``, descending) takes the
-        highest remaining reference position (``ref_rest``, ascending) whose stem is in its synonym set."""
+        highest remaining reference position (``ref_rest``, ascending) whose stem is the hypothesis stem or one of
+        its WordNet lemma names."""
         pairs: list[_Pair] = []
         for i in hyp_rest:
-            names = synonyms[i]
+            stem = hyp.stems[i]
+            names = self._lemma_names(hyp, i)
             for slot in range(len(ref_rest) - 1, -1, -1):
-                if ref_stems[ref_rest[slot]] in names:
+                candidate = ref_stems[ref_rest[slot]]
+                if candidate == stem or candidate in names:
                     pairs.append((i, ref_rest.pop(slot), _SYNONYM))
                     break
             if not ref_rest:
