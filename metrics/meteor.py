@@ -357,14 +357,11 @@ class Meteor(Metric[MeteorConfig]):
             text.stems = self._stem.many(text.words)
         return text.stems
 
-    def _lemma_names(self, text: _Text, i: int) -> frozenset[str]:
-        """WordNet lemma names of the stem at position ``i`` (filled in per position: most never need them)."""
-        if not text.synonyms:
-            text.synonyms = [None] * len(text.words)
-        names = text.synonyms[i]
-        if names is None:
-            names = text.synonyms[i] = self.wordnet.lemma_names(text.stems[i])
-        return names
+    @staticmethod
+    def _synonym_slots(text: _Text) -> list[frozenset[str] | None]:
+        """Per position, the WordNet lemma names of its stem, filled in on first need (most never need them)."""
+        text.synonyms = [None] * len(text.words)
+        return text.synonyms
 
     def _align(self, hyp: _Text, ref: _Text) -> list[_Pair]:
         """nltk ``_enum_align_words``: exact, then stem, then WordNet synonym matches, sorted by hyp index.
@@ -400,8 +397,14 @@ class Meteor(Metric[MeteorConfig]):
             else:
                 hyp_rest = hyp_left[::-1]
             if hyp_rest and ref_left:
+                names = hyp.synonyms or self._synonym_slots(hyp)
+                lemma_names = self.wordnet.lemma_names
                 for i in hyp_rest:
-                    if hyp_stems[i] in ref_left_stems or not self._lemma_names(hyp, i).isdisjoint(ref_left_stems):
+                    stem = hyp_stems[i]
+                    found = names[i]
+                    if found is None:
+                        found = names[i] = lemma_names(stem)
+                    if stem in ref_left_stems or not found.isdisjoint(ref_left_stems):
                         pairs.extend(self._synonyms(hyp, hyp_rest, ref_stems, ref_left))
                         break
         pairs.sort()
@@ -414,9 +417,12 @@ class Meteor(Metric[MeteorConfig]):
         highest remaining reference position (``ref_rest``, ascending) whose stem is the hypothesis stem or one of
         its WordNet lemma names."""
         pairs: list[_Pair] = []
+        lemma_names = self.wordnet.lemma_names
         for i in hyp_rest:
             stem = hyp.stems[i]
-            names = self._lemma_names(hyp, i)
+            names = hyp.synonyms[i]
+            if names is None:
+                names = hyp.synonyms[i] = lemma_names(stem)
             for slot in range(len(ref_rest) - 1, -1, -1):
                 candidate = ref_stems[ref_rest[slot]]
                 if candidate == stem or candidate in names:
