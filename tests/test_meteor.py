@@ -421,3 +421,23 @@ def test_options_from_command_line_strings() -> None:
         "|ref:nltk-3.10.4|version:scorelens-0.1.0"
     )
     assert Meteor().name == "METEOR" and Meteor().columns[0] == "meteor"
+
+
+def test_tokens_are_nltk_inputs() -> None:
+    """Lowercasing the whole text (fast) equals nltk's ``str.lower`` per ``split()`` token, whitespace and the
+    context-dependent Greek final sigma included."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    metric = Meteor()
+    for space in spaces:
+        for text in (f"ΟΔΟΣ{space}ΣΑ", f"Α{space}ΣΒ", f"AΣ\u0301{space}b", f"İstanbul{space}KELVIN\u212a"):
+            assert list(metric.tokenize(text)) == [word.lower() for word in text.split()]
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.sampled_from([*spaces, "Σ", "σ", "A", "İ", "\u0301", "\u00ad", "ß", "x"])))
+    def same(text: str) -> None:
+        assert list(Meteor().tokenize(text)) == [word.lower() for word in text.split()]
+
+    same()
