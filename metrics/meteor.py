@@ -462,7 +462,7 @@ class Meteor(Metric[MeteorConfig]):
         key = (hyp, *refs)
         row = self._row_cache.get(key)
         if row is None:
-            prepared = self._text(hyp)
+            prepared = _Text(hyp)  # not cached: a hypothesis rarely recurs, and repeats reuse the row
             alignments, results, best = self._best(prepared, refs)
             row = self._row(prepared, refs[best], alignments[best], *results[best])
             if len(self._row_cache) > 200_000:
