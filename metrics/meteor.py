@@ -220,8 +220,7 @@ def _components(
     return precision, recall, fmean, frag, penalty, (1 - penalty) * fmean
 
 
-# A raw alignment: (hyp index, ref index, stage) sorted by hyp index, plus the stems of both sides (``None`` when
-# the stem stage was never reached) so that explanations can show the forms that were compared.
+# One match of a raw alignment: (hyp index, ref index, stage); alignments are sorted by hypothesis index.
 _Pair = tuple[int, int, MatchStage]
 _EXACT, _STEM, _SYNONYM = MatchStage.EXACT, MatchStage.STEM, MatchStage.SYNONYM
 
@@ -254,8 +253,8 @@ _STEMS = _Stems()
 
 
 class _Text:
-    """One text as nltk's METEOR sees it, prepared once: it recurs across systems (references) and references
-    (hypotheses). Stems and synonym sets are filled in on first need.
+    """One text as nltk's METEOR sees it: lowercased tokens, then (on first need) their Porter stems and, per
+    position, the WordNet lemma names of the stem. References are prepared once and reused across systems.
 
     ``last`` maps each word to its last position; only words occurring more than once get a tuple of positions in
     ``repeats``. Ints keep ``last`` invisible to the garbage collector: tracked containers in a corpus-sized cache
@@ -305,7 +304,11 @@ def _pair_from_end(
 
 
 class Meteor(Metric[MeteorConfig]):
-    """METEOR as nltk 3.10.4 computes it; see the module docstring for the algorithm and the nltk call."""
+    """METEOR as nltk 3.10.4 computes it; see the module docstring for the algorithm and the nltk call.
+
+    Segment statistics: ``meteor`` (the segment score) and, for the winning reference, ``matches``, ``chunks``,
+    ``hyp_len``, ``ref_len``. The corpus score is the mean of segment scores (aggregate ``"mean"``).
+    """
 
     id: ClassVar[str] = "meteor"
     aggregate: ClassVar[Literal["mean"]] = "mean"
@@ -486,8 +489,10 @@ class Meteor(Metric[MeteorConfig]):
         return float(self.segment_row(hyp, list(refs))[0])
 
     def explain(self, hyp: str, refs: Sequence[str]) -> MeteorExplanation:
+        """Every reference's alignment (matches with their stage and compared forms, chunks, P, R, Fmean,
+        fragmentation, penalty) from the same alignment code as :meth:`segment_row`, and the winner."""
         refs = list(refs)
-        prepared = self._text(hyp)
+        prepared = _Text(hyp)
         alignments, results, best = self._best(prepared, refs)
         hyp_words = prepared.words
         hyp_tokens = locate(hyp, hyp.split())
