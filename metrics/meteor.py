@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import repeat
 from typing import ClassVar, Literal
 
 import numpy as np
-from nltk.stem.porter import PorterStemmer
 
 from metrics.base import Metric, SegmentStats, check_corpus, segment_refs
 from metrics.tokens import Token, locate
@@ -229,15 +228,20 @@ class _Stems:
     """nltk's PorterStemmer with a memo: stemming is the costliest step and words repeat across a corpus."""
 
     def __init__(self) -> None:
-        self._stemmer = PorterStemmer()
+        self._stemmer: Callable[[str], str] | None = None
         self._cache: dict[str, str] = {}
 
     def __call__(self, word: str) -> str:
         stem = self._cache.get(word)
         if stem is None:
+            if self._stemmer is None:
+                # Importing nltk takes about a second; only texts that reach the stem stage pay for it.
+                from nltk.stem.porter import PorterStemmer
+
+                self._stemmer = PorterStemmer().stem  # mode NLTK_EXTENSIONS, as nltk's meteor_score default
             if len(self._cache) > _STEM_CACHE_LIMIT:
                 self._cache.clear()
-            stem = self._cache[word] = self._stemmer.stem(word)
+            stem = self._cache[word] = self._stemmer(word)
         return stem
 
     def many(self, words: Sequence[str]) -> tuple[str, ...]:
