@@ -15,7 +15,7 @@ PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.
 
 
 def test_overview_shows_bundled_systems_and_sacrebleu_scores():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()  # the router opens the overview
     assert not at.exception
     table = at.dataframe[0].value
     data = load_sample("mt")
@@ -30,3 +30,15 @@ def test_overview_shows_bundled_systems_and_sacrebleu_scores():
 def test_every_page_runs(page):
     at = AppTest.from_file(str(ROOT / page), default_timeout=120).run()
     assert not at.exception, at.exception
+
+
+def test_the_router_reaches_every_page():
+    import app_pages
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    assert not at.exception
+    routed = app_pages.page_files()
+    assert sorted(routed) == PAGES  # every file in pages/ is in the navigation, and nothing else
+    for page in routed:
+        at.switch_page(page).run()
+        assert not at.exception, (page, at.exception)

@@ -143,7 +143,7 @@ def test_upload_overview_explorer_and_segment_in_chromium(app_url, browser):
     page.screenshot(path=str(ARTIFACTS / "data.png"))
 
     start = time.perf_counter()
-    page.get_by_role("link", name="app", exact=True).click()
+    page.get_by_role("link", name="Overview", exact=True).click()
     page.get_by_text("nrefs:1").first.wait_for(timeout=120_000)
     page.locator("[data-testid='stDataFrame'] canvas").first.wait_for(timeout=30_000)
     print(f"overview of the uploaded files after {time.perf_counter() - start:.1f} s")

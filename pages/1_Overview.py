@@ -1,0 +1,86 @@
+"""ScoreLens overview: systems × metrics with confidence intervals, significance against a baseline, tied groups,
+charts and downloads. The default page: a fresh session opens here on the bundled WMT22 sample."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.sidebar import page_setup, sidebar
+from rendering import export
+from rendering.figures import rankings_figure, scores_figure
+from rendering.tables import groups_text, metric_labels, overview_table, style_overview
+from rendering.text import escape_markdown
+
+page_setup("overview")
+st.title("ScoreLens — overview")
+
+data = sidebar()
+evaluation = state.evaluation()
+st.markdown(
+    f"{escape_markdown(data.title)}: {len(data.systems)} systems, {len(data)} segments, {len(data.refs)} reference(s)."
+)
+if not evaluation.metrics:
+    st.warning("No metric could be computed; choose metrics in the sidebar.")
+    st.stop()
+
+names = [r.name for r in evaluation.systems]
+if st.session_state.get(state.BASELINE) not in names:
+    st.session_state[state.BASELINE] = names[0]
+if st.session_state.get("baseline_box") not in names:
+    st.session_state["baseline_box"] = st.session_state[state.BASELINE]
+baseline = st.selectbox("Baseline for significance", names, key="baseline_box")
+st.session_state[state.BASELINE] = baseline
+
+reports = state.statistics(evaluation)
+labels = metric_labels(evaluation)
+intervals, pvalues, groups = {}, {}, {}
+if reports is not None:
+    for metric_id, report in reports.items():
+        for name, interval in report["intervals"].items():
+            if interval is not None:
+                intervals[(name, metric_id)] = (interval.lo, interval.hi)
+        for name in names:
+            pair = report["pairs"].get(frozenset((baseline, name)))
+            if pair is not None:
+                pvalues[(name, metric_id)] = pair.p_value
+        groups[metric_id] = report["groups"]
+
+table = overview_table(evaluation, intervals or None, pvalues or None)
+st.dataframe(style_overview(table, evaluation), key="scores_table")
+if reports is None:
+    st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.significance.")
+else:
+    st.caption(
+        f"Best per metric highlighted. 95% bootstrap intervals ({state.N_RESAMPLES} resamples, seed {state.SEED}); "
+        f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05)."
+    )
+    st.markdown("**Groups of tied systems** (best first; Holm-corrected paired bootstrap, α = 0.05)")
+    for metric_id, metric_groups in groups.items():
+        st.markdown(f"- {escape_markdown(labels[metric_id])}: {escape_markdown(groups_text(metric_groups))}")
+
+scores = {r.name: dict(r.scores) for r in evaluation.systems}
+tab_scores, tab_ranks = st.tabs(["Scores", "Rankings"])
+with tab_scores:
+    st.plotly_chart(scores_figure(scores, labels, intervals or None), key="scores_chart")
+with tab_ranks:
+    higher = {m: metric.higher_is_better for m, metric in evaluation.metrics.items()}
+    st.plotly_chart(rankings_figure(scores, labels, higher), key="ranks_chart")
+
+rows = export.records(evaluation, intervals or None, pvalues or None, baseline if pvalues else None)
+left, middle, right = st.columns(3)
+left.download_button("Download CSV", export.to_csv(rows), "scorelens.csv", "text/csv", key="dl_csv")
+middle.download_button(
+    "Download JSON",
+    export.to_json(rows, evaluation, title=data.title, groups=groups),
+    "scorelens.json",
+    "application/json",
+    key="dl_json",
+)
+right.download_button(
+    "Download LaTeX", export.to_latex(evaluation, intervals or None), "scorelens.tex", "text/x-tex", key="dl_latex"
+)
+
+st.subheader("Signatures")
+for metric_id, signature in evaluation.signatures.items():
+    st.code(f"{labels[metric_id]}: {signature}", language=None)
