@@ -166,11 +166,13 @@ def test_wordnet_sees_stems_as_nltk_does() -> None:
     """Synonyms are looked up for Porter stems, so many true synonyms are missed (values measured with nltk)."""
     metric = Meteor()
     assert metric.sentence_score("he walked rapidly", ["he walked quickly"]) == 0.625
-    assert math.isclose(metric.sentence_score("a big house", ["a large house"]), 1 / 3, rel_tol=1e-2)
+    assert metric.sentence_score("a big house", ["a large house"]) == 0.3333333333333333  # big/large missed
     synonym = metric.explain("the dog barked", ["the hound barked"])
+    assert synonym.score == 0.9814814814814815
     (match,) = [m for m in synonym.matches if m.stage is MatchStage.SYNONYM]
     assert (match.hyp_form, match.ref_form, match.hyp_index, match.ref_index) == ("dog", "hound", 1, 1)
     stemmed = metric.explain("The Cats were running", ["the cat was runs"])
+    assert stemmed.score == 0.6388888888888888
     stages = {m.hyp_form: m.stage for m in stemmed.matches}
     assert stages == {"the": MatchStage.EXACT, "cat": MatchStage.STEM, "run": MatchStage.STEM}
 
