@@ -126,7 +126,7 @@ class WordNetIndex:
         return result
 
     def clear_cache(self) -> None:
-        """Forget memoized lookups (benchmarks use it to time a cold start)."""
+        """Forget memoized lookups (to time a cold start, or to free memory)."""
         self._cache.clear()
 
     def __len__(self) -> int:
