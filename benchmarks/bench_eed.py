@@ -12,40 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.common import Case, read_lines
+from benchmarks.spec_ports import eed_literal
 
 SEGMENTS = 300
-
-
-def literal(hyp: str, ref: str, rwth: bool) -> float:
-    import numpy as np
-
-    number = np.float32 if rwth else float
-    n = len(hyp)
-    row = [number(0)] + [number(1)] * n
-    visits = [-1] * (n + 1)
-    for w in range(len(ref)):
-        nxt = [row[0] + number(1)]
-        for i in range(1, n + 1):
-            sub = number(0) if hyp[i - 1] == ref[w] else number(1)
-            nxt.append(min(nxt[i - 1] + number(0.2), row[i - 1] + sub, row[i] + number(1)))
-        if rwth:
-            index, floor = 0, int(nxt[0])
-            for i in range(1, n + 1):
-                if nxt[i] < floor:
-                    floor, index = int(nxt[i]), i
-        else:
-            index = nxt.index(min(nxt))
-        visits[index] += 1
-        if ref[w] == " ":
-            jump = number(2.0) + nxt[index]
-            nxt = [min(x, jump) for x in nxt]
-        row = nxt
-    coverage = sum(1 if x < 0 else x for x in (visits[1:] if rwth else visits))
-    if rwth:
-        penalty = np.float32(0.3) * np.float32(coverage)
-        return float(min(np.float32(1), (row[n] + penalty) / (np.float32(len(ref)) + penalty)))
-    penalty = 0.3 * coverage
-    return float(min(1, (row[-1] + penalty) / (float(len(ref)) + penalty)))
 
 
 def cases(shared: Path) -> list[Case]:
@@ -72,7 +41,7 @@ def cases(shared: Path) -> list[Case]:
             scores: list[float] = []
             for hyps in systems.values():
                 per = [
-                    literal(preprocess(h, "en", variant), preprocess(r, "en", variant), variant == "rwth")
+                    eed_literal(preprocess(h, "en", variant), preprocess(r, "en", variant), variant == "rwth")
                     for h, r in zip(hyps, ref, strict=True)
                 ]
                 scores.append(sum(per) / len(per))

@@ -8,6 +8,7 @@ in one place so that the oracle the tests trust is exactly the code the benchmar
 
 from __future__ import annotations
 
+import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 
@@ -57,3 +58,35 @@ def character_literal(hyp: str, ref: str) -> float:
             p += 1
     shifted = " ".join(words)
     return min(1.0, (Levenshtein.distance(shifted, " ".join(r)) + cost) / len(shifted))
+
+
+def eed_literal(hyp: str, ref: str, rwth: bool) -> float:
+    """EED, parity.md §10.2/§10.3 cell by cell on pre-processed strings: float32 scalars and an int running
+    minimum (rwth) or doubles and ``list.index(min(row))`` (python) — the per-cell loop torchmetrics runs."""
+    number = np.float32 if rwth else float
+    n = len(hyp)
+    row = [number(0)] + [number(1)] * n
+    visits = [-1] * (n + 1)
+    for w in range(len(ref)):
+        nxt = [row[0] + number(1)]
+        for i in range(1, n + 1):
+            sub = number(0) if hyp[i - 1] == ref[w] else number(1)
+            nxt.append(min(nxt[i - 1] + number(0.2), row[i - 1] + sub, row[i] + number(1)))
+        if rwth:
+            index, floor = 0, int(nxt[0])
+            for i in range(1, n + 1):
+                if nxt[i] < floor:
+                    floor, index = int(nxt[i]), i
+        else:
+            index = nxt.index(min(nxt))
+        visits[index] += 1
+        if ref[w] == " ":
+            jump = number(2.0) + nxt[index]
+            nxt = [min(x, jump) for x in nxt]
+        row = nxt
+    coverage = sum(1 if x < 0 else x for x in (visits[1:] if rwth else visits))
+    if rwth:
+        penalty = np.float32(0.3) * np.float32(coverage)
+        return float(min(np.float32(1), (row[n] + penalty) / (np.float32(len(ref)) + penalty)))
+    penalty = 0.3 * coverage
+    return float(min(1, (row[-1] + penalty) / (float(len(ref)) + penalty)))

@@ -12,6 +12,7 @@ from conftest import rel_close, shared_corpus, slice_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.spec_ports import eed_literal as literal
 from metrics import create
 from metrics.eed import EED, _Costs, align, align_batch, preprocess
 
@@ -22,38 +23,6 @@ DOC_HYPS = ["this is the prediction", "here is an other sample"]
 DOC_REFS = ["this is the reference", "here is another one"]
 GOLDEN_RWTH = [0.3764258623123169, 0.2222222238779068]
 GOLDEN_PYTHON_5DP = [0.38346, 0.23207]
-
-
-def literal(hyp: str, ref: str, rwth: bool) -> float:
-    """§10.2/§10.3 cell by cell: float32 scalars and an int running minimum (rwth) or doubles and list.index."""
-    number = f32 if rwth else float
-    n = len(hyp)
-    row = [number(0)] + [number(1)] * n
-    visits = [-1] * (n + 1)
-    for w in range(len(ref)):
-        nxt = [row[0] + number(1)]
-        for i in range(1, n + 1):
-            sub = number(0) if hyp[i - 1] == ref[w] else number(1)
-            nxt.append(min(nxt[i - 1] + number(0.2), row[i - 1] + sub, row[i] + number(1)))
-        if rwth:
-            index, floor = 0, int(nxt[0])
-            for i in range(1, n + 1):
-                if nxt[i] < floor:
-                    floor, index = int(nxt[i]), i
-        else:
-            index = nxt.index(min(nxt))
-        visits[index] += 1
-        if ref[w] == " ":
-            jump = number(2.0) + nxt[index]
-            nxt = [min(x, jump) for x in nxt]
-        row = nxt
-    counted = visits[1:] if rwth else visits
-    coverage = sum(1 if x < 0 else x for x in counted)
-    if rwth:
-        penalty = f32(0.3) * f32(coverage)
-        return float(min(f32(1), (row[n] + penalty) / (f32(len(ref)) + penalty)))
-    penalty = 0.3 * coverage
-    return float(min(1, (row[-1] + penalty) / (float(len(ref)) + penalty)))
 
 
 def test_golden_rwth_float32() -> None:
