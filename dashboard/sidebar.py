@@ -9,6 +9,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.dataset import Dataset
 from dashboard.options import OptionField, changed_values, family_fields, validate, widget_value
+from metrics.evaluate import Evaluation
 from metrics.registry import SPECS
 from rendering.text import escape_markdown
 
@@ -70,3 +71,16 @@ def sidebar() -> Dataset:
             state.set_metric_ids(chosen)
         _options_panel(state.metric_ids())
     return data
+
+
+def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:
+    """The opening of a page that shows scores: setup, title, sidebar and the evaluation; the page stops with a
+    warning when no metric could be computed, so what follows may assume at least one."""
+    page_setup(key)
+    st.title(title)
+    data = sidebar()
+    evaluation = state.evaluation()
+    if not evaluation.metrics:
+        st.warning("No metric could be computed; choose metrics in the sidebar.")
+        st.stop()
+    return data, evaluation

@@ -7,16 +7,10 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
-from dashboard.sidebar import page_setup, sidebar
+from dashboard.sidebar import scored_page
 from rendering.tables import column_name, metric_labels, sentence_scores
 
-page_setup("explorer")
-st.title("Sentence explorer")
-data = sidebar()
-evaluation = state.evaluation()
-if not evaluation.metrics:
-    st.warning("No metric could be computed; choose metrics in the sidebar.")
-    st.stop()
+data, evaluation = scored_page("explorer", "Sentence explorer")
 
 labels = metric_labels(evaluation)
 all_systems = [r.name for r in evaluation.systems]

@@ -8,20 +8,14 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.sidebar import page_setup, sidebar
+from dashboard.sidebar import scored_page
 from rendering.evidence import explanation_parts, order_labels
 from rendering.ngram_view import plain_html
 from rendering.parts import Part
 from rendering.tables import metric_labels
 from rendering.text import escape_markdown
 
-page_setup("segment")
-st.title("Segment view")
-data = sidebar()
-evaluation = state.evaluation()
-if not evaluation.metrics:
-    st.warning("No metric could be computed; choose metrics in the sidebar.")
-    st.stop()
+data, evaluation = scored_page("segment", "Segment view")
 labels = metric_labels(evaluation)
 n = len(data)
 
