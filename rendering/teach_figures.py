@@ -94,6 +94,20 @@ def lcs_grid(
     return figure
 
 
+def _word_row(words: Sequence[str], y: int, position: str, matched: set[int]) -> go.Scatter:
+    """One side of :func:`alignment`: the words as labelled markers, dark where aligned, pale where not."""
+    return go.Scatter(
+        x=list(range(len(words))),
+        y=[y] * len(words),
+        mode="markers+text",
+        text=[escape_html(w) for w in words],
+        textposition=position,
+        marker={"size": 10, "color": ["#333" if k in matched else "#ccc" for k in range(len(words))]},
+        showlegend=False,
+        hoverinfo="skip",
+    )
+
+
 def alignment(
     hyp_words: Sequence[str],
     ref_words: Sequence[str],
@@ -127,32 +141,8 @@ def alignment(
             )
         )
         seen.add(kind)
-    matched_h = {i for i, _, _ in links}
-    matched_r = {j for _, j, _ in links}
-    figure.add_trace(
-        go.Scatter(
-            x=list(range(len(hyp_words))),
-            y=[1] * len(hyp_words),
-            mode="markers+text",
-            text=[escape_html(w) for w in hyp_words],
-            textposition="top center",
-            marker={"size": 10, "color": ["#333" if k in matched_h else "#ccc" for k in range(len(hyp_words))]},
-            showlegend=False,
-            hoverinfo="skip",
-        )
-    )
-    figure.add_trace(
-        go.Scatter(
-            x=list(range(len(ref_words))),
-            y=[0] * len(ref_words),
-            mode="markers+text",
-            text=[escape_html(w) for w in ref_words],
-            textposition="bottom center",
-            marker={"size": 10, "color": ["#333" if k in matched_r else "#ccc" for k in range(len(ref_words))]},
-            showlegend=False,
-            hoverinfo="skip",
-        )
-    )
+    figure.add_trace(_word_row(hyp_words, 1, "top center", {i for i, _, _ in links}))
+    figure.add_trace(_word_row(ref_words, 0, "bottom center", {j for _, j, _ in links}))
     figure.update_yaxes(
         tickvals=[0, 1], ticktext=["reference", "hypothesis"], range=[-0.5, 1.5], showgrid=False, zeroline=False
     )
