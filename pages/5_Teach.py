@@ -169,26 +169,15 @@ if controls:
                 options[control.option] = where.checkbox(
                     control.label, value=control.default, key=key, help=control.help
                 )
-            elif control.kind == "int":
-                options[control.option] = int(
+            else:  # "int" or "float": the same number box; every bound and the value share the option's type
+                number, unit = (int, 1) if control.kind == "int" else (float, 0.1)
+                options[control.option] = number(
                     where.number_input(
                         control.label,
-                        min_value=int(control.low) if control.low is not None else None,
-                        max_value=int(control.high) if control.high is not None else None,
-                        value=int(control.default),
-                        step=int(control.step or 1),
-                        key=key,
-                        help=control.help,
-                    )
-                )
-            else:
-                options[control.option] = float(
-                    where.number_input(
-                        control.label,
-                        min_value=float(control.low) if control.low is not None else None,
-                        max_value=float(control.high) if control.high is not None else None,
-                        value=float(control.default),
-                        step=float(control.step or 0.1),
+                        min_value=number(control.low) if control.low is not None else None,
+                        max_value=number(control.high) if control.high is not None else None,
+                        value=number(control.default),
+                        step=number(control.step or unit),
                         key=key,
                         help=control.help,
                     )
