@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, corpus_and_segments, read_lines
 from benchmarks.spec_ports import character_literal
 
 
@@ -23,13 +23,8 @@ def cases(shared: Path) -> list[Case]:
     def ours() -> list[float]:
         from metrics.character import CharacTER
 
-        metric = CharacTER(max_shift_work=None)  # unbounded, like the reference
-        scores: list[float] = []
-        for hyps in systems.values():
-            stats = metric.stats(hyps, [ref])
-            scores.append(metric.corpus_score(stats))
-            scores.extend(metric.segment_scores(stats).tolist())
-        return scores
+        unbounded = CharacTER(max_shift_work=None)  # like the reference
+        return corpus_and_segments(unbounded, systems.values(), [ref])
 
     def reference() -> list[float]:
         scores: list[float] = []

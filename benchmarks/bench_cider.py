@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, corpus_and_segments, read_lines
 
 
 def cases(shared: Path) -> list[Case]:
@@ -15,13 +15,8 @@ def cases(shared: Path) -> list[Case]:
     def ours() -> list[float]:
         from metrics.cider import CiderD
 
-        metric = CiderD()  # built inside: the reference-corpus cache is shared across systems, not across runs
-        scores: list[float] = []
-        for hyps in systems.values():
-            stats = metric.stats(hyps, refs)
-            scores.append(metric.corpus_score(stats))
-            scores.extend(metric.segment_scores(stats).tolist())
-        return scores
+        # built inside: the reference-corpus cache is shared across systems, not across runs
+        return corpus_and_segments(CiderD(), systems.values(), refs)
 
     def reference() -> list[float]:
         from pycocoevalcap.cider.cider import Cider

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, corpus_and_segments, read_lines
 from benchmarks.spec_ports import eed_literal
 
 SEGMENTS = 300
@@ -27,13 +27,7 @@ def cases(shared: Path) -> list[Case]:
         def ours() -> list[float]:
             from metrics.eed import EED
 
-            metric = EED(variant=variant)
-            scores: list[float] = []
-            for hyps in systems.values():
-                stats = metric.stats(hyps, [ref])
-                scores.append(metric.corpus_score(stats))
-                scores.extend(metric.segment_scores(stats).tolist())
-            return scores
+            return corpus_and_segments(EED(variant=variant), systems.values(), [ref])
 
         def reference() -> list[float]:
             from metrics.eed import preprocess

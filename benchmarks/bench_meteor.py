@@ -12,7 +12,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, corpus_and_segments, read_lines
 
 
 def _nltk_wordnet(shared: Path):  # type: ignore[no-untyped-def]
@@ -35,13 +35,7 @@ def cases(shared: Path) -> list[Case]:
     def ours() -> list[float]:
         from metrics.meteor import Meteor
 
-        metric = Meteor()
-        scores: list[float] = []
-        for hyps in systems.values():
-            stats = metric.stats(hyps, refs)
-            scores.append(metric.corpus_score(stats))
-            scores.extend(metric.segment_scores(stats).tolist())
-        return scores
+        return corpus_and_segments(Meteor(), systems.values(), refs)
 
     def reference() -> list[float]:
         from nltk.translate.meteor_score import meteor_score

@@ -7,7 +7,7 @@ from pathlib import Path
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, corpus_and_segments, read_lines
 from metrics.bleu import BLEU
 from metrics.chrf import CHRF
 
@@ -21,13 +21,7 @@ def _load(shared: Path, pair: str) -> tuple[list[list[str]], list[list[str]]]:
 
 def _case(name: str, systems, refs, ours_factory, theirs_factory) -> Case:
     def ours() -> list[float]:
-        metric = ours_factory()  # a fresh object: no cache carried over between timed runs
-        out = []
-        for hyps in systems:
-            stats = metric.stats(hyps, refs)
-            out.append(metric.corpus_score(stats))
-            out.extend(metric.segment_scores(stats))
-        return out
+        return corpus_and_segments(ours_factory(), systems, refs)  # a fresh object: no cache carried over between runs
 
     def theirs() -> list[float]:
         metric = theirs_factory()
@@ -45,11 +39,26 @@ def cases(shared: Path) -> list[Case]:
     de, de_refs = _load(shared, "de-en")
     zh, zh_refs = _load(shared, "en-zh")
     return [
-        _case("bleu wmt22 de-en 9 sys corpus+segments", de, de_refs, BLEU,
-              lambda sentence=False: SacreBLEU(effective_order=sentence)),
-        _case("bleu zh wmt22 en-zh 13 sys corpus+segments", zh, zh_refs, lambda: BLEU(tokenize="zh"),
-              lambda sentence=False: SacreBLEU(tokenize="zh", effective_order=sentence)),
+        _case(
+            "bleu wmt22 de-en 9 sys corpus+segments",
+            de,
+            de_refs,
+            BLEU,
+            lambda sentence=False: SacreBLEU(effective_order=sentence),
+        ),
+        _case(
+            "bleu zh wmt22 en-zh 13 sys corpus+segments",
+            zh,
+            zh_refs,
+            lambda: BLEU(tokenize="zh"),
+            lambda sentence=False: SacreBLEU(tokenize="zh", effective_order=sentence),
+        ),
         _case("chrf wmt22 de-en 9 sys corpus+segments", de, de_refs, CHRF, lambda sentence=False: SacreCHRF()),
-        _case("chrf++ wmt22 de-en 9 sys corpus+segments", de, de_refs, lambda: CHRF(word_order=2),
-              lambda sentence=False: SacreCHRF(word_order=2)),
+        _case(
+            "chrf++ wmt22 de-en 9 sys corpus+segments",
+            de,
+            de_refs,
+            lambda: CHRF(word_order=2),
+            lambda sentence=False: SacreCHRF(word_order=2),
+        ),
     ]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sacrebleu.metrics import TER as SacreTER
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, corpus_and_segments, read_lines
 from metrics.ter import TER
 
 SYSTEMS = ("Online-B", "JDExploreAcademy", "LT22")
@@ -18,13 +18,7 @@ def cases(shared: Path) -> list[Case]:
     systems = [read_lines(folder / "sys" / f"{name}.txt") for name in SYSTEMS]
 
     def ours() -> list[float]:
-        metric = TER()
-        scores: list[float] = []
-        for hyps in systems:
-            stats = metric.stats(hyps, refs)
-            scores.append(metric.corpus_score(stats))
-            scores.extend(metric.segment_scores(stats).tolist())
-        return scores
+        return corpus_and_segments(TER(), systems, refs)
 
     def reference() -> list[float]:
         metric = SacreTER(references=refs)  # sacrebleu's own reference cache, as for several systems
