@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.common import Case, corpus_and_segments, read_lines
+from benchmarks.common import Case, corpus_and_segments, load_set
 from benchmarks.spec_ports import character_literal
 
 
 def cases(shared: Path) -> list[Case]:
-    folder = shared / "wmt22" / "de-en"
-    ref = read_lines(folder / "ref.A.txt")
-    names = ["JDExploreAcademy", "Online-B", "LT22"]
-    systems = {name: read_lines(folder / "sys" / f"{name}.txt") for name in names}
+    (ref,), systems = load_set(shared / "wmt22" / "de-en", ["ref.A.txt"], ["JDExploreAcademy", "Online-B", "LT22"])
 
     def ours() -> list[float]:
         from metrics.character import CharacTER

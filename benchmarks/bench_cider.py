@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.common import Case, corpus_and_segments, read_lines
+from benchmarks.common import Case, corpus_and_segments, load_set
 
 
 def cases(shared: Path) -> list[Case]:
-    folder = shared / "mscoco_thumb"
-    refs = [read_lines(folder / f"ref.{k}.txt") for k in range(4)]
-    systems = {p.stem: read_lines(p) for p in sorted((folder / "sys").glob("*.txt"))}
+    refs, systems = load_set(shared / "mscoco_thumb", [f"ref.{k}.txt" for k in range(4)])
 
     def ours() -> list[float]:
         from metrics.cider import CiderD

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.common import Case, corpus_and_segments, read_lines
+from benchmarks.common import Case, corpus_and_segments, load_set
 from benchmarks.spec_ports import eed_literal
 
 SEGMENTS = 300
 
 
 def cases(shared: Path) -> list[Case]:
-    folder = shared / "wmt22" / "de-en"
-    ref = read_lines(folder / "ref.A.txt")[:SEGMENTS]
-    names = ["JDExploreAcademy", "Online-B", "LT22"]
-    systems = {name: read_lines(folder / "sys" / f"{name}.txt")[:SEGMENTS] for name in names}
+    (full,), every = load_set(shared / "wmt22" / "de-en", ["ref.A.txt"], ["JDExploreAcademy", "Online-B", "LT22"])
+    ref = full[:SEGMENTS]
+    systems = {name: hyps[:SEGMENTS] for name, hyps in every.items()}
 
     def make(variant: str) -> Case:
         def ours() -> list[float]:

@@ -12,7 +12,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from benchmarks.common import Case, corpus_and_segments, read_lines
+from benchmarks.common import Case, corpus_and_segments, load_set
 
 
 def _nltk_wordnet(shared: Path):  # type: ignore[no-untyped-def]
@@ -27,9 +27,7 @@ def _nltk_wordnet(shared: Path):  # type: ignore[no-untyped-def]
 
 
 def cases(shared: Path) -> list[Case]:
-    folder = shared / "wmt22" / "de-en"
-    refs = [read_lines(folder / "ref.A.txt"), read_lines(folder / "ref.B.txt")]
-    systems = {p.stem: read_lines(p) for p in sorted((folder / "sys").glob("*.txt"))}
+    refs, systems = load_set(shared / "wmt22" / "de-en", ["ref.A.txt", "ref.B.txt"])
     wordnet = _nltk_wordnet(shared)
 
     def ours() -> list[float]:

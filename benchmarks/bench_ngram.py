@@ -7,16 +7,14 @@ from pathlib import Path
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from benchmarks.common import Case, corpus_and_segments, read_lines
+from benchmarks.common import Case, corpus_and_segments, load_set
 from metrics.bleu import BLEU
 from metrics.chrf import CHRF
 
 
 def _load(shared: Path, pair: str) -> tuple[list[list[str]], list[list[str]]]:
-    folder = shared / "wmt22" / pair
-    refs = [read_lines(folder / "ref.A.txt"), read_lines(folder / "ref.B.txt")]
-    systems = [read_lines(p) for p in sorted((folder / "sys").glob("*.txt"))]
-    return systems, refs
+    refs, systems = load_set(shared / "wmt22" / pair, ["ref.A.txt", "ref.B.txt"])
+    return list(systems.values()), refs
 
 
 def _case(name: str, systems, refs, ours_factory, theirs_factory) -> Case:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.common import Case
-from metrics.inputs import read_segments
+from benchmarks.common import Case, load_set
 from metrics.registry import create
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -19,9 +18,7 @@ SYSTEMS = ("baseline", "pointer-gen", "pointer-gen-cov")
 
 
 def _load(shared: Path) -> tuple[list[str], dict[str, list[str]]]:
-    folder = shared / "cnndm_see2017"
-    refs = list(read_segments(folder / "reference.sents.jsonl").texts)
-    systems = {name: list(read_segments(folder / "sys" / f"{name}.sents.jsonl").texts) for name in SYSTEMS}
+    (refs,), systems = load_set(shared / "cnndm_see2017", ["reference.sents.jsonl"], SYSTEMS, ".sents.jsonl")
     return refs, systems
 
 

@@ -23,8 +23,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks import perl_rouge155
-from benchmarks.common import Case
-from metrics.inputs import read_segments
+from benchmarks.common import Case, load_set
 from metrics.rouge155 import RougeS, RougeSU, RougeW
 from metrics.rouge155_printed import printed_evaluation
 
@@ -33,9 +32,7 @@ PERL_DOCS = 1000
 
 
 def _load(shared: Path) -> tuple[list[str], dict[str, list[str]]]:
-    folder = shared / "cnndm_see2017"
-    refs = list(read_segments(folder / "reference.sents.jsonl").texts)
-    systems = {name: list(read_segments(folder / "sys" / f"{name}.sents.jsonl").texts) for name in SYSTEMS}
+    (refs,), systems = load_set(shared / "cnndm_see2017", ["reference.sents.jsonl"], SYSTEMS, ".sents.jsonl")
     return refs, systems
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_METRICS = ("bleu", "chrf", "chrf++", "ter", "rouge1", "rouge2", "rougeL", "meteor", "cider", "characTER")
@@ -27,9 +27,7 @@ SPARE_METRICS = ("eed", "rougeLsum", "bleu-google", "bleu-nltk")  # stand in for
 
 
 def _wmt(shared: Path) -> tuple[dict[str, list[str]], list[list[str]]]:
-    folder = shared / "wmt22" / "de-en"
-    refs = [read_lines(folder / "ref.A.txt"), read_lines(folder / "ref.B.txt")]
-    systems = {p.stem: read_lines(p) for p in sorted((folder / "sys").glob("*.txt"))}
+    refs, systems = load_set(shared / "wmt22" / "de-en", ["ref.A.txt", "ref.B.txt"])
     return systems, refs
 
 

@@ -6,16 +6,15 @@ from pathlib import Path
 
 from sacrebleu.metrics import TER as SacreTER
 
-from benchmarks.common import Case, corpus_and_segments, read_lines
+from benchmarks.common import Case, corpus_and_segments, load_set
 from metrics.ter import TER
 
 SYSTEMS = ("Online-B", "JDExploreAcademy", "LT22")
 
 
 def cases(shared: Path) -> list[Case]:
-    folder = shared / "wmt22" / "de-en"
-    refs = [read_lines(folder / "ref.A.txt"), read_lines(folder / "ref.B.txt")]
-    systems = [read_lines(folder / "sys" / f"{name}.txt") for name in SYSTEMS]
+    refs, named = load_set(shared / "wmt22" / "de-en", ["ref.A.txt", "ref.B.txt"], SYSTEMS)
+    systems = list(named.values())
 
     def ours() -> list[float]:
         return corpus_and_segments(TER(), systems, refs)

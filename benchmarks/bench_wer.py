@@ -6,17 +6,19 @@ from pathlib import Path
 
 import jiwer
 
-from benchmarks.common import Case, read_lines
+from benchmarks.common import Case, load_set
 from metrics.wer import CER, WER
 
 
 def _sets(shared: Path) -> list[tuple[str, list[str], list[list[str]]]]:
-    de_en = shared / "wmt22" / "de-en"
-    ted = shared / "compare-mt" / "ted"
-    return [
-        ("wmt22 de-en", read_lines(de_en / "ref.A.txt"), [read_lines(p) for p in sorted((de_en / "sys").iterdir())]),
-        ("ted", read_lines(ted / "ref.txt"), [read_lines(p) for p in sorted((ted / "sys").iterdir())]),
-    ]
+    sets = []
+    for label, folder, ref_file in (
+        ("wmt22 de-en", shared / "wmt22" / "de-en", "ref.A.txt"),
+        ("ted", shared / "compare-mt" / "ted", "ref.txt"),
+    ):
+        (ref,), systems = load_set(folder, [ref_file])
+        sets.append((label, ref, list(systems.values())))
+    return sets
 
 
 def cases(shared: Path) -> list[Case]:

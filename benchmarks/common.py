@@ -32,3 +32,25 @@ def corpus_and_segments(metric: Metric, systems: Iterable[Sequence[str]], refs: 
         scores.append(metric.corpus_score(stats))
         scores.extend(metric.segment_scores(stats).tolist())
     return scores
+
+
+def load_set(
+    folder: Path, ref_files: Sequence[str], systems: Sequence[str] | None = None, suffix: str = ".txt"
+) -> tuple[list[list[str]], dict[str, list[str]]]:
+    """Reference streams and system outputs (by name) of one data set in ``shared``: the files ``folder/sys/<name>
+    <suffix>`` for the named systems, or all of them in name order. ``.sents.jsonl`` files are read with their
+    sentences joined by "\\n", as the app reads them; plain text files one segment a line."""
+
+    def read(path: Path) -> list[str]:
+        if suffix == ".sents.jsonl":
+            from metrics.inputs import read_segments
+
+            return list(read_segments(path).texts)
+        return read_lines(path)
+
+    refs = [read(folder / name) for name in ref_files]
+    if systems is None:
+        paths = sorted((folder / "sys").glob(f"*{suffix}"))
+    else:
+        paths = [folder / "sys" / f"{name}{suffix}" for name in systems]
+    return refs, {p.name[: -len(suffix)]: read(p) for p in paths}
