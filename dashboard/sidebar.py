@@ -14,11 +14,15 @@ from metrics.registry import SPECS
 from rendering.text import escape_markdown
 
 CSS = Path(__file__).resolve().parent.parent / "assets" / "style.css"
+_PAGE = "_page"
+_SIDEBAR_PAGE = "_sidebar_page"
+METRICS_BOX = "metrics_box"
 
 
 def page_setup(title: str) -> None:
     """Page config and the shared stylesheet; call first on every page."""
     st.set_page_config(page_title=f"ScoreLens — {title}", layout="wide")
+    st.session_state[_PAGE] = title
     if CSS.exists():
         st.html(CSS)
 
@@ -43,7 +47,7 @@ def _options_panel(chosen: list[str]) -> None:
         with st.expander(f"{family} options", expanded=False):
             values = {}
             for f in fields:
-                if f.key not in st.session_state:
+                if f.key not in st.session_state or _page_changed():
                     st.session_state[f.key] = widget_value(f, stored)
                 values[f.name] = _option_widget(f)
             changed = changed_values(fields, values)
@@ -60,17 +64,24 @@ def sidebar() -> Dataset:
     with st.sidebar:
         st.markdown(f"**{escape_markdown(data.title)}**")
         st.caption(f"{len(data.systems)} systems · {len(data)} segments · {len(data.refs)} reference(s)")
-        if "metrics_box" not in st.session_state:
-            st.session_state["metrics_box"] = state.metric_ids()
+        if METRICS_BOX not in st.session_state or _page_changed():
+            st.session_state[METRICS_BOX] = state.metric_ids()
         chosen = st.multiselect(
-            "Metrics", list(state.offered_metrics()), format_func=lambda m: SPECS[m].label, key="metrics_box"
+            "Metrics", list(state.offered_metrics()), format_func=lambda m: SPECS[m].label, key=METRICS_BOX
         )
         if not chosen:
             st.caption("Choose at least one metric; keeping the previous choice.")
         elif chosen != state.metric_ids():
             state.set_metric_ids(chosen)
         _options_panel(state.metric_ids())
+    st.session_state[_SIDEBAR_PAGE] = st.session_state.get(_PAGE)
     return data
+
+
+def _page_changed() -> bool:
+    """True on the first run of a page after another one: the sidebar's widgets belong to the page that draws them,
+    so Streamlit starts them empty there, and they are seeded again from the settings kept in session state."""
+    return st.session_state.get(_SIDEBAR_PAGE) != st.session_state.get(_PAGE)
 
 
 def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:

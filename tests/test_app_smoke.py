@@ -42,3 +42,15 @@ def test_the_router_reaches_every_page():
     for page in routed:
         at.switch_page(page).run()
         assert not at.exception, (page, at.exception)
+
+
+def test_sidebar_choices_survive_a_page_switch():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.sidebar.multiselect(key="metrics_box").set_value(["bleu", "chrf"]).run()
+    at.sidebar.checkbox(key="opt:bleu:lowercase").check().run()
+    lowercased = at.session_state["metric_options"]["bleu"]
+    for page in ("pages/5_Teach.py", "pages/2_Explorer.py", "pages/1_Overview.py"):
+        at.switch_page(page).run()
+        assert at.sidebar.multiselect(key="metrics_box").value == ["bleu", "chrf"], page
+        assert at.sidebar.checkbox(key="opt:bleu:lowercase").value, page
+        assert at.session_state["metric_options"]["bleu"] == lowercased
