@@ -286,8 +286,12 @@ class _Rouge(Metric[RougeConfig]):
         row = self._row
         rows = [row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
-        note = self._discard_note(hyps, refs)
-        return SegmentStats(self.rouge_type, COLUMNS, matrix, self.aggregate, (note,) if note else ())
+        notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n)
+        return SegmentStats(self.rouge_type, COLUMNS, matrix, self.aggregate, notes)
+
+    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> str | None:
+        """A warning about the corpus as a whole, for the family members that need one."""
+        return None
 
     def _discard_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> str | None:
         """A warning when the ASCII tokenizer silently deleted letters (CJK text scores 0 with it)."""
@@ -513,6 +517,15 @@ class RougeLsum(_Rouge):
     @property
     def name(self) -> str:
         return "ROUGE-Lsum"
+
+    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> str | None:
+        texts = chain(hyps, (r for stream in refs for r in stream if r is not None))
+        if any("\n" in text for text in texts):
+            return None
+        return (
+            "ROUGE-Lsum: no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
+            "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences) for summary-level scores."
+        )
 
     def _summary(self, text: str) -> _Summary:
         sentences = [self.tokenizer.words(s) for _, s in split_sentences(text)]

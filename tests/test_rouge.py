@@ -534,3 +534,12 @@ def test_sweep_full_cnndm_every_segment(stemmer):
             ours = np.stack([stats.column(f) for f in FIELDS], axis=1)
             assert np.array_equal(ours, theirs), (name, rouge_type, int((ours != theirs).any(axis=1).sum()))
             assert rel_close(metric.corpus_score(stats), float(theirs[:, 2].mean()))
+
+
+def test_lsum_warns_when_no_text_has_sentence_breaks():
+    from metrics.rouge import RougeLsum
+
+    flat = RougeLsum().stats(["the cat sat . it was happy"], [["the cat sat on the mat . it was glad"]])
+    assert any("equals ROUGE-L" in note for note in flat.notes)
+    split = RougeLsum().stats(["the cat sat .\nit was happy"], [["the cat sat on the mat .\nit was glad"]])
+    assert not any("equals ROUGE-L" in note for note in split.notes)
