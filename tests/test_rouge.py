@@ -233,8 +233,9 @@ def test_chinese_with_default_tokenizer_scores_like_rouge_score_and_warns():
         stats = metric.stats(hyps, corpus.refs)
         expected = [scorer.score_multi(_refs_of(corpus, i), h)[rouge_type].fmeasure for i, h in enumerate(hyps)]
         assert np.array_equal(stats.column("fmeasure"), expected)
-        assert len(stats.notes) == 1 and "unicode" in stats.notes[0]
-        assert "200 of 200 hypotheses" in stats.notes[0] and "400 of 400 references" in stats.notes[0]
+        tokenizer_notes = [n for n in stats.notes if "tokenizer" in n]
+        assert len(tokenizer_notes) == 1 and "unicode" in tokenizer_notes[0]
+        assert "200 of 200 hypotheses" in tokenizer_notes[0] and "400 of 400 references" in tokenizer_notes[0]
     # A purely Chinese pair has no tokens at all: 0, as rouge-score.
     i = next(i for i, h in enumerate(hyps) if h.isascii() is False and not any(c.isascii() and c.isalnum() for c in h))
     explanation = create("rouge1").explain(hyps[i], _refs_of(corpus, i))
@@ -252,7 +253,7 @@ def test_chinese_with_unicode_tokenizer_scores_and_does_not_warn():
         default = create(rouge_type).stats(hyps, corpus.refs)
         metric = create(rouge_type, {"tokenizer": "unicode"})
         stats = metric.stats(hyps, corpus.refs)
-        assert stats.notes == ()
+        assert not [n for n in stats.notes if "tokenizer" in n]
         assert metric.corpus_score(stats) > 0.3
         assert metric.corpus_score(stats) > create(rouge_type).corpus_score(default)
         assert (stats.column("fmeasure") > 0).mean() > 0.9
