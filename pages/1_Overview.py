@@ -9,7 +9,7 @@ from dashboard import state
 from dashboard.sidebar import page_setup, sidebar
 from rendering import export
 from rendering.figures import rankings_figure, scores_figure
-from rendering.tables import groups_text, metric_labels, overview_table, style_overview
+from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
 from rendering.text import escape_markdown
 
 page_setup("overview")
@@ -45,6 +45,9 @@ if reports is not None:
             if pair is not None:
                 pvalues[(name, metric_id)] = pair.p_value
         groups[metric_id] = report["groups"]
+
+for label, note, systems in metric_notes(evaluation):
+    st.warning(f"**{escape_markdown(label)}** ({escape_markdown(', '.join(systems))}): {escape_markdown(note)}")
 
 table = overview_table(evaluation, intervals or None, pvalues or None)
 st.dataframe(style_overview(table, evaluation), key="scores_table")

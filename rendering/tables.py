@@ -132,3 +132,15 @@ def sentence_scores(evaluation: Evaluation, systems: Sequence[str], metric_ids: 
     frame = pd.DataFrame(data)
     frame.index = pd.RangeIndex(1, len(frame) + 1, name="segment")
     return frame
+
+
+def metric_notes(evaluation: Evaluation) -> list[tuple[str, str, list[str]]]:
+    """Every warning a metric attached to its statistics (text thrown away by a tokenizer, a search bound that
+    applied, ROUGE-Lsum without sentence breaks): ``(metric label, note, systems it concerns)``, in metric order."""
+    labels = metric_labels(evaluation)
+    found: dict[tuple[str, str], list[str]] = {}
+    for metric_id in evaluation.metrics:
+        for result in evaluation.systems:
+            for note in result.stats[metric_id].notes:
+                found.setdefault((metric_id, note), []).append(result.name)
+    return [(labels[metric_id], note, systems) for (metric_id, note), systems in found.items()]

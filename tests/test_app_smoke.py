@@ -54,3 +54,13 @@ def test_sidebar_choices_survive_a_page_switch():
         assert at.sidebar.multiselect(key="metrics_box").value == ["bleu", "chrf"], page
         assert at.sidebar.checkbox(key="opt:bleu:lowercase").value, page
         assert at.session_state["metric_options"]["bleu"] == lowercased
+
+
+def test_overview_shows_the_metrics_warnings():
+    from dashboard_support import app
+
+    at = app("pages/1_Overview.py", load_sample("mt"), ["bleu", "rougeLsum"]).run()
+    assert not at.exception
+    texts = [w.value for w in at.warning]
+    assert any("equals ROUGE" in t for t in texts), texts  # one-line texts: no sentence breaks
+    assert any("non" in t and "ASCII" in t for t in texts), texts  # German umlauts dropped by rouge-score
