@@ -54,7 +54,7 @@ def _options_panel(chosen: list[str]) -> None:
             if changed != stored:
                 error = validate(family, chosen, changed)
                 if error:
-                    st.error(f"Not applied: {error}")
+                    st.error(f"Not applied: {escape_markdown(error)}")
                 else:
                     state.set_family_options(family, changed)
 

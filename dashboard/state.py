@@ -23,6 +23,7 @@ from dashboard.workspace import Settings
 from metrics.base import Metric
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
 from metrics.registry import SPECS, create
+from rendering.text import escape_markdown
 
 DATASET = "dataset"
 METRICS = "metric_ids"
@@ -257,7 +258,7 @@ def evaluation() -> Evaluation:
     for metric_id in failed:
         metrics.pop(metric_id, None)
     for message in [*errors, *failed.values()]:
-        st.error(f"Left out — {message}", icon="⚠️")
+        st.error(f"Left out — {escape_markdown(message)}", icon="⚠️")
     systems = []
     for name in data.systems:
         stats, scores, segments = {}, {}, {}

@@ -64,3 +64,13 @@ def test_overview_shows_the_metrics_warnings():
     texts = [w.value for w in at.warning]
     assert any("equals ROUGE" in t for t in texts), texts  # one-line texts: no sentence breaks
     assert any("non" in t and "ASCII" in t for t in texts), texts  # German umlauts dropped by rouge-score
+
+
+def test_option_errors_show_user_text_literally():
+    from dashboard_support import app
+
+    at = app("pages/1_Overview.py", load_sample("mt"), ["bleu"]).run()
+    at.sidebar.number_input(key="opt:bleu:max_ngram_order").set_value(42).run()
+    errors = [e.value for e in at.error]
+    # The message went through Markdown escaping (the underscores of the option's name are escaped).
+    assert any("max\\_ngram\\_order" in e for e in errors), errors
