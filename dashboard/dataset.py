@@ -2,6 +2,8 @@
 
 A :class:`Dataset` is immutable; edits (rename, remove, add) return a new one, so a failed edit can never leave a
 half-changed dataset in the session. Each stream has a content hash, so caches keyed by content survive renames.
+Optional human judgments (:class:`metrics.human.HumanScores`, keyed by system name) follow their system through
+renames and removals.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from metrics.human import HumanScores
 from metrics.inputs import InputError
 from metrics.registry import DEFAULT_MT
 
@@ -38,6 +41,8 @@ class Dataset:
     source: tuple[str, ...] | None = None
     default_metrics: tuple[str, ...] = DEFAULT_MT
     notes: tuple[str, ...] = field(default=())
+    # Arrays cannot take part in ``==``; fingerprint() covers the judgments instead.
+    human: HumanScores | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.refs:
@@ -54,6 +59,13 @@ class Dataset:
         for name in self.systems:
             if not name.strip():
                 raise InputError("dataset", "system names cannot be empty")
+        if self.human is not None:
+            source = self.human.source or "human scores"
+            for name, values in self.human.scores.items():
+                if name not in self.systems:
+                    raise InputError(source, f"judges system {name!r}, which is not loaded")
+                if len(values) != n:
+                    raise InputError(source, f"covers {len(values)} segments of {name!r}, the data has {n}")
 
     def __len__(self) -> int:
         return len(self.refs[0])
@@ -65,10 +77,22 @@ class Dataset:
     def system_hash(self, name: str) -> str:
         return stream_hash(self.systems[name])
 
+    def human_hash(self, name: str) -> str | None:
+        """Content hash of the human scores of one system (``None`` when it has none)."""
+        if self.human is None or name not in self.human.scores:
+            return None
+        return hashlib.sha256(self.human.scores[name].tobytes()).hexdigest()[:32]
+
     def fingerprint(self) -> str:
         """Hash of all content (names included), e.g. to tell two workspaces apart."""
         parts = [self.refs_hash, *(f"{name}={self.system_hash(name)}" for name in self.systems)]
+        if self.human is not None:
+            parts += [f"human:{name}={self.human_hash(name)}" for name in self.human.scores]
         return stream_hash(parts)
+
+    def with_human(self, human: HumanScores | None) -> Dataset:
+        """The same data with these judgments (checked against the systems and length), or without any."""
+        return replace(self, human=human)
 
     def renamed(self, old: str, new: str) -> Dataset:
         new = new.strip()
@@ -77,13 +101,21 @@ class Dataset:
         if new != old and new in self.systems:
             raise InputError(old, f"another system is already called {new!r}")
         systems = {(new if name == old else name): texts for name, texts in self.systems.items()}
-        return replace(self, systems=systems)
+        human = self.human
+        if human is not None:
+            scores = {(new if name == old else name): values for name, values in human.scores.items()}
+            human = HumanScores(scores, human.source)
+        return replace(self, systems=systems, human=human)
 
     def without(self, name: str) -> Dataset:
         systems = {k: v for k, v in self.systems.items() if k != name}
         if not systems:
             raise InputError(name, "the last system cannot be removed; load another one first")
-        return replace(self, systems=systems)
+        human = self.human
+        if human is not None:
+            scores = {k: v for k, v in human.scores.items() if k != name}
+            human = HumanScores(scores, human.source) if scores else None
+        return replace(self, systems=systems, human=human)
 
     def with_systems(self, added: Mapping[str, Sequence[str]]) -> Dataset:
         systems = dict(self.systems)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dashboard.dataset import Dataset, unique_name
+from metrics.human import HumanScores, parse_human_scores
 from metrics.inputs import InputError, Segments, parse_segments, table_columns
 
 # The browser upload path holds every file in memory per session; the CLI's 200 MB limit is for local files.
@@ -167,3 +168,39 @@ def assemble_problems(
     if source is not None:
         others.append(source)
     return length_errors(expected, expected_from, others)
+
+
+def parse_human_upload(
+    name: str, data: bytes, base: Dataset, ids: Segments | None = None
+) -> tuple[HumanScores, list[str]]:
+    """Human judgments (``metrics.human`` format) of the loaded systems, and notes on what was left out.
+
+    ``ids`` (e.g. THumB's ``image_ids.txt``) gives the id of each segment; without it ``seg_id`` is the line number.
+    Raises :class:`InputError` naming the file (and line); judgments of systems not loaded are left out with a note.
+    """
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise InputError(name, f"file has {len(data):,} bytes, more than the upload limit of {MAX_UPLOAD_BYTES:,}")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise InputError(name, "not valid UTF-8 (the only encoding tried); re-save the file as UTF-8", line) from None
+    segment_ids = None
+    if ids is not None:
+        if len(ids) != len(base):
+            raise InputError(
+                ids.source or ids.name, f"has {len(ids)} segment ids but the data has {len(base)} segments"
+            )
+        segment_ids = [s.strip() for s in ids.texts]
+    human = parse_human_scores(text.split("\n"), len(base), segment_ids, name)
+    kept = {system: values for system, values in human.scores.items() if system in base.systems}
+    if not kept:
+        raise InputError(
+            name,
+            f"judges {', '.join(human.systems)}; none of them is loaded (loaded: {', '.join(base.systems)})",
+        )
+    notes = []
+    ignored = [system for system in human.systems if system not in kept]
+    if ignored:
+        notes.append(f"{name}: judgments of systems not loaded were left out: {', '.join(ignored)}")
+    return HumanScores(kept, name), notes

@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 
 from dashboard.dataset import Dataset
+from metrics.human import HumanScores, read_human_scores
 from metrics.inputs import Segments, display_name, read_segments
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "assets" / "samples"
@@ -21,6 +22,8 @@ class Sample:
     refs: tuple[str, ...]
     source: str | None
     metrics: tuple[str, ...]
+    human: str | None = None  # human judgments (metrics.human format) …
+    segment_ids: str | None = None  # … aligned by this file of one segment id per line
 
     @property
     def path(self) -> Path:
@@ -56,6 +59,8 @@ SAMPLES: dict[str, Sample] = {
             ("ref.0.txt", "ref.1.txt", "ref.2.txt", "ref.3.txt"),
             None,
             ("bleu", "cider", "meteor", "rougeL"),
+            human="human_scores.jsonl",
+            segment_ids="image_ids.txt",
         ),
     )
 }
@@ -67,6 +72,11 @@ def load_sample(key: str) -> Dataset:
     refs: list[Segments] = [read_segments(sample.path / name) for name in sample.refs]
     systems = {display_name(p.name): read_segments(p).texts for p in sorted((sample.path / "sys").iterdir())}
     source = read_segments(sample.path / sample.source).texts if sample.source else None
+    human = None
+    if sample.human:
+        ids = sample.path / sample.segment_ids if sample.segment_ids else None
+        read = read_human_scores(sample.path / sample.human, len(refs[0]), ids)
+        human = HumanScores(read.scores, f"{sample.folder}/{sample.human}")
     return Dataset(
         title=sample.title,
         systems=systems,
@@ -74,4 +84,5 @@ def load_sample(key: str) -> Dataset:
         ref_names=tuple(display_name(name) for name in sample.refs),
         source=source,
         default_metrics=sample.metrics,
+        human=human,
     )

@@ -21,7 +21,9 @@ from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
 from metrics.base import Metric
+from metrics.correlation import Correlation, correlate
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
+from metrics.human import HumanScores
 from metrics.registry import SPECS, create
 from rendering.text import escape_markdown
 
@@ -69,6 +71,11 @@ def _results() -> LRU:
 
 @st.cache_resource(show_spinner=False)
 def _statistics() -> LRU:
+    return LRU(512)
+
+
+@st.cache_resource(show_spinner=False)
+def _correlations() -> LRU:
     return LRU(512)
 
 
@@ -331,6 +338,62 @@ def _renamed(report: Any, to_name: dict[str, str]) -> dict[str, Any]:
     }
     groups = [[to_name[i] for i in group] for group in (report.groups or ())]
     return {"intervals": intervals, "pairs": pairs, "groups": groups}
+
+
+# ------------------------------------------------------------------------------------------------ correlation
+
+
+def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, ...]], list[str]]:
+    """Per metric id, its correlations with the loaded human scores (``metrics.correlation.correlate`` on the cached
+    segment statistics, bootstrap ``N_RESAMPLES``/``SEED``), and messages on what could not be computed. Cached by
+    content (metric, options, references, each judged system's outputs and human scores), so renames are free."""
+    data = dataset()
+    human = data.human
+    if human is None:
+        return {}, []
+    judged = [r.name for r in evaluation.systems if r.name in human.scores]
+    if not judged:
+        return {}, ["no loaded system has human scores"]
+    levels: tuple[Any, ...] = ("segment", "system") if len(judged) > 1 else ("segment",)
+    scores = HumanScores({name: human.scores[name] for name in judged}, human.source)
+    content = tuple((data.system_hash(name), data.human_hash(name)) for name in judged)
+    store = _correlations()
+    all_options = options()
+    failed: dict[str, str] = {}
+
+    def key(metric_id: str) -> tuple[Any, ...]:
+        return (metric_id, _options_json(metric_id, all_options), data.refs_hash, content, levels, N_RESAMPLES, SEED)
+
+    def job(metric_id: str) -> Callable[[], None]:
+        def run() -> None:
+            stats = {name: evaluation.system(name).stats[metric_id] for name in judged}
+            try:
+                found = correlate(
+                    evaluation.metrics[metric_id], stats, scores, N_RESAMPLES, SEED, levels=levels, label=metric_id
+                )
+            except ValueError as err:
+                failed[metric_id] = f"{evaluation.metrics[metric_id].name}: {err}"
+                return
+            store.put(key(metric_id), found)
+
+        return run
+
+    jobs = [(evaluation.metrics[m].name, job(m)) for m in evaluation.metrics if key(m) not in store]
+    _with_progress(jobs, f"Correlation with human scores ({N_RESAMPLES} resamples)")
+    results: dict[str, tuple[Correlation, ...]] = {}
+    for metric_id in evaluation.metrics:
+        if metric_id in failed:
+            continue
+        found = store.get(key(metric_id))
+        if found is None:  # evicted by another session since the jobs ran
+            job(metric_id)()
+            found = store.get(key(metric_id))
+        if found is not None:
+            results[metric_id] = found
+    messages = list(failed.values())
+    if len(judged) < 2:
+        messages.append("system-level correlation needs at least two systems with human scores")
+    return results, messages
 
 
 # ----------------------------------------------------------------------------------------------- explanations

@@ -7,11 +7,15 @@ caller keeps what was loaded before.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from dashboard.dataset import Dataset
+from metrics.human import HumanScores
 from metrics.inputs import InputError
 
 FORMAT = "scorelens-workspace"
@@ -37,6 +41,7 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
         ],
         "systems": [{"name": name, "segments": list(texts)} for name, texts in dataset.systems.items()],
         "source": list(dataset.source) if dataset.source is not None else None,
+        "human": _human_document(dataset.human),
         "settings": {
             "metrics": list(settings.metrics),
             "options": {family: dict(values) for family, values in settings.options.items()},
@@ -44,6 +49,35 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def _human_document(human: HumanScores | None) -> dict[str, Any] | None:
+    """Human scores as JSON: ``null`` for a segment without a judgment (JSON has no NaN)."""
+    if human is None:
+        return None
+    scores = {
+        name: [None if math.isnan(v) else float(v) for v in values.tolist()] for name, values in human.scores.items()
+    }
+    return {"source": human.source, "scores": scores}
+
+
+def _human(value: Any, source: str) -> HumanScores | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("scores"), dict) or not value["scores"]:
+        raise InputError(source, "'human' must be an object with a non-empty 'scores' object")
+    scores = {}
+    for name, values in value["scores"].items():
+        ok = isinstance(values, list) and all(
+            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)) for v in values
+        )
+        if not ok:
+            raise InputError(source, f"human.scores[{name!r}] must be a list of finite numbers or nulls")
+        scores[name] = np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
+    try:
+        return HumanScores(scores, value["source"] if isinstance(value.get("source"), str) else "")
+    except ValueError as err:
+        raise InputError(source, f"human scores: {err}") from None
 
 
 def _strings(value: Any, where: str, source: str) -> tuple[str, ...]:
@@ -92,6 +126,7 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
     if not isinstance(view, dict):
         raise InputError(source, "settings.view must be an object")
     title = document.get("title") if isinstance(document.get("title"), str) else "Workspace"
+    human = _human(document.get("human"), source)
     try:
         dataset = Dataset(
             title=title,
@@ -100,6 +135,7 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
             ref_names=tuple(name for name, _ in refs),
             source=src,
             default_metrics=metrics or Dataset.default_metrics,
+            human=human,
         )
     except InputError as err:
         raise InputError(source, str(err)) from None

@@ -1,8 +1,10 @@
-"""Data: upload or paste system outputs and references, pick a bundled example, rename systems, save and restore
-the whole workspace. A file with a problem is reported (file and line) and never replaces what is loaded."""
+"""Data: upload or paste system outputs and references, pick a bundled example, attach human judgments, rename
+systems, save and restore the whole workspace. A file with a problem is reported (file and line) and never replaces
+what is loaded."""
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from dashboard import intake, state, workspace
@@ -77,8 +79,8 @@ if "rename_error" in st.session_state:
 
 # ------------------------------------------------------------------------------------------------- loading
 
-tab_upload, tab_paste, tab_sample, tab_workspace = st.tabs(
-    ["Upload files", "Paste text", "Bundled examples", "Workspace file"]
+tab_upload, tab_paste, tab_sample, tab_human, tab_workspace = st.tabs(
+    ["Upload files", "Paste text", "Bundled examples", "Human scores", "Workspace file"]
 )
 
 
@@ -190,6 +192,48 @@ with tab_sample:
     st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
     if st.button("Load example", key="load_sample", type="primary"):
         adopt(load_sample(choice))
+
+with tab_human:
+    st.caption(
+        'Optional human judgments, JSON lines as THumB ships them: {"SYS": system name, "seg_id": segment id, '
+        '"human_score": number}. With a segment ids file (one id per line, in the order of the system files), '
+        "seg_id is looked up there; without, seg_id is the line number. The overview then shows how well each "
+        "metric correlates with them."
+    )
+    if data.human is not None:
+        st.markdown(
+            f"Loaded: **{escape_markdown(data.human.source or 'human scores')}** for "
+            f"{escape_markdown(', '.join(data.human.systems))}."
+        )
+        if st.button("Remove human scores", key="drop_human"):
+            adopt(data.with_human(None), keep_metrics=True)
+    human_round = st.session_state.get("human_round", 0)
+    human_suffix = f":{human_round}" if human_round else ""
+    human_upload = st.file_uploader("Human scores (.jsonl)", key=f"up_human{human_suffix}")
+    ids_upload = st.file_uploader("Segment ids (optional, one per line)", key=f"up_human_ids{human_suffix}")
+    if human_upload is not None:
+        try:
+            ids = None
+            if ids_upload is not None:
+                parsed_ids = intake.parse_upload(ids_upload.name, ids_upload.getvalue())
+                if parsed_ids.error is not None or parsed_ids.segments is None:
+                    raise parsed_ids.error or InputError(ids_upload.name, "could not be read")
+                ids = parsed_ids.segments
+            human, human_notes = intake.parse_human_upload(human_upload.name, human_upload.getvalue(), data, ids)
+            with_human = data.with_human(human)
+        except InputError as err:
+            show_error(err)
+        else:
+            judged = {name: int((~np.isnan(values)).sum()) for name, values in human.scores.items()}
+            st.markdown(
+                f"✓ {escape_markdown(human_upload.name)}: "
+                + escape_markdown(", ".join(f"{name} ({count} segments)" for name, count in judged.items()))
+            )
+            for note in human_notes:
+                st.info(escape_markdown(note), icon="ℹ️")
+            if st.button("Attach these human scores", key="load_human", type="primary"):
+                st.session_state["human_round"] = human_round + 1
+                adopt(with_human, [f"human scores {human_upload.name} attached", *human_notes], keep_metrics=True)
 
 with tab_workspace:
     st.caption("Everything loaded and chosen here — data, metrics, options, baseline, segment — as one JSON file.")

@@ -8,6 +8,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.sidebar import page_setup, sidebar
 from rendering import export
+from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
 from rendering.text import escape_markdown
@@ -83,6 +84,28 @@ middle.download_button(
 right.download_button(
     "Download LaTeX", export.to_latex(evaluation, intervals or None), "scorelens.tex", "text/x-tex", key="dl_latex"
 )
+
+if data.human is not None:
+    st.subheader("Correlation with human judgments")
+    correlations, problems = state.correlations(evaluation)
+    for problem in problems:
+        st.warning(escape_markdown(problem))
+    if correlations:
+        found = [c for metric_id in correlations for c in correlations[metric_id]]
+        correlation_frame = correlation_table(found, labels)
+        coefficients = [c for c in METHOD_LABELS.values() if c in correlation_frame]
+        st.dataframe(
+            correlation_frame.style.format("{:.4f}", subset=coefficients, na_rep="undefined"),
+            hide_index=True,
+            key="correlation_table",
+        )
+        judged = [name for name in names if name in data.human.scores]
+        st.caption(
+            f"Human scores: {escape_markdown(data.human.source or 'uploaded')} "
+            f"({escape_markdown(', '.join(judged))}). Segment level: every judged (system, segment) pair; system "
+            "level: corpus score against mean human score per system. 95% bootstrap intervals over segments "
+            f"({state.N_RESAMPLES} resamples, seed {state.SEED})."
+        )
 
 st.subheader("Signatures")
 for metric_id, signature in evaluation.signatures.items():
