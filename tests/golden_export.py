@@ -1,0 +1,77 @@
+"""A golden export of the bundled samples: every metric id with default options, every system, corpus and segment
+scores, statistics rows and bootstrap intervals, written as canonical JSON.
+
+It pins the numbers across refactorings: ``tests/test_golden_export.py`` recomputes it and compares it with the
+file in ``tests/golden``, byte for byte. Regenerate only when a number is meant to change:
+``python tests/golden_export.py``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from dashboard.samples import SAMPLES, load_sample  # noqa: E402
+from metrics import create  # noqa: E402
+from metrics.registry import SPECS  # noqa: E402
+from metrics.significance import confidence_intervals  # noqa: E402
+
+GOLDEN = ROOT / "tests" / "golden"
+N_SAMPLES = 200
+SEED = 12345
+
+
+def _digest(values: np.ndarray) -> str:
+    """SHA-256 of the float64 bytes: any change in any bit of any value shows."""
+    return hashlib.sha256(np.ascontiguousarray(values, dtype=np.float64).tobytes()).hexdigest()
+
+
+def export(sample: str) -> dict[str, Any]:
+    data = load_sample(sample)
+    refs = [list(stream) for stream in data.refs]
+    result: dict[str, Any] = {"sample": sample, "metrics": {}}
+    for metric_id in SPECS:
+        metric = create(metric_id)
+        stats = {name: metric.stats(list(hyps), refs) for name, hyps in data.systems.items()}
+        intervals = confidence_intervals(metric, stats, N_SAMPLES, SEED)
+        systems = {}
+        for name, s in stats.items():
+            iv = intervals[name]
+            systems[name] = {
+                "score": repr(metric.corpus_score(s)),
+                "columns": list(s.columns),
+                "rows_sha256": _digest(s.rows),
+                "segments_sha256": _digest(metric.segment_scores(s)),
+                "interval": [repr(float(v)) for v in (iv.mean, iv.lo, iv.hi, iv.half_width)],
+            }
+        result["metrics"][metric_id] = {"signature": metric.signature(), "systems": systems}
+    return result
+
+
+def canonical(sample: str) -> bytes:
+    return (json.dumps(export(sample), indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def path(sample: str) -> Path:
+    return GOLDEN / f"{sample}.json.gz"
+
+
+def main() -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for sample in SAMPLES:
+        path(sample).write_bytes(gzip.compress(canonical(sample), mtime=0))
+        print(f"wrote {path(sample)}")
+
+
+if __name__ == "__main__":
+    main()
