@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.common import Case, load_set
-from metrics.registry import create
+from metrics.core.registry import create
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 SYSTEMS = ("baseline", "pointer-gen", "pointer-gen-cov")

@@ -39,9 +39,9 @@ def cases(shared: Path) -> list[Case]:
     systems, refs = _wmt(shared)
 
     def ours() -> list[float]:
-        from metrics.bleu import BLEU
-        from metrics.chrf import CHRF
-        from metrics.significance import paired_test
+        from metrics.bleu.metric import BLEU
+        from metrics.chrf.metric import CHRF
+        from metrics.stats.significance import paired_test
 
         out = []
         for metric in (BLEU(), CHRF()):
@@ -71,8 +71,8 @@ def budget_stats(n_systems: int = 10, n_segments: int = 2000, seed: int = 0) -> 
     sys.path.insert(0, str(ROOT / "tests"))
     from conftest import slice_corpus
 
-    from metrics.base import SegmentStats
-    from metrics.registry import create
+    from metrics.core.base import SegmentStats
+    from metrics.core.registry import create
 
     corpus = slice_corpus("wmt22-de-en")
     rng = np.random.default_rng(seed)
@@ -96,7 +96,7 @@ def budget_stats(n_systems: int = 10, n_segments: int = 2000, seed: int = 0) -> 
 
 
 def time_budget(metrics: dict, stats: dict, repeat: int = 3) -> float:
-    from metrics.significance import all_pairs
+    from metrics.stats.significance import all_pairs
 
     best = float("inf")
     for _ in range(repeat):
@@ -118,9 +118,9 @@ def main() -> None:
     if not (shared / "wmt22").exists():
         print(f"{shared} absent: skipping the comparison with sacrebleu")
         return
-    from metrics.bleu import BLEU
-    from metrics.chrf import CHRF
-    from metrics.significance import paired_test
+    from metrics.bleu.metric import BLEU
+    from metrics.chrf.metric import CHRF
+    from metrics.stats.significance import paired_test
 
     systems, refs = _wmt(shared)
     start = time.perf_counter()

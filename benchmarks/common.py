@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from metrics.base import Metric
+    from metrics.core.base import Metric
 
 Scores = float | Sequence[float]
 
@@ -43,7 +43,7 @@ def load_set(
 
     def read(path: Path) -> list[str]:
         if suffix == ".sents.jsonl":
-            from metrics.inputs import read_segments
+            from metrics.io.inputs import read_segments
 
             return list(read_segments(path).texts)
         return read_lines(path)

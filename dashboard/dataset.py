@@ -2,7 +2,7 @@
 
 A :class:`Dataset` is immutable; edits (rename, remove, add) return a new one, so a failed edit can never leave a
 half-changed dataset in the session. Each stream has a content hash, so caches keyed by content survive renames.
-Optional human judgments (:class:`metrics.human.HumanScores`, keyed by system name) follow their system through
+Optional human judgments (:class:`metrics.stats.human.HumanScores`, keyed by system name) follow their system through
 renames and removals.
 """
 
@@ -13,9 +13,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from metrics.human import HumanScores
-from metrics.inputs import InputError
-from metrics.registry import DEFAULT_MT
+from metrics.core.registry import DEFAULT_MT
+from metrics.io.inputs import InputError
+from metrics.stats.human import HumanScores
 
 
 def stream_hash(texts: Sequence[str]) -> str:

@@ -1,7 +1,7 @@
 """Turning uploaded or pasted files into a :class:`Dataset`, with a message naming the file and line for every
 problem. Pure functions (no Streamlit), so the same checks are unit-tested directly.
 
-Reading a file is :func:`metrics.inputs.parse_segments`, shared with the command line. Nothing here replaces the
+Reading a file is :func:`metrics.io.inputs.parse_segments`, shared with the command line. Nothing here replaces the
 loaded dataset: the page swaps datasets only when :func:`assemble` succeeds, so a bad file never wipes good data.
 """
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dashboard.dataset import Dataset, unique_name
-from metrics.human import HumanScores, parse_human_scores
-from metrics.inputs import InputError, Segments, parse_segments, table_columns
+from metrics.io.inputs import InputError, Segments, parse_segments, table_columns
+from metrics.stats.human import HumanScores, parse_human_scores
 
 # The browser upload path holds every file in memory per session; the CLI's 200 MB limit is for local files.
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
@@ -173,7 +173,7 @@ def assemble_problems(
 def parse_human_upload(
     name: str, data: bytes, base: Dataset, ids: Segments | None = None
 ) -> tuple[HumanScores, list[str]]:
-    """Human judgments (``metrics.human`` format) of the loaded systems, and notes on what was left out.
+    """Human judgments (``metrics.stats.human`` format) of the loaded systems, and notes on what was left out.
 
     ``ids`` (e.g. THumB's ``image_ids.txt``) gives the id of each segment; without it ``seg_id`` is the line number.
     Raises :class:`InputError` naming the file (and line); judgments of systems not loaded are left out with a note.

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from metrics.registry import SPECS, create, metric_class
+from metrics.core.registry import SPECS, create, metric_class
 
 
 @dataclass(frozen=True)

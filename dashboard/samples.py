@@ -7,8 +7,8 @@ from functools import cache
 from pathlib import Path
 
 from dashboard.dataset import Dataset
-from metrics.human import HumanScores, read_human_scores
-from metrics.inputs import Segments, display_name, read_segments
+from metrics.io.inputs import Segments, display_name, read_segments
+from metrics.stats.human import HumanScores, read_human_scores
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "assets" / "samples"
 
@@ -22,7 +22,7 @@ class Sample:
     refs: tuple[str, ...]
     source: str | None
     metrics: tuple[str, ...]
-    human: str | None = None  # human judgments (metrics.human format) …
+    human: str | None = None  # human judgments (metrics.stats.human format) …
     segment_ids: str | None = None  # … aligned by this file of one segment id per line
 
     @property

@@ -9,8 +9,8 @@ import streamlit as st
 from dashboard import state
 from dashboard.dataset import Dataset
 from dashboard.options import OptionField, changed_values, family_fields, validate, widget_value
+from metrics.core.registry import SPECS
 from metrics.evaluate import Evaluation
-from metrics.registry import SPECS
 from rendering.text import escape_markdown
 
 CSS = Path(__file__).resolve().parent.parent / "assets" / "style.css"

@@ -20,11 +20,11 @@ import streamlit as st
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
-from metrics.base import Metric
-from metrics.correlation import Correlation, correlate
+from metrics.core.base import Metric
+from metrics.core.registry import SPECS, create
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
-from metrics.human import HumanScores
-from metrics.registry import SPECS, create
+from metrics.stats.correlation import Correlation, correlate
+from metrics.stats.human import HumanScores
 from rendering.text import escape_markdown
 
 DATASET = "dataset"
@@ -287,7 +287,7 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     """Per metric id, the significance module's all-pairs report (intervals, pairs, tied groups), with system
     names as shown now; ``None`` when that module is not installed. Cached by content, so renames are free."""
     try:
-        from metrics import significance
+        from metrics.stats import significance
     except ImportError:
         return None
     data = dataset()
@@ -344,7 +344,7 @@ def _renamed(report: Any, to_name: dict[str, str]) -> dict[str, Any]:
 
 
 def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, ...]], list[str]]:
-    """Per metric id, its correlations with the loaded human scores (``metrics.correlation.correlate`` on the cached
+    """Per metric id, its correlations with the loaded human scores (``metrics.stats.correlation.correlate`` on the cached
     segment statistics, bootstrap ``N_RESAMPLES``/``SEED``), and messages on what could not be computed. Cached by
     content (metric, options, references, each judged system's outputs and human scores), so renames are free."""
     data = dataset()

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from dashboard.dataset import Dataset
-from metrics.human import HumanScores
-from metrics.inputs import InputError
+from metrics.io.inputs import InputError
+from metrics.stats.human import HumanScores
 
 FORMAT = "scorelens-workspace"
 VERSION = 1

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.base import Metric, SegmentStats, check_corpus
+from metrics.core.base import Metric, SegmentStats, check_corpus
 
 
 def nrefs_label(refs: Sequence[Sequence[str | None]]) -> str:

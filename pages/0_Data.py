@@ -11,7 +11,7 @@ from dashboard import intake, state, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup, sidebar
-from metrics.inputs import InputError, Segments
+from metrics.io.inputs import InputError, Segments
 from rendering.text import escape_markdown
 
 page_setup("data")

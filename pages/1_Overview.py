@@ -53,7 +53,7 @@ for label, note, systems in metric_notes(evaluation):
 table = overview_table(evaluation, intervals or None, pvalues or None)
 st.dataframe(style_overview(table, evaluation), key="scores_table")
 if reports is None:
-    st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.significance.")
+    st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.stats.significance.")
 else:
     st.caption(
         f"Best per metric highlighted. 95% bootstrap intervals ({state.N_RESAMPLES} resamples, seed {state.SEED}); "

@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard.sidebar import page_setup, sidebar
-from metrics.base import Metric
+from metrics.core.base import Metric
 from rendering import teach
 from rendering.teach_classics import Classic, by_key, classics_for
 from rendering.text import escape_markdown

@@ -1,4 +1,4 @@
-"""The correlation table: how well each metric agrees with human judgments (:mod:`metrics.correlation`).
+"""The correlation table: how well each metric agrees with human judgments (:mod:`metrics.stats.correlation`).
 
 One row per metric and level (segment: all judged (system, segment) pairs pooled; system: one point per system),
 one column per coefficient with its 95 % bootstrap interval as text next to it.
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from metrics.correlation import Correlation
+from metrics.stats.correlation import Correlation
 
 METHOD_LABELS = {"pearson": "Pearson", "spearman": "Spearman", "kendall": "Kendall τ-b"}
 LEVEL_LABELS = {"segment": "segment", "system": "system"}

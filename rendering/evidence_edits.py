@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from metrics.tokens import Token
+from metrics.core.tokens import Token
 from rendering.edits_html import LEGEND, Op, Step, alignment_html, counts_html, legend, shifted_blocks_html
 from rendering.figures import argmin_figure
 from rendering.ngram_view import plain_html
@@ -18,7 +18,7 @@ _OPS: dict[str, Op] = {"MATCH": "match", "SUBSTITUTE": "sub", "INSERT": "ins", "
 
 
 def _op(edit_op: Any) -> Op:
-    """Both edit enums (``metrics.levenshtein`` and ``metrics.ter_search``) share member names, not values."""
+    """Both edit enums (``metrics.core.levenshtein`` and ``metrics.ter.search``) share member names, not values."""
     return _OPS[edit_op.name]
 
 

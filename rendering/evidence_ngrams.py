@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from metrics.tokens import locate
+from metrics.core.tokens import locate
 from rendering.edits_html import counts_html
 from rendering.figures import weights_figure
 from rendering.ngram_view import (
@@ -105,7 +105,7 @@ def chrf_order_labels(ex: Any) -> list[str]:
 
 
 def chrf_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1, lowercase: bool = False) -> list[Part]:
-    from metrics.chrf import split_punctuation  # the metric's own word splitter, for word-order offsets
+    from metrics.chrf.metric import split_punctuation  # the metric's own word splitter, for word-order offsets
 
     order = max(1, min(order, len(ex.orders)))
     ev = ex.orders[order - 1]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from metrics.tokens import Token
+from metrics.core.tokens import Token
 from rendering.text import Span, escape_html, highlight
 
 Status = Literal["match", "clip", "miss"]

@@ -22,8 +22,8 @@ from typing import Any, Literal
 import pandas as pd
 import plotly.graph_objects as go
 
-from metrics.base import Metric
-from metrics.registry import SPECS, create, metric_class
+from metrics.core.base import Metric
+from metrics.core.registry import SPECS, create, metric_class
 
 # metric id → "module:function" building its lesson; the order is the order of the page's metric picker.
 LESSONS: dict[str, str] = {

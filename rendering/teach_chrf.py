@@ -1,5 +1,5 @@
 """The chrF / chrF++ lesson (Popović 2015, 2017): character (and word) n-gram tables, per-order precision and recall,
-their average over the effective orders and the F_β score — read from :class:`metrics.chrf.CHRFExplanation`."""
+their average over the effective orders and the F_β score — read from :class:`metrics.chrf.metric.CHRFExplanation`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.chrf import CHRF, CHRFExplanation, CHRFOrder
+from metrics.chrf.metric import CHRF, CHRFExplanation, CHRFOrder
 from rendering.teach import Context, Lesson, Step, Table, frac, tex
 from rendering.text import escape_markdown
 

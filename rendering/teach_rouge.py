@@ -1,6 +1,6 @@
 """The ROUGE-N / ROUGE-L / ROUGE-Lsum lesson (Lin 2004, as rouge-score 0.1.2 computes them): matched n-grams, the
 LCS dynamic-programming grid with its backtracked path, the union LCS per reference sentence, then P, R and F —
-read from :class:`metrics.rouge.RougeExplanation`."""
+read from :class:`metrics.rouge.metric.RougeExplanation`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.rouge import LcsEvidence, LsumEvidence, NgramEvidence, RougeExplanation, RougeRefScore
+from metrics.rouge.metric import LcsEvidence, LsumEvidence, NgramEvidence, RougeExplanation, RougeRefScore
 from rendering.teach import Context, Lesson, Step, Table, frac, gram_text, tex
 from rendering.teach_figures import grid_fits, lcs_grid
 from rendering.text import escape_markdown

@@ -1,6 +1,6 @@
 """The ROUGE-W / ROUGE-S / ROUGE-SU lesson (Lin 2004 §3.3–3.5, as ROUGE-1.5.5.pl computes them): weighted-LCS
 runs and their weights, skip-bigram tables, pooling over references, then P, R and F with α — read from
-:class:`metrics.rouge155.WlcsExplanation` and :class:`metrics.rouge155.SkipBigramExplanation`."""
+:class:`metrics.rouge155.metric.WlcsExplanation` and :class:`metrics.rouge155.metric.SkipBigramExplanation`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.rouge155 import SkipBigramExplanation, WlcsExplanation
+from metrics.rouge155.metric import SkipBigramExplanation, WlcsExplanation
 from rendering.teach import Context, Lesson, Step, Table, frac, tex
 from rendering.teach_figures import grid_fits, lcs_grid
 

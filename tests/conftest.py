@@ -16,7 +16,7 @@ SHARED_DATA = SHARED / "data"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from metrics.inputs import read_segments  # noqa: E402
+from metrics.io.inputs import read_segments  # noqa: E402
 
 
 @dataclass(frozen=True)

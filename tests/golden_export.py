@@ -23,8 +23,8 @@ if str(ROOT) not in sys.path:
 
 from dashboard.samples import SAMPLES, load_sample  # noqa: E402
 from metrics import create  # noqa: E402
-from metrics.registry import SPECS  # noqa: E402
-from metrics.significance import confidence_intervals  # noqa: E402
+from metrics.core.registry import SPECS  # noqa: E402
+from metrics.stats.significance import confidence_intervals  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 N_SAMPLES = 200

@@ -9,8 +9,8 @@ import pytest
 from conftest import rel_close, slice_corpus
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
-from metrics.bleu import BLEU
-from metrics.bleu_variants import GoogleBLEU, NltkBLEU
+from metrics.bleu.metric import BLEU
+from metrics.bleu.variants import GoogleBLEU, NltkBLEU
 
 SMOOTH = SmoothingFunction()
 

@@ -15,8 +15,8 @@ from rapidfuzz.distance import Levenshtein
 
 from benchmarks.spec_ports import character_literal as oracle
 from metrics import create
-from metrics.character import CharacTER, shift_cost
-from metrics.levenshtein import EditOp, align, distance
+from metrics.character.metric import CharacTER, shift_cost
+from metrics.core.levenshtein import EditOp, align, distance
 
 # parity.md §9.3 / §9.2 step 5, measured with rwth-i6/CharacTER c4b25cb (compiled libED.so).
 GOLDEN = [

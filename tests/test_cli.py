@@ -9,7 +9,7 @@ import sys
 from conftest import DATA, rel_close, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from metrics.cli import main
+from metrics.cli.main import main
 
 DEEN = DATA / "wmt22-de-en"
 REFS = [str(DEEN / "ref.A.txt"), str(DEEN / "ref.B.txt")]
@@ -68,7 +68,7 @@ def test_csv_and_table_formats(capsys):
 
 def test_console_script_runs():
     result = subprocess.run(
-        [sys.executable, "-m", "metrics.cli", "score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--format", "json"],
+        [sys.executable, "-m", "metrics.cli.main", "score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--format", "json"],
         capture_output=True,
         text=True,
         check=True,
@@ -77,7 +77,7 @@ def test_console_script_runs():
 
 
 def test_family_options_reach_only_the_metrics_that_take_them(capsys):
-    from metrics.registry import create_many
+    from metrics.core.registry import create_many
 
     built = create_many(["rouge1", "rougeW"], {"rouge": {"stemmer": "true", "weight": "1.5"}})
     assert built["rouge1"].config.stemmer and built["rougeW"].config.stemmer

@@ -9,12 +9,12 @@ import pytest
 import scipy.stats
 from conftest import DATA, rel_close, slice_corpus
 
-from metrics.bleu import BLEU
-from metrics.chrf import CHRF
-from metrics.correlation import _rows, _weighted, correlate, kendall_tau_b, pearson, rankdata, spearman
-from metrics.human import HumanScores, parse_human_scores, read_human_scores
-from metrics.inputs import InputError
-from metrics.resampling import bootstrap_resamples
+from metrics.bleu.metric import BLEU
+from metrics.chrf.metric import CHRF
+from metrics.io.inputs import InputError
+from metrics.stats.correlation import _rows, _weighted, correlate, kendall_tau_b, pearson, rankdata, spearman
+from metrics.stats.human import HumanScores, parse_human_scores, read_human_scores
+from metrics.stats.resampling import bootstrap_resamples
 
 COCO = DATA / "coco"
 SCIPY = {"pearson": scipy.stats.pearsonr, "spearman": scipy.stats.spearmanr, "kendall": scipy.stats.kendalltau}

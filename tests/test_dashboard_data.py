@@ -20,7 +20,7 @@ from dashboard_support import (
 from dashboard import intake, workspace
 from dashboard.dataset import Dataset
 from dashboard.options import changed_values, family_fields, validate
-from metrics.inputs import InputError
+from metrics.io.inputs import InputError
 
 REF = b"the cat sat\na dog ran\nhello world\n"
 SYS_A = b"the cat sat\na dog ran fast\nhello\n"

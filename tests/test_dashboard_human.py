@@ -1,6 +1,6 @@
 """Human judgments in the dashboard: the captioning sample brings THumB's, the Data page attaches uploaded ones
 (errors name the file and line; a bad file never replaces what is loaded), the workspace keeps them, and the
-overview shows each metric's correlation with them exactly as ``metrics.correlation`` computes it."""
+overview shows each metric's correlation with them exactly as ``metrics.stats.correlation`` computes it."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ from dashboard_support import (
 import dashboard.state
 from dashboard import intake, workspace
 from dashboard.samples import load_sample
-from metrics.correlation import correlate
+from metrics.core.registry import create
 from metrics.evaluate import evaluate
-from metrics.human import HumanScores
-from metrics.inputs import InputError
-from metrics.registry import create
+from metrics.io.inputs import InputError
+from metrics.stats.correlation import correlate
+from metrics.stats.human import HumanScores
 from rendering.correlation import correlation_table, interval_text
 
 GOOD = b"\n".join(

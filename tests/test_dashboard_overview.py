@@ -22,7 +22,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 import dashboard.state
 from dashboard.dataset import Dataset
-from metrics import significance
+from metrics.stats import significance
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +46,8 @@ def test_scores_equal_sacrebleu_and_best_is_named(overview):
 def test_intervals_pvalues_and_groups_come_from_the_significance_module(overview):
     data = small_dataset()
     table = overview.dataframe[0].value
+    from metrics.core.registry import create
     from metrics.evaluate import evaluate
-    from metrics.registry import create
 
     bleu = create("bleu")
     result = evaluate({k: list(v) for k, v in data.systems.items()}, [list(r) for r in data.refs], {"bleu": bleu})
@@ -92,8 +92,8 @@ def test_export_content_through_the_page_functions(overview):
 
 
 def dashboard_evaluation():
+    from metrics.core.registry import create
     from metrics.evaluate import evaluate
-    from metrics.registry import create
 
     data = small_dataset()
     return evaluate(

@@ -21,8 +21,8 @@ from dashboard_support import (
     small_dataset,
 )
 
-from metrics.available import available_metrics
-from metrics.registry import create
+from metrics.core.available import available_metrics
+from metrics.core.registry import create
 
 VIEWS = [m for m in ALL_VIEWS if m in available_metrics()]
 

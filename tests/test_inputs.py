@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.inputs import (
+from metrics.io.inputs import (
     MAX_LINE_CHARS,
     InputError,
     Segments,

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from dashboard_support import assert_safe_html, parse_html
 
+from metrics.core.registry import create
+from metrics.core.tokens import Token
 from metrics.evaluate import evaluate
-from metrics.registry import create
-from metrics.tokens import Token
 from rendering import export
 from rendering.alignment_svg import Chunk, Link, alignment_svg
 from rendering.edits_html import Step, alignment_html

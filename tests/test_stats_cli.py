@@ -10,12 +10,12 @@ import pytest
 from conftest import DATA, ROOT, rel_close, slice_corpus
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from metrics.bleu import BLEU
-from metrics.chrf import CHRF
-from metrics.cli import main
-from metrics.cli_stats import Statistics, csv_sections, resolve_seed
-from metrics.correlation import Correlation
-from metrics.significance import paired_test
+from metrics.bleu.metric import BLEU
+from metrics.chrf.metric import CHRF
+from metrics.cli.main import main
+from metrics.cli.stats import Statistics, csv_sections, resolve_seed
+from metrics.stats.correlation import Correlation
+from metrics.stats.significance import paired_test
 
 WMT = DATA / "wmt22-de-en"
 COCO = DATA / "coco"
@@ -158,7 +158,7 @@ def test_errors_exit_2(capsys, args, message):
 
 def test_subprocess_end_to_end():
     result = subprocess.run(
-        [sys.executable, "-m", "metrics.cli", "score", "--refs", *REFS, "--systems", *SYSTEMS[:2]]
+        [sys.executable, "-m", "metrics.cli.main", "score", "--refs", *REFS, "--systems", *SYSTEMS[:2]]
         + ["--metrics", "chrf", "--paired-bs", "--n-bootstrap", "100", "--format", "json"],
         capture_output=True,
         text=True,

@@ -13,10 +13,10 @@ from conftest import rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics import lib_ter
 
-from metrics.registry import create
-from metrics.ter import TER, EditOp, TERConfig
-from metrics.ter_search import SearchBudget, ter_pair
-from metrics.ter_tokenizer import TercomTokenizer
+from metrics.core.registry import create
+from metrics.ter.metric import TER, EditOp, TERConfig
+from metrics.ter.search import SearchBudget, ter_pair
+from metrics.ter.tokenizer import TercomTokenizer
 
 # Golden values (shared/spec/golden_values.json, from sacrebleu 2.6.0; inputs from shared/spec/golden_gen.py).
 GOLD_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]

@@ -12,8 +12,8 @@ import pytest
 from conftest import SLICES, rel_close, shared_corpus, slice_corpus
 from rapidfuzz.distance import Levenshtein
 
-from metrics.registry import create
-from metrics.wer import CER, WER, ChunkType, ErrorRateConfig
+from metrics.core.registry import create
+from metrics.wer.metric import CER, WER, ChunkType, ErrorRateConfig
 
 
 def jiwer_chunks(alignment: list[jiwer.AlignmentChunk]) -> list[tuple[str, int, int, int, int]]:

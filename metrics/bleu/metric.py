@@ -1,0 +1,292 @@
+"""BLEU (Papineni et al., 2002, "BLEU: a Method for Automatic Evaluation of Machine Translation"), equal to
+sacrebleu 2.6.0's ``BLEU`` metric.
+
+Equivalent sacrebleu call: ``BLEU(tokenize=…, lowercase=…, smooth_method=…, smooth_value=…,
+max_ngram_order=…, effective_order=…).corpus_score(hyps, refs)``; on the command line
+``sacrebleu REFS -i HYP -m bleu -tok 13a -s exp``. Segment scores follow ``sacrebleu.sentence_bleu``, which turns
+effective order on (the ``BLEU`` class leaves it off), so short segments are not all zero.
+
+Per segment the sufficient statistics are ``[sys_len, ref_len, correct_1..N, total_1..N]``: clipped n-gram
+matches against the per-n-gram maximum count over the references, the hypothesis n-gram totals, and the length of
+the reference closest to the hypothesis (ties go to the shorter one). The corpus score is computed from their sum.
+
+``ref_length="shortest"`` uses the shortest reference instead, as the Google/TensorFlow ``compute_bleu`` does; it
+is not a sacrebleu option and is marked in the signature.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+import numpy as np
+
+from metrics.bleu.tokenizers import get_tokenizer, tokenizer_signature
+from metrics.core.base import Metric
+from metrics.core.config import check_range
+from metrics.core.ngrams import Ngram, ngram_counts, ngram_positions
+from metrics.core.tokens import Token, locate
+
+REFERENCE_VERSION = "2.6.0"
+_LOG_ZERO = -9999999999.0  # sacrebleu's stand-in for log(0): any zero precision drives the score to 0
+_SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
+
+
+@dataclass(frozen=True)
+class BLEUConfig:
+    tokenize: Literal["13a", "none", "intl", "char", "zh", "ja-mecab"] = "13a"
+    lowercase: bool = False
+    smooth: Literal["exp", "floor", "add-k", "none"] = "exp"
+    smooth_value: float | None = None
+    max_ngram_order: int = 4
+    effective_order: bool = False
+    ref_length: Literal["closest", "shortest"] = "closest"
+
+    def __post_init__(self) -> None:
+        get_tokenizer(self.tokenize)
+        if self.smooth not in _SMOOTH_DEFAULTS:
+            raise ValueError(f"unknown smoothing {self.smooth!r}; valid: {', '.join(_SMOOTH_DEFAULTS)}")
+        if self.ref_length not in ("closest", "shortest"):
+            raise ValueError(f"ref_length must be 'closest' or 'shortest', not {self.ref_length!r}")
+        check_range("max_ngram_order", self.max_ngram_order, 1, 9)
+        if self.smooth_value is not None:
+            check_range("smooth_value", self.smooth_value, 0.0)
+
+    @property
+    def smooth_amount(self) -> float | None:
+        return self.smooth_value if self.smooth_value is not None else _SMOOTH_DEFAULTS[self.smooth]
+
+
+@dataclass(frozen=True)
+class NgramMatch:
+    """One distinct hypothesis n-gram: how often it occurs, how often the references allow, what was credited."""
+
+    ngram: Ngram
+    positions: tuple[int, ...]  # token index where each occurrence starts
+    hyp_count: int
+    max_ref_count: int
+    clipped: int
+    ref_index: int | None  # the reference whose count set the clip (first of the maxima), None if unmatched
+
+
+@dataclass(frozen=True)
+class OrderEvidence:
+    order: int
+    ngrams: tuple[NgramMatch, ...]
+    correct: int
+    total: int
+    precision: float  # 0-100, after smoothing, exactly as used in the score
+
+
+@dataclass(frozen=True)
+class BLEUExplanation:
+    hyp_tokens: tuple[Token, ...]
+    ref_tokens: tuple[tuple[Token, ...], ...]
+    orders: tuple[OrderEvidence, ...]
+    sys_len: int
+    ref_len: int
+    ref_len_index: int  # which reference gave the effective reference length
+    brevity_penalty: float
+    effective_order: int
+    any_match: bool  # sacrebleu scores 0 outright when no n-gram of any order matched, whatever the smoothing
+    row: tuple[float, ...]
+    score: float
+
+
+@dataclass(frozen=True)
+class _Refs:
+    """Everything BLEU needs from one segment's references, computed once and reused across systems."""
+
+    tokens: tuple[tuple[str, ...], ...]
+    max_counts: dict[Ngram, int]
+    lengths: tuple[int, ...]
+
+
+class BLEU(Metric[BLEUConfig]):
+    id: ClassVar[str] = "bleu"
+    aggregate: ClassVar[Literal["sum"]] = "sum"
+    Config: ClassVar[type] = BLEUConfig
+
+    def __init__(self, config: BLEUConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        self._tokenizer = get_tokenizer(self.config.tokenize)
+        self._ref_cache: dict[tuple[str, ...], _Refs] = {}
+
+    @property
+    def name(self) -> str:
+        return "BLEU"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        n = self.config.max_ngram_order
+        return (
+            "sys_len",
+            "ref_len",
+            *(f"correct_{i}" for i in range(1, n + 1)),
+            *(f"total_{i}" for i in range(1, n + 1)),
+        )
+
+    def signature(self) -> str:
+        c = self.config
+        smooth = c.smooth
+        if c.smooth in ("floor", "add-k"):
+            smooth += f"[{c.smooth_amount:.2f}]"
+        parts = [
+            f"case:{'lc' if c.lowercase else 'mixed'}",
+            f"eff:{'yes' if c.effective_order else 'no'}",
+            f"tok:{tokenizer_signature(c.tokenize)}",
+            f"smooth:{smooth}",
+        ]
+        if c.max_ngram_order != 4:
+            parts.append(f"ngram:{c.max_ngram_order}")
+        if c.ref_length != "closest":
+            parts.append(f"reflen:{c.ref_length}")
+        return "|".join([*parts, f"version:{REFERENCE_VERSION}"])
+
+    def tokenize(self, text: str) -> list[str]:
+        """sacrebleu's preprocessing: optional lowercasing, right strip, tokenizer, whitespace split."""
+        if self.config.lowercase:
+            text = text.lower()
+        return self._tokenizer(text.rstrip()).split()
+
+    def _refs(self, refs: Sequence[str]) -> _Refs:
+        key = tuple(refs)
+        cached = self._ref_cache.get(key)
+        if cached is None:
+            if not refs:
+                raise ValueError("BLEU needs at least one reference per segment")
+            n = self.config.max_ngram_order
+            tokens = tuple(tuple(self.tokenize(r)) for r in refs)
+            max_counts: dict[Ngram, int] = {}
+            for toks in tokens:
+                for ngram, count in ngram_counts(toks, 1, n).items():
+                    if count > max_counts.get(ngram, 0):
+                        max_counts[ngram] = count
+            cached = _Refs(tokens, max_counts, tuple(len(t) for t in tokens))
+            if len(self._ref_cache) > 200_000:
+                self._ref_cache.clear()
+            self._ref_cache[key] = cached
+        return cached
+
+    def _ref_len(self, hyp_len: int, lengths: Sequence[int]) -> tuple[int, int]:
+        """(effective reference length, index of the reference that gave it)."""
+        if self.config.ref_length == "shortest":
+            best = min(range(len(lengths)), key=lambda k: lengths[k])
+            return lengths[best], best
+        best = min(range(len(lengths)), key=lambda k: (abs(hyp_len - lengths[k]), lengths[k]))
+        return lengths[best], best
+
+    def _counts(self, hyp_tokens: Sequence[str], refs: _Refs) -> tuple[np.ndarray, Counter[Ngram], int]:
+        n = self.config.max_ngram_order
+        hyp_counts = ngram_counts(hyp_tokens, 1, n)
+        correct = [0] * n
+        total = [0] * n
+        for ngram, count in hyp_counts.items():
+            order = len(ngram) - 1
+            total[order] += count
+            allowed = refs.max_counts.get(ngram)
+            if allowed:
+                correct[order] += min(count, allowed)
+        ref_len, ref_index = self._ref_len(len(hyp_tokens), refs.lengths)
+        row = np.array([len(hyp_tokens), ref_len, *correct, *total], dtype=np.float64)
+        return row, hyp_counts, ref_index
+
+    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        return self._counts(self.tokenize(hyp), self._refs(refs))[0]
+
+    def _precisions(self, pooled: np.ndarray, effective: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(brevity penalty, smoothed precisions 0-100, effective order), vectorized over rows of ``pooled``.
+
+        Mirrors sacrebleu's ``compute_bleu``: precisions stop at the first order without hypothesis n-grams, the
+        "exp" smoothing doubles its divisor at every zero-match order, add-k smooths orders ≥ 2.
+        """
+        n = self.config.max_ngram_order
+        rows = np.atleast_2d(pooled)
+        sys_len, ref_len = rows[:, 0], rows[:, 1]
+        correct = rows[:, 2 : 2 + n].copy()
+        total = rows[:, 2 + n : 2 + 2 * n].copy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bp = np.where(
+                sys_len >= ref_len, 1.0, np.where(sys_len > 0, np.exp(1 - ref_len / np.maximum(sys_len, 1e-300)), 0.0)
+            )
+            smooth = self.config.smooth
+            k = self.config.smooth_amount
+            alive = np.ones(len(rows), dtype=bool)
+            divisor = np.ones(len(rows))
+            eff = np.full(len(rows), n)
+            precisions = np.zeros((len(rows), n))
+            for i in range(n):
+                if smooth == "add-k" and i > 0:
+                    correct[:, i] += k
+                    total[:, i] += k
+                alive &= total[:, i] > 0
+                if effective:
+                    eff = np.where(alive, i + 1, eff)
+                zero = correct[:, i] == 0
+                if smooth == "exp":
+                    divisor = np.where(alive & zero, divisor * 2, divisor)
+                    smoothed = 100.0 / (divisor * total[:, i])
+                elif smooth == "floor":
+                    smoothed = 100.0 * k / total[:, i]
+                else:
+                    smoothed = np.zeros(len(rows))
+                p = np.where(zero, smoothed, 100.0 * correct[:, i] / total[:, i])
+                precisions[:, i] = np.where(alive, p, 0.0)
+        return bp, precisions, eff
+
+    def _score(self, pooled: np.ndarray, effective: bool) -> np.ndarray:
+        n = self.config.max_ngram_order
+        rows = np.atleast_2d(pooled)
+        bp, precisions, eff = self._precisions(rows, effective)
+        log_sum = np.zeros(len(rows))
+        with np.errstate(divide="ignore"):
+            logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
+        for i in range(n):  # left-to-right, as Python's sum() over the orders
+            log_sum = np.where(i < eff, log_sum + logs[:, i], log_sum)
+        any_match = (rows[:, 2 : 2 + n] > 0).any(axis=1)
+        scores = np.where(any_match, bp * np.exp(log_sum / eff), 0.0)
+        return scores if np.ndim(pooled) == 2 else scores[0]
+
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        return self._score(pooled, self.config.effective_order)
+
+    def segment_scores(self, stats) -> np.ndarray:  # type: ignore[no-untyped-def]
+        """Sentence BLEU as ``sacrebleu.sentence_bleu``: effective order on."""
+        return np.asarray(self._score(stats.rows, True), dtype=np.float64)
+
+    def explain(self, hyp: str, refs: Sequence[str]) -> BLEUExplanation:
+        ref_info = self._refs(refs)
+        hyp_tokens = self.tokenize(hyp)
+        row, hyp_counts, ref_index = self._counts(hyp_tokens, ref_info)
+        n = self.config.max_ngram_order
+        per_ref = [ngram_counts(toks, 1, n) for toks in ref_info.tokens]
+        bp, precisions, eff = self._precisions(row, True)
+        orders = []
+        for order in range(1, n + 1):
+            matches = []
+            for ngram, positions in ngram_positions(hyp_tokens, order).items():
+                allowed = ref_info.max_counts.get(ngram, 0)
+                source = next((k for k, c in enumerate(per_ref) if c[ngram] == allowed), None) if allowed else None
+                count = hyp_counts[ngram]
+                matches.append(NgramMatch(ngram, tuple(positions), count, allowed, min(count, allowed), source))
+            orders.append(
+                OrderEvidence(
+                    order, tuple(matches), int(row[1 + order]), int(row[1 + n + order]), float(precisions[0, order - 1])
+                )
+            )
+        casefold = self.config.lowercase
+        return BLEUExplanation(
+            hyp_tokens=locate(hyp, hyp_tokens, casefold=casefold),
+            ref_tokens=tuple(locate(r, toks, casefold=casefold) for r, toks in zip(refs, ref_info.tokens, strict=True)),
+            orders=tuple(orders),
+            sys_len=int(row[0]),
+            ref_len=int(row[1]),
+            ref_len_index=ref_index,
+            brevity_penalty=float(bp[0]),
+            effective_order=int(eff[0]),
+            any_match=any(order.correct > 0 for order in orders),
+            row=tuple(float(x) for x in row),
+            score=float(self._score(row, True)),
+        )

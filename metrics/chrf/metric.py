@@ -1,0 +1,273 @@
+"""chrF and chrF++ (Popović, 2015, "chrF: character n-gram F-score for automatic MT evaluation"; Popović, 2017,
+"chrF++: words helping character n-grams"), equal to sacrebleu 2.6.0's ``CHRF``.
+
+Equivalent sacrebleu call: ``CHRF(char_order=6, word_order=0|2, beta=2, lowercase=…, whitespace=…,
+eps_smoothing=…)``; command line ``sacrebleu REFS -i HYP -m chrf [--chrf-word-order 2]``.
+
+Per segment and order (character orders first, then word orders) the statistics are ``[n_hyp, n_ref, n_match]``
+against the reference with the highest sentence F (first wins ties). ``n_hyp`` is zero when the reference has no
+n-grams of that order, so such hypothesis n-grams are not penalised, as in sacrebleu. The corpus score is the F of
+the summed statistics; by default precision and recall are averaged over the orders present on both sides before
+the F is taken ("effective order"); ``eps_smoothing=True`` averages per-order F instead (chrF++.py, Moses, nltk).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+import numpy as np
+
+from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.config import check_range
+
+REFERENCE_VERSION = "2.6.0"
+_EPS = 1e-16
+_PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+@dataclass(frozen=True)
+class CHRFConfig:
+    char_order: int = 6
+    word_order: int = 0
+    beta: float = 2.0
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    def __post_init__(self) -> None:
+        check_range("char_order", self.char_order, 1, 20)
+        check_range("word_order", self.word_order, 0, 10)
+        check_range("beta", self.beta, 0.0)
+        if self.char_order + self.word_order == 0:
+            raise ValueError("chrF needs at least one character or word order")
+
+
+def split_punctuation(text: str) -> list[str]:
+    """chrF++'s word tokenization: whitespace split, then one punctuation char split off the end or else the start."""
+    words: list[str] = []
+    for w in text.split():
+        if len(w) == 1:
+            words.append(w)
+        elif w[-1] in _PUNCTS:
+            words += [w[:-1], w[-1]]
+        elif w[0] in _PUNCTS:
+            words += [w[0], w[1:]]
+        else:
+            words.append(w)
+    return words
+
+
+@dataclass(frozen=True)
+class NgramCount:
+    ngram: str  # characters for char orders, space-joined words for word orders
+    hyp_count: int
+    ref_count: int
+    matched: int
+
+
+@dataclass(frozen=True)
+class CHRFOrder:
+    kind: Literal["char", "word"]
+    n: int
+    ngrams: tuple[NgramCount, ...]  # every hypothesis n-gram, then reference-only n-grams
+    n_hyp: int
+    n_ref: int
+    n_match: int
+    precision: float
+    recall: float
+
+
+@dataclass(frozen=True)
+class CHRFExplanation:
+    orders: tuple[CHRFOrder, ...]
+    ref_index: int  # the reference with the best sentence F, whose statistics were kept
+    ref_scores: tuple[float, ...]  # sentence chrF against every reference
+    hyp_chars: str  # the hypothesis as character n-grams saw it (whitespace removed unless whitespace=True)
+    hyp_char_offsets: tuple[int, ...]  # original offset of each character of ``hyp_chars``
+    row: tuple[float, ...]
+    score: float
+
+
+def _char_offsets(text: str, keep_whitespace: bool) -> tuple[str, tuple[int, ...]]:
+    offsets = tuple(i for i, ch in enumerate(text) if keep_whitespace or not ch.isspace())
+    chars = "".join(text[i] for i in offsets)
+    if not keep_whitespace and chars != "".join(text.split()):
+        # str.isspace and str.split disagree on a few separators (e.g. U+001C..U+001F); split decides, as in sacrebleu
+        chars = "".join(text.split())
+        offsets = tuple(range(len(chars)))
+    return chars, offsets
+
+
+class CHRF(Metric[CHRFConfig]):
+    id: ClassVar[str] = "chrf"
+    aggregate: ClassVar[Literal["sum"]] = "sum"
+    Config: ClassVar[type] = CHRFConfig
+
+    def __init__(self, config: CHRFConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        self._ref_cache: dict[str, list[Counter[str]]] = {}
+
+    @property
+    def order(self) -> int:
+        return self.config.char_order + self.config.word_order
+
+    @property
+    def name(self) -> str:
+        beta = self.config.beta
+        return f"chrF{int(beta) if float(beta).is_integer() else beta}" + "+" * self.config.word_order
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        c = self.config
+        kinds = [f"c{n}" for n in range(1, c.char_order + 1)] + [f"w{n}" for n in range(1, c.word_order + 1)]
+        return tuple(f"{stat}_{kind}" for kind in kinds for stat in ("hyp", "ref", "match"))
+
+    def signature(self) -> str:
+        c = self.config
+        return (
+            f"case:{'lc' if c.lowercase else 'mixed'}|eff:{'no' if c.eps_smoothing else 'yes'}|nc:{c.char_order}"
+            f"|nw:{c.word_order}|space:{'yes' if c.whitespace else 'no'}|version:{REFERENCE_VERSION}"
+        )
+
+    def _ngrams(self, text: str) -> list[Counter[str]]:
+        c = self.config
+        if c.lowercase:
+            text = text.lower()
+        chars = text if c.whitespace else "".join(text.split())
+        counters = [Counter(chars[i : i + n] for i in range(len(chars) - n + 1)) for n in range(1, c.char_order + 1)]
+        if c.word_order:
+            words = split_punctuation(text)
+            counters += [
+                Counter(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+                for n in range(1, c.word_order + 1)
+            ]
+        return counters
+
+    def _ref_ngrams(self, ref: str) -> tuple[list[Counter[str]], list[int]]:
+        """A reference's n-gram counters and their totals, computed once per distinct reference string."""
+        cached = self._ref_cache.get(ref)
+        if cached is None:
+            if len(self._ref_cache) > 200_000:
+                self._ref_cache.clear()
+            counters = self._ngrams(ref)
+            cached = self._ref_cache[ref] = (counters, [sum(c.values()) for c in counters])
+        return cached
+
+    @staticmethod
+    def _match(
+        hyp: Sequence[Counter[str]], hyp_totals: Sequence[int], ref: tuple[list[Counter[str]], list[int]]
+    ) -> list[int]:
+        stats: list[int] = []
+        for h, h_total, r, r_total in zip(hyp, hyp_totals, *ref, strict=True):
+            # Only n-grams on both sides can match; the key intersection runs in C.
+            matched = sum(min(h[g], r[g]) for g in h.keys() & r.keys())
+            stats += [h_total if r else 0, r_total, matched]
+        return stats
+
+    def _candidates(self, hyp: str, refs: Sequence[str]) -> tuple[list[list[int]], list[Counter[str]]]:
+        """Statistics of ``hyp`` against every reference; the best is chosen by sentence F."""
+        if not refs:
+            raise ValueError("chrF needs at least one reference per segment")
+        hyp_ngrams = self._ngrams(hyp)
+        totals = [sum(c.values()) for c in hyp_ngrams]
+        return [self._match(hyp_ngrams, totals, self._ref_ngrams(ref)) for ref in refs], hyp_ngrams
+
+    def _choose(self, candidates: Sequence[Sequence[list[int]]]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Per segment the statistics of the reference with the highest sentence F, the first of equal ones as
+        sacrebleu's strict ``>`` keeps; all candidates are scored in one vectorized call."""
+        flat = np.array([row for segment in candidates for row in segment], dtype=np.float64).reshape(
+            -1, 3 * self.order
+        )
+        scores = self.score_pooled(flat)
+        rows, per_segment, at = [], [], 0
+        for segment in candidates:
+            own = scores[at : at + len(segment)]
+            rows.append(flat[at + int(np.argmax(own))])
+            per_segment.append(own)
+            at += len(segment)
+        return np.array(rows).reshape(-1, 3 * self.order), per_segment
+
+    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        check_corpus(hyps, refs, self.id)
+        candidates = [self._candidates(hyp, segment_refs(refs, i))[0] for i, hyp in enumerate(hyps)]
+        return SegmentStats(self.id, self.columns, self._choose(candidates)[0], self.aggregate)
+
+    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        return self._choose([self._candidates(hyp, refs)[0]])[0][0]
+
+    def _prec_rec(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n_hyp, n_ref, n_match = rows[:, 0::3], rows[:, 1::3], rows[:, 2::3]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            prec = np.where(n_hyp > 0, n_match / np.where(n_hyp > 0, n_hyp, 1), _EPS)
+            rec = np.where(n_ref > 0, n_match / np.where(n_ref > 0, n_ref, 1), _EPS)
+        return prec, rec, (n_hyp > 0) & (n_ref > 0)
+
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        rows = np.atleast_2d(pooled)
+        factor = self.config.beta**2
+        prec, rec, present = self._prec_rec(rows)
+        m = len(rows)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.config.eps_smoothing:
+                total = np.zeros(m)
+                for i in range(self.order):  # left to right, as sacrebleu accumulates
+                    denom = factor * prec[:, i] + rec[:, i]
+                    f = np.where(denom > 0, (1 + factor) * prec[:, i] * rec[:, i] / np.where(denom > 0, denom, 1), _EPS)
+                    total = total + f
+                scores = 100 * total / self.order
+            else:
+                avg_p, avg_r, eff = np.zeros(m), np.zeros(m), np.zeros(m)
+                for i in range(self.order):
+                    avg_p = np.where(present[:, i], avg_p + prec[:, i], avg_p)
+                    avg_r = np.where(present[:, i], avg_r + rec[:, i], avg_r)
+                    eff = eff + present[:, i]
+                safe = np.where(eff > 0, eff, 1)
+                avg_p = np.where(eff > 0, avg_p / safe, 0.0)
+                avg_r = np.where(eff > 0, avg_r / safe, 0.0)
+                num = (1 + factor) * avg_p * avg_r
+                denom = (factor * avg_p) + avg_r
+                scores = np.where(avg_p + avg_r != 0, 100 * (num / np.where(denom != 0, denom, 1)), 0.0)
+        return scores if np.ndim(pooled) == 2 else scores[0]
+
+    def explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
+        candidates, hyp_ngrams = self._candidates(hyp, refs)
+        chosen, scores = self._choose([candidates])
+        row = chosen[0]
+        best_k = int(np.argmax(scores[0]))
+        stats = [int(x) for x in row]
+        ref_ngrams = self._ref_ngrams(refs[best_k])[0]
+        prec, rec, _ = self._prec_rec(row[None, :])
+        c = self.config
+        orders = []
+        for i, (h, r) in enumerate(zip(hyp_ngrams, ref_ngrams, strict=True)):
+            counts = [NgramCount(g, h[g], r.get(g, 0), min(h[g], r.get(g, 0))) for g in h]
+            counts += [NgramCount(g, 0, r[g], 0) for g in r if g not in h]
+            kind: Literal["char", "word"] = "char" if i < c.char_order else "word"
+            n = i + 1 if kind == "char" else i + 1 - c.char_order
+            orders.append(
+                CHRFOrder(
+                    kind,
+                    n,
+                    tuple(counts),
+                    stats[3 * i],
+                    stats[3 * i + 1],
+                    stats[3 * i + 2],
+                    float(prec[0, i]),
+                    float(rec[0, i]),
+                )
+            )
+        text = hyp.lower() if c.lowercase and len(hyp.lower()) == len(hyp) else hyp
+        chars, offsets = _char_offsets(text, c.whitespace)
+        score = float(self.score_pooled(row))
+        return CHRFExplanation(
+            tuple(orders),
+            best_k,
+            tuple(float(f) for f in scores[0]),
+            chars,
+            offsets,
+            tuple(float(x) for x in row),
+            score,
+        )

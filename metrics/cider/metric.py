@@ -1,0 +1,404 @@
+"""CIDEr-D, exactly as pycocoevalcap 1.2 computes it (``pycocoevalcap.cider.Cider``, which *is* CIDEr-D).
+
+Vedantam, Zitnick and Parikh, "CIDEr: Consensus-based Image Description Evaluation", CVPR 2015
+(arXiv:1411.5726); the "-D" changes (clipping, Gaussian length penalty, ×10) are from the coco-caption code.
+
+Equivalent reference call: ``Cider(n=4, sigma=6.0).compute_score(gts, res)`` with ``gts[i]`` the references and
+``res[i] = [hypothesis]`` of image ``i``, on text that is already tokenized: both sides are split on whitespace
+(``str.split()``), nothing is lowercased or PTB-tokenized here (run the coco PTB tokenizer first for numbers
+comparable with published COCO results).
+
+What makes CIDEr-D unlike the other metrics is that a segment's score depends on the whole corpus: n-gram
+weights are TF-IDF weights whose document frequencies are counted over the *references of every image*. So
+:meth:`CiderD.stats` first binds the corpus (:meth:`CiderD.fit`), and :meth:`CiderD.explain` /
+:meth:`CiderD.segment_row` use the document frequencies of the corpus bound last (or an explicit
+:class:`DocumentFrequencies`). When the statistics layer bootstraps or resamples segments it resamples the
+per-image scores only: **the document frequencies stay those of the full corpus**, they are not recounted per
+resample (pycocoevalcap run on a resampled corpus would recount them, and duplicate images would change them).
+
+Traps reproduced (parity.md §8): df counts an n-gram once per image over the union of its references and never
+counts hypotheses; idf = ln(#images) − ln(max(1, df)), so a one-image corpus scores 0 everywhere; a sentence's
+"length" is its number of bigrams (len − 1); similarity per order is Σ min(v_h, v_r)·v_r divided by the norms
+only when both are non-zero, times ``e ** (−δ²/2σ²)`` (Python float power, as ``np.e ** x``); per image the 4
+orders are averaged with ``np.mean``, divided by the number of references and multiplied by 10.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.tokens import Token, locate
+
+NGram = tuple[str, ...]
+VERSION = "scorelens-0.1.0"
+
+
+# pycocoevalcap cooks n-grams of orders 1..4 whatever ``Cider(n=...)`` says (``cook_refs``/``cook_test`` ignore
+# it): n < 4 raises IndexError there and n > 4 only divides the score by n. So the order is fixed, not an option.
+ORDERS = 4
+
+
+@dataclass(frozen=True)
+class CiderDConfig:
+    """``sigma``: σ of the Gaussian length penalty (pycocoevalcap default 6.0)."""
+
+    sigma: float = 6.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.sigma, bool) or not isinstance(self.sigma, (int, float)) or not self.sigma > 0.0:
+            raise ValueError(f"option 'sigma': {self.sigma!r} is not valid; use a number > 0 (default 6.0)")
+        if math.isinf(self.sigma):
+            raise ValueError("option 'sigma': must be finite (default 6.0)")
+
+
+@dataclass(frozen=True)
+class DocumentFrequencies:
+    """Document frequencies of a reference corpus: ``counts[g]`` is the number of images whose references contain
+    n-gram ``g``; ``images`` is the number of images (segments). Read-only once built."""
+
+    counts: Mapping[NGram, int]
+    images: int
+
+    @property
+    def log_images(self) -> float:
+        """ln(#images), pycocoevalcap's ``ref_len``; 0 for a one-image corpus, which zeroes every weight."""
+        return float(np.log(float(self.images)))
+
+    def df(self, gram: NGram) -> int:
+        return self.counts.get(gram, 0)
+
+    def idf(self, gram: NGram) -> float:
+        return self.log_images - float(np.log(max(1.0, float(self.df(gram)))))
+
+
+@dataclass(frozen=True)
+class GramWeight:
+    """One n-gram of a sentence: term frequency, document frequency, idf and its TF-IDF weight ``tf·idf``."""
+
+    gram: NGram
+    tf: int
+    df: int
+    idf: float
+    weight: float
+
+
+@dataclass(frozen=True)
+class ClippedTerm:
+    """A hypothesis n-gram that the reference also has: its contribution ``min(v_h, v_r)·v_r`` to the dot product."""
+
+    gram: NGram
+    hyp_weight: float
+    ref_weight: float
+    contribution: float
+
+
+@dataclass(frozen=True)
+class OrderSimilarity:
+    """Similarity of the hypothesis and one reference at one n-gram order.
+
+    ``cosine`` is ``dot / (hyp_norm·ref_norm)``, or ``dot`` itself when a norm is 0 (pycocoevalcap divides only
+    when both are non-zero); ``value = cosine · penalty``.
+    """
+
+    order: int
+    terms: tuple[ClippedTerm, ...]
+    dot: float
+    hyp_norm: float
+    ref_norm: float
+    cosine: float
+    penalty: float
+    value: float
+
+
+@dataclass(frozen=True)
+class ReferenceEvidence:
+    """One reference: its tokens, its TF-IDF entries per order, its norms, δ and the Gaussian penalty."""
+
+    tokens: tuple[Token, ...]
+    grams: tuple[tuple[GramWeight, ...], ...]
+    norms: tuple[float, ...]
+    length: int
+    delta: float
+    penalty: float
+    orders: tuple[OrderSimilarity, ...]
+
+
+@dataclass(frozen=True)
+class CiderExplanation:
+    """Evidence behind one image's CIDEr-D.
+
+    ``per_order[k]`` is Σ over references of the order-``k+1`` similarity; ``score = 10 · mean(per_order) / #refs``.
+    ``length`` is the bigram count that δ uses. ``images``/``log_images`` describe the corpus whose document
+    frequencies weighted the n-grams.
+    """
+
+    tokens: tuple[Token, ...]
+    grams: tuple[tuple[GramWeight, ...], ...]
+    norms: tuple[float, ...]
+    length: int
+    references: tuple[ReferenceEvidence, ...]
+    per_order: tuple[float, ...]
+    images: int
+    log_images: float
+    sigma: float
+    row: np.ndarray
+    score: float
+
+
+@dataclass(frozen=True)
+class _Vector:
+    """TF-IDF vector of one sentence: per order ``{gram: weight}``, norms and bigram length."""
+
+    counts: tuple[dict[NGram, int], ...]
+    weights: tuple[dict[NGram, float], ...]
+    norms: tuple[float, ...]
+    length: int
+
+
+class _Weights:
+    """idf per n-gram of one reference corpus, computed with the same primitives as pycocoevalcap."""
+
+    def __init__(self, df: DocumentFrequencies) -> None:
+        self.df = df
+        self.log_images = np.log(float(df.images))
+        # idf depends only on the df count, so np.log runs once per distinct count, not once per n-gram.
+        by_count = {c: self.log_images - np.log(max(1.0, float(c))) for c in set(df.counts.values())}
+        self.idf: dict[NGram, float] = {g: float(by_count[c]) for g, c in df.counts.items()}
+        self.unseen = float(self.log_images - np.log(1.0))
+
+    def vector(self, counts: tuple[dict[NGram, int], ...]) -> _Vector:
+        idf, unseen = self.idf, self.unseen
+        weights = []
+        norms = []
+        for order_counts in counts:
+            vec = {}
+            sq = 0.0
+            for gram, tf in order_counts.items():
+                w = float(tf) * idf.get(gram, unseen)
+                vec[gram] = w
+                sq += w * w
+            weights.append(vec)
+            norms.append(math.sqrt(sq))
+        length = sum(counts[1].values()) if len(counts) > 1 else 0
+        return _Vector(counts, tuple(weights), tuple(norms), length)
+
+
+def ngram_counts(words: Sequence[str], n: int) -> tuple[dict[NGram, int], ...]:
+    """Counts of the n-grams of each order 1..n, each dict in order of first occurrence (as pycocoevalcap)."""
+    return tuple(Counter(zip(*(words[j:] for j in range(k)), strict=False)) for k in range(1, n + 1))
+
+
+def document_frequencies(refs: Sequence[Sequence[str | None]]) -> DocumentFrequencies:
+    """Document frequencies of reference streams ``refs`` (``refs[k][i]``: reference ``k`` of image ``i``)."""
+    images = len(refs[0]) if refs else 0
+    counts: Counter[NGram] = Counter()
+    for i in range(images):
+        grams: set[NGram] = set()
+        for ref in segment_refs(refs, i):
+            for order in ngram_counts(ref.split(), ORDERS):
+                grams.update(order)
+        counts.update(grams)
+    return DocumentFrequencies(dict(counts), images)
+
+
+def _mean4(values: list[float]) -> float:
+    # np.mean, not sum()/k: numpy's reduction order differs from left-to-right summation in the last bit.
+    return float(np.mean(np.array(values)))
+
+
+class CiderD(Metric[CiderDConfig]):
+    """CIDEr-D (pycocoevalcap 1.2 ``Cider``): consensus TF-IDF n-gram similarity with clipping and a length
+    penalty, 0–10. Rows hold one score per image (aggregate "mean"), the reference averages image scores."""
+
+    id = "cider"
+    aggregate = "mean"
+    Config = CiderDConfig
+
+    def __init__(self, config: CiderDConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        self._fit_key: tuple[tuple[str | None, ...], ...] | None = None
+        self._weights: _Weights | None = None
+        self._ref_vectors: list[list[_Vector]] = []
+
+    @property
+    def name(self) -> str:
+        return "CIDEr-D"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return ("cider",)
+
+    @property
+    def document_frequencies(self) -> DocumentFrequencies | None:
+        """Document frequencies of the corpus bound by :meth:`fit` or :meth:`stats` (``None`` before)."""
+        return self._weights.df if self._weights is not None else None
+
+    def fit(self, refs: Sequence[Sequence[str | None]]) -> CiderD:
+        """Bind the reference corpus whose document frequencies weight every n-gram; returns ``self``.
+
+        Refitting on equal reference streams reuses the cached n-gram vectors (several systems, one corpus).
+        """
+        self._fit(refs)
+        return self
+
+    def _fit(self, refs: Sequence[Sequence[str | None]]) -> _Weights:
+        if isinstance(refs, str) or not refs or any(isinstance(stream, str) for stream in refs):
+            raise TypeError("cider: references must be a list of reference streams (a list of lists of strings)")
+        key = tuple(tuple(stream) for stream in refs)
+        if key == self._fit_key and self._weights is not None:
+            return self._weights
+        lengths = {len(stream) for stream in key}
+        if len(lengths) != 1:
+            raise ValueError(f"cider: reference streams have different lengths {sorted(lengths)}")
+        per_image = [segment_refs(key, i) for i in range(len(key[0]))]
+        for i, image_refs in enumerate(per_image):
+            if not image_refs:
+                raise ValueError(f"cider: segment {i + 1} has no reference (CIDEr-D needs at least one per image)")
+        cooked = [[ngram_counts(ref.split(), ORDERS) for ref in image_refs] for image_refs in per_image]
+        counts: Counter[NGram] = Counter()
+        for image in cooked:
+            grams: set[NGram] = set()
+            for ref in image:
+                for order in ref:
+                    grams.update(order)
+            counts.update(grams)
+        weights = _Weights(DocumentFrequencies(dict(counts), len(per_image)))
+        self._ref_vectors = [[weights.vector(ref) for ref in image] for image in cooked]
+        self._weights = weights
+        self._fit_key = key
+        return weights
+
+    def _bound(self, df: DocumentFrequencies | None) -> _Weights:
+        if df is not None:
+            if self._weights is not None and self._weights.df is df:
+                return self._weights
+            return _Weights(df)
+        if self._weights is None:
+            raise ValueError(
+                "cider: CIDEr-D weights n-grams by document frequencies of the whole reference corpus; "
+                "call fit(refs) or stats(hyps, refs) first, or pass df=document_frequencies(refs)"
+            )
+        return self._weights
+
+    def _similarities(
+        self, hyp: _Vector, refs: Sequence[_Vector], evidence: bool
+    ) -> tuple[list[float], list[list[OrderSimilarity]], list[tuple[float, float]]]:
+        """Σ over references of the per-order similarity (the one arithmetic path for rows and explanations)."""
+        n = ORDERS
+        two_sigma_sq = 2 * self.config.sigma**2
+        totals = [0.0] * n
+        details: list[list[OrderSimilarity]] = []
+        deltas: list[tuple[float, float]] = []
+        for ref in refs:
+            delta = float(hyp.length - ref.length)
+            penalty = math.e ** (-(delta**2) / two_sigma_sq)
+            orders = []
+            for k in range(n):
+                hvec, rvec = hyp.weights[k], ref.weights[k]
+                dot = 0.0
+                terms = []
+                for gram, vh in hvec.items():
+                    vr = rvec.get(gram)
+                    if vr is None:
+                        continue
+                    term = (vr if vr < vh else vh) * vr
+                    dot += term
+                    if evidence:
+                        terms.append(ClippedTerm(gram, vh, vr, term))
+                cosine = dot
+                if hyp.norms[k] != 0 and ref.norms[k] != 0:
+                    cosine = dot / (hyp.norms[k] * ref.norms[k])
+                value = cosine * penalty
+                totals[k] += value
+                if evidence:
+                    orders.append(
+                        OrderSimilarity(k + 1, tuple(terms), dot, hyp.norms[k], ref.norms[k], cosine, penalty, value)
+                    )
+            details.append(orders)
+            deltas.append((delta, penalty))
+        return totals, details, deltas
+
+    def _image_score(self, totals: list[float], nrefs: int) -> float:
+        return _mean4(totals) / nrefs * 10.0
+
+    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        """Score of one image with the document frequencies of the bound corpus (see :meth:`fit`)."""
+        return self.explain(hyp, refs).row
+
+    def explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
+        """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`fit`/:meth:`stats`."""
+        refs = list(refs)
+        if not refs:
+            raise ValueError("cider: CIDEr-D needs at least one reference per image")
+        weights = self._bound(df)
+        n = ORDERS
+        hyp_words = hyp.split()
+        hvec = weights.vector(ngram_counts(hyp_words, n))
+        rvecs = [weights.vector(ngram_counts(ref.split(), n)) for ref in refs]
+        totals, details, deltas = self._similarities(hvec, rvecs, evidence=True)
+        score = self._image_score(totals, len(refs))
+
+        def grams(vec: _Vector) -> tuple[tuple[GramWeight, ...], ...]:
+            return tuple(
+                tuple(
+                    GramWeight(g, tf, weights.df.df(g), weights.idf.get(g, weights.unseen), vec.weights[k][g])
+                    for g, tf in vec.counts[k].items()
+                )
+                for k in range(n)
+            )
+
+        references = tuple(
+            ReferenceEvidence(
+                tokens=locate(ref, ref.split()),
+                grams=grams(rvec),
+                norms=rvec.norms,
+                length=rvec.length,
+                delta=delta,
+                penalty=penalty,
+                orders=tuple(orders),
+            )
+            for ref, rvec, orders, (delta, penalty) in zip(refs, rvecs, details, deltas, strict=True)
+        )
+        return CiderExplanation(
+            tokens=locate(hyp, hyp_words),
+            grams=grams(hvec),
+            norms=hvec.norms,
+            length=hvec.length,
+            references=references,
+            per_order=tuple(totals),
+            images=weights.df.images,
+            log_images=float(weights.log_images),
+            sigma=self.config.sigma,
+            row=np.array([score], dtype=np.float64),
+            score=score,
+        )
+
+    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        """Bind ``refs`` as the corpus (document frequencies) and score every image against it."""
+        check_corpus(hyps, refs, self.id)
+        weights = self._fit(refs)
+        n = ORDERS
+        scores = np.empty(len(hyps), dtype=np.float64)
+        for i, (hyp, rvecs) in enumerate(zip(hyps, self._ref_vectors, strict=True)):
+            hvec = weights.vector(ngram_counts(hyp.split(), n))
+            totals, _, _ = self._similarities(hvec, rvecs, evidence=False)
+            scores[i] = self._image_score(totals, len(rvecs))
+        notes: tuple[str, ...] = ()
+        if weights.df.images == 1:
+            notes = (
+                "CIDEr-D of a one-image corpus is 0 for every hypothesis: idf = ln(1) − ln(df) = 0 (as pycocoevalcap)",
+            )
+        return SegmentStats(self.id, self.columns, scores[:, None], self.aggregate, notes)
+
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        return np.asarray(pooled, dtype=np.float64)[..., 0]
+
+    def signature(self) -> str:
+        # nrefs is prepended by metrics.evaluate.full_signature, which sees the reference streams.
+        return f"tok:split|df:corpus|n:{ORDERS}|sigma:{self.config.sigma:g}|ref:pycocoevalcap-1.2|version:{VERSION}"

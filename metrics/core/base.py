@@ -1,0 +1,151 @@
+"""The shape every ScoreLens metric shares.
+
+A metric turns each segment (one hypothesis and its references) into a row of sufficient statistics with named
+columns. The corpus score is a function of the column-wise *sum* of those rows (BLEU, chrF, TER, WER: micro
+averages) or of their *mean* (ROUGE, METEOR, CIDEr-D, CharacTER, EED: the references average segment scores).
+Bootstrap resampling and paired tests therefore only ever resample rows; nothing is re-tokenized.
+
+References are passed as *streams*, as in sacrebleu: ``refs[k][i]`` is reference ``k`` of segment ``i``. A
+``None`` entry means segment ``i`` has no ``k``-th reference.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+import numpy as np
+
+from metrics.core.config import build_config
+
+Aggregate = Literal["sum", "mean"]
+ConfigT = TypeVar("ConfigT")
+
+
+@dataclass(frozen=True)
+class SegmentStats:
+    """Per-segment sufficient statistics of one metric on one system: ``rows[i]`` belongs to segment ``i``."""
+
+    metric: str
+    columns: tuple[str, ...]
+    rows: np.ndarray
+    aggregate: Aggregate
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.rows.ndim != 2 or self.rows.shape[1] != len(self.columns):
+            raise ValueError(f"{self.metric}: rows of shape {self.rows.shape} do not fit columns {self.columns}")
+        self.rows.setflags(write=False)
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    def column(self, name: str) -> np.ndarray:
+        return self.rows[:, self.columns.index(name)]
+
+    def pooled(self, index: np.ndarray | None = None) -> np.ndarray:
+        """Sum or mean of the rows (of ``rows[index]`` when given; ``index`` may be 2-D for many resamples)."""
+        rows = self.rows if index is None else self.rows[index]
+        axis = rows.ndim - 2
+        return rows.sum(axis=axis) if self.aggregate == "sum" else rows.mean(axis=axis)
+
+
+def segment_refs(refs: Sequence[Sequence[str | None]], i: int) -> list[str]:
+    """The references of segment ``i`` from reference streams, skipping ``None`` entries."""
+    return [stream[i] for stream in refs if stream[i] is not None]  # type: ignore[misc]
+
+
+def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metric: str) -> None:
+    """Refuse inputs that cannot be scored segment by segment; never truncate to the shortest stream."""
+    if isinstance(hyps, str):
+        raise TypeError(f"{metric}: hypotheses must be a sequence of strings, not one string")
+    if isinstance(refs, str) or not refs or any(isinstance(stream, str) for stream in refs):
+        raise TypeError(f"{metric}: references must be a list of reference streams (a list of lists of strings)")
+    for k, stream in enumerate(refs):
+        if len(stream) != len(hyps):
+            raise ValueError(
+                f"{metric}: reference stream {k + 1} has {len(stream)} segments but there are {len(hyps)} hypotheses"
+            )
+    for i, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):
+            raise TypeError(f"{metric}: hypothesis {i + 1} is {type(hyp).__name__}, not str")
+        for k, stream in enumerate(refs):
+            if stream[i] is not None and not isinstance(stream[i], str):
+                raise TypeError(f"{metric}: reference {k + 1} of segment {i + 1} is {type(stream[i]).__name__}")
+
+
+class Metric(ABC, Generic[ConfigT]):
+    """Base class: a frozen config, per-segment statistics, a corpus score from pooled rows, a signature.
+
+    Subclasses set ``id``, ``name``, ``aggregate``, ``Config`` and ``columns`` and implement
+    :meth:`segment_row`, :meth:`score_pooled`, :meth:`signature` and :meth:`explain`. Metrics that need the whole
+    corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`stats`.
+    """
+
+    id: ClassVar[str]
+    aggregate: ClassVar[Aggregate]
+    Config: ClassVar[type]
+    higher_is_better: ClassVar[bool] = True
+
+    def __init__(self, config: ConfigT | None = None, **options: Any) -> None:
+        if config is not None and options:
+            raise ValueError(f"{self.id}: give either a config object or options, not both")
+        self.config: ConfigT = config if config is not None else build_config(self.Config, options)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Metric[Any]:
+        return cls(build_config(cls.Config, options))
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """Display name, e.g. ``BLEU`` or ``chrF2++``."""
+
+    @property
+    @abstractmethod
+    def columns(self) -> tuple[str, ...]:
+        """Names of the sufficient-statistics columns."""
+
+    @abstractmethod
+    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        """Sufficient statistics of one segment."""
+
+    @abstractmethod
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        """Corpus score(s) from pooled rows: ``pooled`` has shape ``(k,)`` or ``(m, k)``; returns a scalar array
+        or shape ``(m,)``. Vectorized, so that thousands of bootstrap resamples cost one call."""
+
+    @abstractmethod
+    def signature(self) -> str:
+        """A reproducibility signature in sacrebleu's style (``key:value|…|version:…``)."""
+
+    @abstractmethod
+    def explain(self, hyp: str, refs: Sequence[str]) -> Any:
+        """The evidence behind one segment's score, from the same code path as :meth:`segment_row`."""
+
+    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        """Sufficient statistics of every segment."""
+        check_corpus(hyps, refs, self.id)
+        rows = [self.segment_row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+        matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
+        return SegmentStats(self.id, self.columns, matrix, self.aggregate)
+
+    def corpus_score(self, stats: SegmentStats) -> float:
+        if len(stats) == 0:
+            raise ValueError(f"{self.id}: cannot score an empty corpus")
+        return float(self.score_pooled(stats.pooled()))
+
+    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
+        """One score per segment. BLEU overrides this to use sacrebleu's ``sentence_bleu`` semantics."""
+        return np.asarray(self.score_pooled(stats.rows), dtype=np.float64)
+
+    def score(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
+        """Convenience: the corpus score of ``hyps`` against reference streams ``refs``."""
+        return self.corpus_score(self.stats(hyps, refs))
+
+    def sentence_score(self, hyp: str, refs: Sequence[str]) -> float:
+        row = np.asarray(self.segment_row(hyp, list(refs)), dtype=np.float64)[None, :]
+        stats = SegmentStats(self.id, self.columns, row, self.aggregate)
+        return float(self.segment_scores(stats)[0])

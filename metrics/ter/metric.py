@@ -1,0 +1,317 @@
+"""TER, translation edit rate (Snover et al., 2006, "A Study of Translation Edit Rate with Targeted Human
+Annotation"), equal to sacrebleu 2.6.0's ``TER`` (its re-implementation of tercom, ``lib_ter``).
+
+Equivalent sacrebleu call: ``TER(normalized=…, no_punct=…, asian_support=…, case_sensitive=…)``; command line
+``sacrebleu REFS -i HYP -m ter [--ter-normalized] [--ter-no-punct] [--ter-asian-support]
+[--ter-case-sensitive]``; tercom flags ``-N``, ``-P``, ``-A``, ``-s``. TER lowercases by default.
+
+Per segment: every reference is scored on its own (shifts, then banded word edit distance; see
+:mod:`metrics.ter.search`); the segment keeps the **fewest** edits over the references (the first reference wins
+ties) and the **average** reference length over all of them. Statistics: ``[edits, ref_len, shifts,
+substitutions, deletions, insertions, budget_stops]`` where the four edit kinds come from the chosen reference's
+trace and add up to ``edits``, and ``budget_stops`` is 1 when the shift search of that segment was cut by the
+work budget (see below). Corpus TER = 100 · Σ edits / Σ ref_len (100 when there are edits but no reference
+words, 0 when there are neither); a segment score is the same formula on one row, as ``sentence_score``.
+
+Very long segments: sacrebleu's search is quadratic or worse in the segment length. Ours is exact and much
+faster, but a 100 000-token line could still take minutes, so ``search_budget`` caps the work of one
+hypothesis/reference search (the default never binds on sentence- or paragraph-length input). A segment whose
+search was cut keeps the shifts found so far, so its TER can only be *higher* than sacrebleu's; it is never
+silent: :meth:`TER.stats` adds a note per such segment and the explanation carries it. ``search_budget=0`` turns
+shifts off for everything (plain banded edit distance, also reported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar, Literal
+
+import numpy as np
+
+from metrics.core.base import Metric, SegmentStats
+from metrics.core.tokens import Token, locate
+from metrics.ter.search import DEFAULT_BUDGET, EditOp, PairTrace, SearchBudget, ter_pair
+from metrics.ter.tokenizer import TercomTokenizer
+
+REFERENCE_VERSION = "2.6.0"
+
+__all__ = ["TER", "TERConfig", "TERExplanation", "TERReference", "TERShift", "TEREdit", "EditOp"]
+
+
+@dataclass(frozen=True)
+class TERConfig:
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+    case_sensitive: bool = False
+    search_budget: int = DEFAULT_BUDGET  # work units per hypothesis/reference shift search; 0 = no shifts
+
+    def __post_init__(self) -> None:
+        for name in ("normalized", "no_punct", "asian_support", "case_sensitive"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(f"option {name!r}: {value!r} is not a boolean (true/false)")
+        if isinstance(self.search_budget, bool) or not isinstance(self.search_budget, int) or self.search_budget < 0:
+            raise ValueError(f"option 'search_budget': {self.search_budget!r} must be an integer ≥ 0")
+
+
+@dataclass(frozen=True)
+class TERShift:
+    """One applied shift. Positions refer to the hypothesis just before it (``before``); ``after`` follows it.
+
+    ``target`` is sacrebleu's insertion index, ``dest`` where the block starts afterwards; ``tokens`` are the
+    moved words as tokens of the original hypothesis (character spans into the text the user gave).
+    """
+
+    words: tuple[str, ...]
+    tokens: tuple[Token, ...]
+    start: int
+    length: int
+    target: int
+    dest: int
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    distance_before: int
+    distance_after: int
+
+    @property
+    def gain(self) -> int:
+        """Edit-distance reduction; the shift itself costs one edit, so the TER drops by ``gain − 1``."""
+        return self.distance_before - self.distance_after
+
+
+@dataclass(frozen=True)
+class TEREdit:
+    """One step of the alignment of the shifted hypothesis with the reference (hypothesis → reference)."""
+
+    op: EditOp
+    hyp_pos: int | None  # position in the shifted hypothesis
+    ref_pos: int | None
+    hyp_token: Token | None  # the original hypothesis token at hyp_pos (span into the original text)
+    ref_token: Token | None
+
+
+@dataclass(frozen=True)
+class TERReference:
+    """The whole TER computation against one reference."""
+
+    index: int
+    tokens: tuple[Token, ...]
+    edits: int
+    ref_len: int
+    shifts: tuple[TERShift, ...]
+    shifted: tuple[Token, ...]  # the final shifted hypothesis, as original tokens
+    alignment: tuple[TEREdit, ...]
+    matches: int
+    substitutions: int
+    deletions: int
+    insertions: int
+    candidates: int  # shift candidates evaluated, sacrebleu's cumulative counter (search stops at 1000)
+    candidate_cap_hit: bool  # the round reaching 1000 candidates ended the search, its shift discarded
+    budget_exhausted: bool
+
+
+@dataclass(frozen=True)
+class TERExplanation:
+    hyp_tokens: tuple[Token, ...]
+    references: tuple[TERReference, ...]
+    best: int  # index of the reference with the fewest edits (first on ties)
+    edits: int
+    avg_ref_len: float
+    row: tuple[float, ...]
+    score: float
+    notes: tuple[str, ...]
+
+    @property
+    def chosen(self) -> TERReference:
+        return self.references[self.best]
+
+
+@dataclass(frozen=True)
+class _Segment:
+    hyp_words: list[str]
+    ref_words: tuple[tuple[str, ...], ...]
+    traces: tuple[PairTrace, ...]
+    best: int
+    row: np.ndarray
+
+
+COLUMNS = ("edits", "ref_len", "shifts", "substitutions", "deletions", "insertions", "budget_stops")
+
+
+class TER(Metric[TERConfig]):
+    """sacrebleu 2.6.0 TER (see the module docstring); scores are 0–100 and can exceed 100; lower is better."""
+
+    id: ClassVar[str] = "ter"
+    aggregate: ClassVar[Literal["sum"]] = "sum"
+    Config: ClassVar[type] = TERConfig
+    higher_is_better: ClassVar[bool] = False
+
+    def __init__(self, config: TERConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        c = self.config
+        self._tokenizer = TercomTokenizer(c.normalized, c.no_punct, c.asian_support, c.case_sensitive)
+        self._budget = SearchBudget(c.search_budget)
+        self._ref_cache: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def name(self) -> str:
+        return "TER"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return COLUMNS
+
+    def signature(self) -> str:
+        c = self.config
+        parts = [
+            f"case:{'mixed' if c.case_sensitive else 'lc'}",
+            "tok:tercom",
+            f"norm:{'yes' if c.normalized else 'no'}",
+            f"punct:{'no' if c.no_punct else 'yes'}",
+            f"asian:{'yes' if c.asian_support else 'no'}",
+        ]
+        if c.search_budget != DEFAULT_BUDGET:
+            parts.append(f"budget:{c.search_budget}")
+        return "|".join([*parts, f"version:{REFERENCE_VERSION}"])
+
+    def tokenize(self, text: str) -> list[str]:
+        """sacrebleu's TER preprocessing of a hypothesis: right strip, tercom tokenizer, whitespace split."""
+        return self._tokenizer.words(text)
+
+    def _ref_words(self, ref: str) -> tuple[str, ...]:
+        words = self._ref_cache.get(ref)
+        if words is None:
+            # sacrebleu preprocesses references twice (once when caching them, again when extracting their
+            # words); the tokenizer is idempotent on everything we know of, but parity costs nothing here.
+            words = tuple(self._tokenizer.words(self._tokenizer(ref.rstrip())))
+            if len(self._ref_cache) > 200_000:
+                self._ref_cache.clear()
+            self._ref_cache[ref] = words
+        return words
+
+    def _segment(self, hyp: str, refs: Sequence[str]) -> _Segment:
+        if not refs:
+            raise ValueError("TER needs at least one reference per segment")
+        hyp_words = self.tokenize(hyp)
+        ref_words = tuple(self._ref_words(r) for r in refs)
+        traces = tuple(ter_pair(hyp_words, list(words), self._budget) for words in ref_words)
+        best = 0
+        for k, trace in enumerate(traces):
+            if trace.edits < traces[best].edits:
+                best = k
+        chosen = traces[best]
+        subs = dels = ins = 0
+        for step in chosen.alignment:
+            if step.op is EditOp.SUBSTITUTE:
+                subs += 1
+            elif step.op is EditOp.DELETE:
+                dels += 1
+            elif step.op is EditOp.INSERT:
+                ins += 1
+        avg_ref_len = sum(t.ref_len for t in traces) / len(traces)
+        stopped = any(t.budget_exhausted for t in traces)
+        row = np.array(
+            [chosen.edits, avg_ref_len, len(chosen.shifts), subs, dels, ins, float(stopped)], dtype=np.float64
+        )
+        return _Segment(hyp_words, ref_words, traces, best, row)
+
+    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        return self._segment(hyp, refs).row
+
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        pooled = np.asarray(pooled, dtype=np.float64)
+        edits, ref_len = pooled[..., 0], pooled[..., 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(ref_len > 0, edits / np.where(ref_len > 0, ref_len, 1.0), np.where(edits > 0, 1.0, 0.0))
+        return 100.0 * ratio
+
+    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        stats = super().stats(hyps, refs)
+        stopped = np.flatnonzero(stats.column("budget_stops"))
+        if len(stopped) == 0:
+            return stats
+        return replace(stats, notes=(*stats.notes, *(self._budget_note(int(i) + 1) for i in stopped)))
+
+    def _budget_note(self, segment: int | None) -> str:
+        where = f"segment {segment}" if segment is not None else "this segment"
+        if self.config.search_budget == 0:
+            return f"TER {where}: shifts disabled (search_budget=0); its TER is the plain edit rate, ≥ sacrebleu's"
+        return (
+            f"TER {where}: the shift search stopped early because it hit the work budget "
+            f"(search_budget={self.config.search_budget:,}); its TER may be higher than sacrebleu's"
+        )
+
+    def explain(self, hyp: str, refs: Sequence[str]) -> TERExplanation:
+        seg = self._segment(hyp, refs)
+        casefold = not self.config.case_sensitive
+        hyp_tokens = locate(hyp, seg.hyp_words, casefold=casefold)
+        results = []
+        for k, (ref, words, trace) in enumerate(zip(refs, seg.ref_words, seg.traces, strict=True)):
+            ref_tokens = locate(ref, words, casefold=casefold)
+            results.append(_reference_result(k, hyp_tokens, ref_tokens, trace))
+        notes = (self._budget_note(None),) if seg.row[6] > 0 else ()
+        return TERExplanation(
+            hyp_tokens=hyp_tokens,
+            references=tuple(results),
+            best=seg.best,
+            edits=int(seg.row[0]),
+            avg_ref_len=float(seg.row[1]),
+            row=tuple(float(x) for x in seg.row),
+            score=float(self.score_pooled(seg.row)),
+            notes=notes,
+        )
+
+
+def _reference_result(
+    index: int, hyp_tokens: tuple[Token, ...], ref_tokens: tuple[Token, ...], trace: PairTrace
+) -> TERReference:
+    words = tuple(t.text for t in hyp_tokens)
+    shifts = []
+    for s in trace.shifts:
+        moved = s.moved
+        shifts.append(
+            TERShift(
+                words=tuple(words[i] for i in moved),
+                tokens=tuple(hyp_tokens[i] for i in moved),
+                start=s.start,
+                length=s.length,
+                target=s.target,
+                dest=s.dest,
+                before=tuple(words[i] for i in s.order_before),
+                after=tuple(words[i] for i in s.order_after),
+                distance_before=s.distance_before,
+                distance_after=s.distance_after,
+            )
+        )
+    shifted = tuple(hyp_tokens[i] for i in trace.order)
+    edits = tuple(
+        TEREdit(
+            step.op,
+            step.hyp,
+            step.ref,
+            shifted[step.hyp] if step.hyp is not None else None,
+            ref_tokens[step.ref] if step.ref is not None else None,
+        )
+        for step in trace.alignment
+    )
+    counts = {op: 0 for op in EditOp}
+    for e in edits:
+        counts[e.op] += 1
+    return TERReference(
+        index=index,
+        tokens=ref_tokens,
+        edits=trace.edits,
+        ref_len=trace.ref_len,
+        shifts=tuple(shifts),
+        shifted=shifted,
+        alignment=edits,
+        matches=counts[EditOp.MATCH],
+        substitutions=counts[EditOp.SUBSTITUTE],
+        deletions=counts[EditOp.DELETE],
+        insertions=counts[EditOp.INSERT],
+        candidates=trace.candidates,
+        candidate_cap_hit=trace.candidate_cap_hit,
+        budget_exhausted=trace.budget_exhausted,
+    )
