@@ -8,7 +8,6 @@ an eleventh system scores only that system, and a progress bar appears only whil
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import threading
 from collections import OrderedDict
@@ -21,7 +20,7 @@ from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
 from metrics.core.base import Metric
-from metrics.core.registry import SPECS, create
+from metrics.core.registry import SPECS, available_metrics, create
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
 from metrics.stats.correlation import Correlation, correlate
 from metrics.stats.human import HumanScores
@@ -85,7 +84,7 @@ def _explanations() -> LRU:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def metric_for(metric_id: str, options_json: str, refs_hash: str) -> Metric[Any]:
+def metric_for(metric_id: str, options_json: str, refs_hash: str) -> Metric[Any, Any]:
     """One metric instance per (metric, options, reference corpus): its reference caches and, for CIDEr-D, its
     document frequencies then always belong to the corpus being shown."""
     del refs_hash  # part of the cache key only
@@ -95,11 +94,9 @@ def metric_for(metric_id: str, options_json: str, refs_hash: str) -> Metric[Any]
 # ------------------------------------------------------------------------------------------------ session data
 
 
-@st.cache_resource(show_spinner=False)
 def offered_metrics() -> tuple[str, ...]:
-    """Metric ids whose module is installed, found without importing it (importing every family up front costs
-    seconds: nltk, WordNet); a family that then fails to import is reported and left out when chosen."""
-    return tuple(m for m in SPECS if importlib.util.find_spec(SPECS[m].target.partition(":")[0]) is not None)
+    """Metric ids whose requirements are installed here."""
+    return available_metrics()
 
 
 def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
@@ -215,7 +212,7 @@ def _with_progress(jobs: Sequence[tuple[str, Callable[[], None]]], label: str) -
         bar.empty()
 
 
-def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any]], list[str]]:
+def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any, Any]], list[str]]:
     """The chosen metrics built with the current options; errors name the metric (it is then left out)."""
     all_options = options()
     built, errors = {}, []

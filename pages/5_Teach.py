@@ -191,7 +191,7 @@ if not hyp.strip() and not any(r.strip() for r in refs):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _metric(metric_id: str, options_json: str, corpus_key: str, _corpus: tuple[tuple[str, ...], ...]) -> Metric[Any]:
+def _metric(metric_id: str, options_json: str, corpus_key: str, _corpus: tuple[tuple[str, ...], ...]) -> Metric[Any, Any]:
     return teach.make_metric(metric_id, json.loads(options_json), _corpus if corpus_key else None)
 
 

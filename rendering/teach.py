@@ -105,7 +105,7 @@ class Control:
     lesson_only: bool = False  # not a metric option: the lesson shows its effect beside the metric's own number
 
 
-Builder = Callable[[Metric[Any], str, Sequence[str], Context], Lesson]
+Builder = Callable[[Metric[Any, Any], str, Sequence[str], Context], Lesson]
 
 # (option, label, help, low, high, step) per family; only options the metric's Config really has are offered.
 _CONTROLS: dict[str, tuple[tuple[str, str, str, float | None, float | None, float | None], ...]] = {
@@ -253,7 +253,7 @@ def make_metric(
     metric_id: str,
     options: Mapping[str, Any] | None = None,
     corpus_refs: Sequence[Sequence[str | None]] | None = None,
-) -> Metric[Any]:
+) -> Metric[Any, Any]:
     """The metric with its registry preset and the what-if ``options`` (``ValueError`` names bad values), bound to
     ``corpus_refs`` when its numbers depend on the corpus (CIDEr-D's document frequencies)."""
     metric_options = {k: v for k, v in (options or {}).items() if k not in _lesson_option_names(metric_id)}
@@ -275,7 +275,7 @@ def split_options(metric_id: str, options: Mapping[str, Any]) -> tuple[dict[str,
 
 
 def build_lesson(
-    metric_id: str, metric: Metric[Any], hyp: str, refs: Sequence[str], context: Context | None = None
+    metric_id: str, metric: Metric[Any, Any], hyp: str, refs: Sequence[str], context: Context | None = None
 ) -> Lesson:
     if not refs:
         raise ValueError("give at least one reference")

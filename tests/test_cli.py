@@ -68,7 +68,18 @@ def test_csv_and_table_formats(capsys):
 
 def test_console_script_runs():
     result = subprocess.run(
-        [sys.executable, "-m", "metrics.cli.main", "score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--format", "json"],
+        [
+            sys.executable,
+            "-m",
+            "metrics.cli.main",
+            "score",
+            "--refs",
+            REFS[0],
+            "--systems",
+            SYSTEMS[0],
+            "--format",
+            "json",
+        ],
         capture_output=True,
         text=True,
         check=True,

@@ -21,8 +21,7 @@ from dashboard_support import (
     small_dataset,
 )
 
-from metrics.core.available import available_metrics
-from metrics.core.registry import create
+from metrics.core.registry import available_metrics, create
 
 VIEWS = [m for m in ALL_VIEWS if m in available_metrics()]
 

@@ -104,7 +104,7 @@ class _Refs:
     lengths: tuple[int, ...]
 
 
-class BLEU(Metric[BLEUConfig]):
+class BLEU(Metric[BLEUConfig, BLEUExplanation]):
     id: ClassVar[str] = "bleu"
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = BLEUConfig

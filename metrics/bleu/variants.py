@@ -66,7 +66,7 @@ def _modified_precision(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: in
     return clipped, max(1, sum(counts.values()))
 
 
-class NltkBLEU(Metric[NltkBLEUConfig]):
+class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
     id: ClassVar[str] = "bleu-nltk"
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = NltkBLEUConfig

@@ -278,7 +278,7 @@ def character_one(hyp: str, ref: str, max_shift_work: int | None, alignment: boo
     )  # fmt: skip
 
 
-class CharacTER(Metric[CharacTERConfig]):
+class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
     """CharacTER (rwth-i6/CharacTER): character edit rate after word shifts, normalized by the hypothesis length.
 
     Rows hold one sentence score each (aggregate "mean": the reference averages sentence scores). Lower is better.

@@ -101,7 +101,7 @@ def _char_offsets(text: str, keep_whitespace: bool) -> tuple[str, tuple[int, ...
     return chars, offsets
 
 
-class CHRF(Metric[CHRFConfig]):
+class CHRF(Metric[CHRFConfig, CHRFExplanation]):
     id: ClassVar[str] = "chrf"
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = CHRFConfig

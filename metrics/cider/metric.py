@@ -212,7 +212,7 @@ def _mean4(values: list[float]) -> float:
     return float(np.mean(np.array(values)))
 
 
-class CiderD(Metric[CiderDConfig]):
+class CiderD(Metric[CiderDConfig, CiderExplanation]):
     """CIDEr-D (pycocoevalcap 1.2 ``Cider``): consensus TF-IDF n-gram similarity with clipping and a length
     penalty, 0–10. Rows hold one score per image (aggregate "mean"), the reference averages image scores."""
 

@@ -1,0 +1,1 @@
+"""``scorelens``: the command line of the metrics core."""

@@ -1,0 +1,1 @@
+"""The contract every metric shares: base classes, configs with option metadata, the registry, tokens and n-grams."""

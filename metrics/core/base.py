@@ -19,9 +19,11 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 import numpy as np
 
 from metrics.core.config import build_config
+from metrics.core.explanation import Explanation
 
 Aggregate = Literal["sum", "mean"]
 ConfigT = TypeVar("ConfigT")
+ExplanationT = TypeVar("ExplanationT", bound=Explanation)
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,11 @@ def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metr
                 raise TypeError(f"{metric}: reference {k + 1} of segment {i + 1} is {type(stream[i]).__name__}")
 
 
-class Metric(ABC, Generic[ConfigT]):
-    """Base class: a frozen config, per-segment statistics, a corpus score from pooled rows, a signature.
+class Metric(ABC, Generic[ConfigT, ExplanationT]):
+    """Base class: a frozen config, per-segment statistics, a corpus score from pooled rows, a signature, and the
+    evidence behind a segment's score as an :class:`~metrics.core.explanation.Explanation` of ``explanation_type``.
 
-    Subclasses set ``id``, ``name``, ``aggregate``, ``Config`` and ``columns`` and implement
+    Subclasses set ``id``, ``name``, ``aggregate``, ``Config``, ``explanation_type`` and ``columns`` and implement
     :meth:`segment_row`, :meth:`score_pooled`, :meth:`signature` and :meth:`explain`. Metrics that need the whole
     corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`stats`.
     """
@@ -87,6 +90,7 @@ class Metric(ABC, Generic[ConfigT]):
     id: ClassVar[str]
     aggregate: ClassVar[Aggregate]
     Config: ClassVar[type]
+    explanation_type: ClassVar[type[Explanation]]
     higher_is_better: ClassVar[bool] = True
 
     def __init__(self, config: ConfigT | None = None, **options: Any) -> None:
@@ -95,7 +99,7 @@ class Metric(ABC, Generic[ConfigT]):
         self.config: ConfigT = config if config is not None else build_config(self.Config, options)
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Metric[Any]:
+    def from_options(cls, options: Mapping[str, Any]) -> Metric[Any, Any]:
         return cls(build_config(cls.Config, options))
 
     @property
@@ -122,7 +126,7 @@ class Metric(ABC, Generic[ConfigT]):
         """A reproducibility signature in sacrebleu's style (``key:value|…|version:…``)."""
 
     @abstractmethod
-    def explain(self, hyp: str, refs: Sequence[str]) -> Any:
+    def explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
         """The evidence behind one segment's score, from the same code path as :meth:`segment_row`."""
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:

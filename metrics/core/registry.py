@@ -1,61 +1,126 @@
 """Metric ids as the command line and the app name them, and how to build each one.
 
+A family registers its metrics in one place, its package's ``__init__.py``::
+
+    register(BLEU, "bleu", label="BLEU (sacrebleu)", rank=10)
+
+The class carries the rest: its ``Config`` (options with their metadata), its ``explanation_type`` and its
+statistics. The registry finds families by importing every subpackage of :mod:`metrics` once, on first use; a
+family's ``__init__`` imports only what is cheap (heavy dependencies load on first scoring), and a metric whose
+``requires`` are not installed stays registered but is not offered.
+
 Options are namespaced by family: ``--set bleu.tokenize=intl`` or ``--set rouge.stemmer=true`` reach every metric
-of that family. Modules are imported on first use, so asking for BLEU never loads WordNet.
+of that family.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Iterable, Mapping
+import pkgutil
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from metrics.core.base import Metric
+from metrics.core.config import Requirement
 
 
 @dataclass(frozen=True)
 class MetricSpec:
+    """One metric id: its class, the options its id fixes (``chrf++`` is chrF with ``word_order=2``), its label,
+    its family (the ``--set FAMILY.option`` namespace) and what it needs installed."""
+
     id: str
+    cls: type[Metric[Any, Any]]
     family: str
-    target: str  # "module:Class"
+    label: str
     preset: Mapping[str, Any] = field(default_factory=dict)
-    label: str = ""
+    requires: tuple[Requirement, ...] = ()
+    rank: int = 0
+
+    def available(self) -> bool:
+        return all(r.met() for r in self.requires)
 
 
-SPECS: dict[str, MetricSpec] = {
-    spec.id: spec
-    for spec in (
-        MetricSpec("bleu", "bleu", "metrics.bleu.metric:BLEU", label="BLEU (sacrebleu)"),
-        MetricSpec("bleu-nltk", "bleu-nltk", "metrics.bleu.variants:NltkBLEU", label="BLEU (nltk corpus_bleu)"),
-        MetricSpec("bleu-google", "bleu-google", "metrics.bleu.variants:GoogleBLEU", label="BLEU (Google/TensorFlow)"),
-        MetricSpec("chrf", "chrf", "metrics.chrf.metric:CHRF", label="chrF (sacrebleu)"),
-        MetricSpec("chrf++", "chrf", "metrics.chrf.metric:CHRF", {"word_order": 2}, label="chrF++ (sacrebleu)"),
-        MetricSpec("rouge1", "rouge", "metrics.rouge.metric:RougeN", {"n": 1}, label="ROUGE-1 (rouge-score)"),
-        MetricSpec("rouge2", "rouge", "metrics.rouge.metric:RougeN", {"n": 2}, label="ROUGE-2 (rouge-score)"),
-        MetricSpec("rougeL", "rouge", "metrics.rouge.metric:RougeL", label="ROUGE-L (rouge-score)"),
-        MetricSpec("rougeLsum", "rouge", "metrics.rouge.metric:RougeLsum", label="ROUGE-Lsum (rouge-score)"),
-        MetricSpec("rougeW", "rouge", "metrics.rouge155.metric:RougeW", label="ROUGE-W-1.2 (ROUGE-1.5.5)"),
-        MetricSpec("rougeS", "rouge", "metrics.rouge155.metric:RougeS", label="ROUGE-S (ROUGE-1.5.5)"),
-        MetricSpec("rougeSU", "rouge", "metrics.rouge155.metric:RougeSU", label="ROUGE-SU (ROUGE-1.5.5)"),
-        MetricSpec("cider", "cider", "metrics.cider.metric:CiderD", label="CIDEr-D (pycocoevalcap)"),
-        MetricSpec("meteor", "meteor", "metrics.meteor.metric:Meteor", label="METEOR (nltk)"),
-        MetricSpec("ter", "ter", "metrics.ter.metric:TER", label="TER (sacrebleu)"),
-        MetricSpec("characTER", "characTER", "metrics.character.metric:CharacTER", label="CharacTER"),
-        MetricSpec("eed", "eed", "metrics.eed.metric:EED", label="EED"),
-        MetricSpec("wer", "wer", "metrics.wer.metric:WER", label="WER (jiwer)"),
-        MetricSpec("cer", "cer", "metrics.wer.metric:CER", label="CER (jiwer)"),
-    )
-}
+_registered: dict[str, MetricSpec] = {}
+_ordered: dict[str, MetricSpec] | None = None  # display order, rebuilt after a registration
+_discovered = False
+_lock = threading.RLock()
+
+
+def register(
+    cls: type[Metric[Any, Any]],
+    metric_id: str,
+    *,
+    label: str,
+    family: str | None = None,
+    preset: Mapping[str, Any] | None = None,
+    requires: Iterable[Requirement] = (),
+    rank: int = 0,
+) -> MetricSpec:
+    """Register ``cls`` under ``metric_id`` (family defaults to the id). Ids are unique; registering one twice with
+    another class is an error, so two families cannot silently shadow each other."""
+    spec = MetricSpec(metric_id, cls, family or metric_id, label, dict(preset or {}), tuple(requires), rank)
+    with _lock:
+        known = _registered.get(metric_id)
+        if known is not None and known != spec:
+            raise ValueError(f"metric id {metric_id!r} is registered twice ({known.cls.__name__}, {cls.__name__})")
+        _registered[metric_id] = spec
+        global _ordered
+        _ordered = None
+    return spec
+
+
+def _discover() -> None:
+    global _discovered
+    with _lock:
+        if _discovered:
+            return
+        import metrics
+
+        for info in pkgutil.iter_modules(metrics.__path__):
+            if info.ispkg:
+                importlib.import_module(f"metrics.{info.name}")
+        _discovered = True
+
+
+class _Specs(Mapping[str, MetricSpec]):
+    """Every registered metric by id, in display order (family rank, then registration order)."""
+
+    @staticmethod
+    def _all() -> dict[str, MetricSpec]:
+        global _ordered
+        _discover()
+        with _lock:
+            if _ordered is None:
+                position = {metric_id: k for k, metric_id in enumerate(_registered)}
+                _ordered = dict(sorted(_registered.items(), key=lambda item: (item[1].rank, position[item[0]])))
+            return _ordered
+
+    def __getitem__(self, metric_id: str) -> MetricSpec:
+        return self._all()[metric_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+SPECS: Mapping[str, MetricSpec] = _Specs()
 
 DEFAULT_MT = ("bleu", "chrf", "ter")
 
 
-def metric_class(metric_id: str) -> type[Metric[Any]]:
-    spec = spec_for(metric_id)
-    module_name, _, class_name = spec.target.partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
+def metric_class(metric_id: str) -> type[Metric[Any, Any]]:
+    return spec_for(metric_id).cls
+
+
+def available_metrics() -> tuple[str, ...]:
+    """Ids of the metrics whose requirements are installed here."""
+    return tuple(metric_id for metric_id, spec in SPECS.items() if spec.available())
 
 
 def spec_for(metric_id: str) -> MetricSpec:
@@ -65,7 +130,7 @@ def spec_for(metric_id: str) -> MetricSpec:
         raise ValueError(f"unknown metric {metric_id!r}; valid metrics: {', '.join(SPECS)}") from None
 
 
-def create(metric_id: str, options: Mapping[str, Any] | None = None) -> Metric[Any]:
+def create(metric_id: str, options: Mapping[str, Any] | None = None) -> Metric[Any, Any]:
     """Build metric ``metric_id`` with its preset plus ``options`` (plain names, not namespaced)."""
     spec = spec_for(metric_id)
     return metric_class(metric_id).from_options({**spec.preset, **(options or {})})
@@ -86,7 +151,9 @@ def parse_set_options(pairs: Iterable[str]) -> dict[str, dict[str, str]]:
     return result
 
 
-def create_many(metric_ids: Iterable[str], family_options: Mapping[str, Mapping[str, Any]]) -> dict[str, Metric[Any]]:
+def create_many(
+    metric_ids: Iterable[str], family_options: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Metric[Any, Any]]:
     """Build several metrics, each with the options of its family that its config knows.
 
     A family's options reach all its chosen metrics (``rouge.stemmer`` reaches ROUGE-1 and ROUGE-W alike); an option
@@ -100,7 +167,7 @@ def create_many(metric_ids: Iterable[str], family_options: Mapping[str, Mapping[
     unused = sorted(set(family_options) - set(by_family))
     if unused:
         raise ValueError(f"options given for {', '.join(unused)} but no such metric was chosen")
-    metrics: dict[str, Metric[Any]] = {}
+    metrics: dict[str, Metric[Any, Any]] = {}
     for family, members in by_family.items():
         options = dict(family_options.get(family, {}))
         accepted = {m: {f.name for f in dataclasses.fields(metric_class(m).Config)} for m in members}

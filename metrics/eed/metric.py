@@ -301,7 +301,7 @@ def align_batch(pairs: Sequence[tuple[str, str]], costs: _Costs) -> np.ndarray:
     return result
 
 
-class EED(Metric[EEDConfig]):
+class EED(Metric[EEDConfig, EEDExplanation]):
     """Extended Edit Distance (rwth-i6): character alignment with jumps and a coverage penalty. Lower is better.
 
     Rows hold one sentence score each (aggregate "mean": the references average sentence scores).

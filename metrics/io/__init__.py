@@ -1,0 +1,1 @@
+"""Reading segments and human scores from files, with errors that name the file and line."""

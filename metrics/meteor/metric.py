@@ -307,7 +307,7 @@ def _pair_from_end(
     return pairs, hyp_rest, [ref_ids[k] for k in range(len(ref)) if k not in ref_taken]
 
 
-class Meteor(Metric[MeteorConfig]):
+class Meteor(Metric[MeteorConfig, MeteorExplanation]):
     """METEOR as nltk 3.10.4 computes it; see the module docstring for the algorithm and the nltk call.
 
     Segment statistics: ``meteor`` (the segment score) and, for the winning reference, ``matches``, ``chunks``,

@@ -240,7 +240,7 @@ def _best_row(candidates: Sequence[_Candidate]) -> tuple[tuple[float, ...], int]
     return (*best, float(cand.hits), float(cand.hyp_total), float(cand.ref_total), float(best_index)), best_index
 
 
-class _Rouge(Metric[RougeConfig]):
+class _Rouge(Metric[RougeConfig, RougeExplanation]):
     """What the three rouge-score metrics share: tokenizer, caches, columns, mean-of-F corpus score, warnings."""
 
     aggregate: ClassVar[Literal["mean"]] = "mean"

@@ -1,0 +1,10 @@
+"""ROUGE-W, ROUGE-S and ROUGE-SU as ROUGE-1.5.5.pl computes them; options share the ``rouge`` namespace."""
+
+from metrics.core.registry import register
+from metrics.rouge155.metric import RougeS, RougeSU, RougeW
+
+register(RougeW, "rougeW", family="rouge", label="ROUGE-W-1.2 (ROUGE-1.5.5)", rank=35)
+register(RougeS, "rougeS", family="rouge", label="ROUGE-S (ROUGE-1.5.5)", rank=35)
+register(RougeSU, "rougeSU", family="rouge", label="ROUGE-SU (ROUGE-1.5.5)", rank=35)
+
+__all__ = ["RougeS", "RougeSU", "RougeW"]

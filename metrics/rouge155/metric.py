@@ -284,7 +284,7 @@ def _sentence_bounds(sentences: Sequence[Sequence[object]]) -> tuple[tuple[int, 
     return tuple(bounds)
 
 
-class _Rouge155(Metric[Any]):
+class _Rouge155(Metric[Any, Any]):
     aggregate: ClassVar[Literal["mean"]] = "mean"
 
     def __init__(self, config: object | None = None, **options: object) -> None:

@@ -1,0 +1,1 @@
+"""Statistics over segment rows: resampling, confidence intervals, paired tests, correlation with humans."""

@@ -140,7 +140,7 @@ class _Segment:
 COLUMNS = ("edits", "ref_len", "shifts", "substitutions", "deletions", "insertions", "budget_stops")
 
 
-class TER(Metric[TERConfig]):
+class TER(Metric[TERConfig, TERExplanation]):
     """sacrebleu 2.6.0 TER (see the module docstring); scores are 0–100 and can exceed 100; lower is better."""
 
     id: ClassVar[str] = "ter"

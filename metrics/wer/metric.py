@@ -204,7 +204,7 @@ def _common_affixes(a: Sequence[object], b: Sequence[object]) -> int:
     return p + s
 
 
-class ErrorRate(Metric[ErrorRateConfig]):
+class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
     """Shared machinery of :class:`WER` and :class:`CER`."""
 
     aggregate: ClassVar[Literal["sum"]] = "sum"
