@@ -47,6 +47,7 @@ from typing import Literal
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.explanation import Explanation
 
 VERSION = "scorelens-0.1.0"
 f32 = np.float32
@@ -134,16 +135,14 @@ class EEDAlignment:
     notes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class EEDExplanation:
-    """Evidence for one segment: the alignment against every reference and the index ``best`` scored (minimum)."""
+@dataclass(frozen=True, kw_only=True)
+class EEDExplanation(Explanation):
+    """Evidence for one segment: the alignment against every reference and ``best_ref``, the one scored (the lowest
+    score, the first on ties)."""
 
+    best_ref: int
     variant: str
     references: tuple[EEDAlignment, ...]
-    best: int
-    notes: tuple[str, ...]
-    row: np.ndarray
-    score: float
 
 
 class _Costs:
@@ -310,6 +309,7 @@ class EED(Metric[EEDConfig, EEDExplanation]):
     id = "eed"
     aggregate = "mean"
     Config = EEDConfig
+    explanation_type = EEDExplanation
     higher_is_better = False
 
     def __init__(self, config: EEDConfig | None = None, **options: object) -> None:
@@ -353,7 +353,12 @@ class EED(Metric[EEDConfig, EEDExplanation]):
         notes = tuple(f"reference {k + 1}: {note}" for k, r in enumerate(results) for note in r.notes)
         score = results[best].score
         return EEDExplanation(
-            self.config.variant, tuple(results), best, notes, np.array([score], dtype=np.float64), score
+            score=score,
+            row=(score,),
+            notes=notes,
+            best_ref=best,
+            variant=self.config.variant,
+            references=tuple(results),
         )
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
