@@ -16,11 +16,11 @@ from metrics.evaluate import evaluate
 from rendering import export
 from rendering.alignment_svg import Chunk, Link, alignment_svg
 from rendering.edits_html import Step, alignment_html
-from rendering.view import ViewOptions
 from rendering.figures import lcs_grid_figure, rankings_figure, ranks, scores_figure
 from rendering.ngram_view import Occurrence, status_of, token_units, unit_spans
 from rendering.tables import best_systems, groups_text, overview_table, sentence_scores, style_overview
 from rendering.text import Span, escape_latex, escape_markdown, highlight
+from rendering.view import ViewOptions
 
 HYPS = {
     "good": ["the cat sat on the mat", "a dog ran fast"],

@@ -8,8 +8,8 @@ import json
 import pytest
 from dashboard_support import ALL_VIEWS, HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html
 
-from metrics.core.registry import available_metrics, create
 from metrics.core.explanation import Explanation
+from metrics.core.registry import available_metrics, create
 from rendering.evidence import explanation_parts, order_labels
 from rendering.figures import rankings_figure, scores_figure
 from rendering.ngram_view import plain_html

@@ -102,7 +102,8 @@ class BLEUExplanation(Explanation):
     ref_tokens: tuple[tuple[Token, ...], ...]
     orders: tuple[OrderEvidence, ...]
     sys_len: int
-    ref_len: int
+    ref_lengths: tuple[int, ...]  # every reference's length in tokens
+    ref_len: int  # the one the brevity penalty uses (closest or shortest)
     ref_len_index: int
     length_ratio: float
     brevity_exponent: float
@@ -336,6 +337,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
             ref_tokens=tuple(locate(r, toks, casefold=casefold) for r, toks in zip(refs, ref_info.tokens, strict=True)),
             orders=tuple(orders),
             sys_len=int(row[0]),
+            ref_lengths=ref_info.lengths,
             ref_len=int(row[1]),
             ref_len_index=ref_index,
             length_ratio=float(row[0] / row[1]) if row[1] else 0.0,

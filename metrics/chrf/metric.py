@@ -82,6 +82,7 @@ class CHRFOrder:
     n_match: int
     precision: float
     recall: float
+    averaged: bool  # n-grams on both sides: the order enters sacrebleu's average of P and R
 
     @property
     def label(self) -> str:
@@ -283,7 +284,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         best_k = int(np.argmax(scores[0]))
         stats = [int(x) for x in row]
         ref_ngrams = self._ref_ngrams(refs[best_k])[0]
-        prec, rec, _ = self._prec_rec(row[None, :])
+        prec, rec, present = self._prec_rec(row[None, :])
         c = self.config
         spans = self._hyp_spans(hyp)
         orders = []
@@ -303,6 +304,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
                     stats[3 * i + 2],
                     float(prec[0, i]),
                     float(rec[0, i]),
+                    bool(present[0, i]),
                 )
             )
         combined = self._combine(row[None, :])
