@@ -26,11 +26,11 @@ def ter_parts(ex: TERExplanation, hyp: str, refs: Sequence[str], options: ViewOp
     blocks = []
     moved: set[int] = set()
     for n, shift in enumerate(ref.shifts, start=1):
-        located = [t for t in shift.tokens if t.start is not None and t.end is not None]
-        moved |= {t.start for t in located if t.start is not None}
-        if located:
+        spans = [(t.start, t.end) for t in shift.tokens if t.start is not None and t.end is not None]
+        moved |= {start for start, _ in spans}
+        if spans:
             label = f"shift {n}: '{' '.join(shift.words)}' from position {shift.start + 1} to {shift.dest + 1}"
-            blocks.append((located[0].start, located[-1].end, label))
+            blocks.append((spans[0][0], spans[-1][1], label))
     parts = [
         Part(
             "html",

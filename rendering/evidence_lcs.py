@@ -16,7 +16,7 @@ from metrics.rouge.metric import LcsEvidence, LsumEvidence, RougeExplanation, Ro
 from metrics.rouge155.weighted_lcs import WlcsExplanation
 from rendering.edits_html import counts_html
 from rendering.figures import lcs_grid_figure
-from rendering.ngram_view import LEGEND, Occurrence, ngram_html, token_units
+from rendering.ngram_view import LEGEND, Occurrence, Status, ngram_html, token_units
 from rendering.parts import Part, note
 from rendering.view import ViewOptions, evidence_view
 
@@ -92,7 +92,7 @@ def rouge_lsum_parts(
             ]
         hits = set(sent.hits)
         for i in sent.union:
-            status = "match" if i in hits else "clip"
+            status: Status = "match" if i in hits else "clip"
             label = "in LCS∪, credited" if i in hits else "in LCS∪ but its token was already used up (clipped)"
             ref_occ.append(Occurrence(sent.start + i, 1, status, f"sentence {sent.index + 1}: {label}"))
     padded = _equal_tokens(ref_words, hyp_words)

@@ -21,6 +21,7 @@ from rendering.figures import weights_figure
 from rendering.ngram_view import (
     LEGEND,
     Occurrence,
+    Status,
     Unit,
     ngram_html,
     plain_html,
@@ -233,7 +234,7 @@ def cider_parts(ex: CiderExplanation, hyp: str, refs: Sequence[str], options: Vi
     shared = {term.gram for ref in ex.references for term in ref.orders[order - 1].terms}
     occurrences = []
     for g in hyp_grams:
-        status = "match" if g.gram in shared else "miss"
+        status: Status = "match" if g.gram in shared else "miss"
         label = f"{_gram(g.gram)}: tf {g.tf}, df {g.df}, idf {g.idf:.3f}, weight {g.weight:.3f}"
         occurrences += [Occurrence(p, order, status, label) for p in g.positions]
     text, units = token_units(hyp, ex.tokens)

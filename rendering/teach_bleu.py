@@ -174,7 +174,7 @@ def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequ
     used = explanation.orders[:eff]
     logs = explanation.log_precisions
     mean_log, geo = explanation.mean_log_precision, explanation.geometric_mean
-    log_rows = [
+    log_rows: list[dict[str, Any]] = [
         {"n": o.order, "p_n (%)": o.precision, "log p_n": lg, "in the mean": True}
         for o, lg in zip(used, logs, strict=True)
     ]

@@ -180,7 +180,7 @@ def _skip_lesson(
     numbers: dict[str, float] = {}
     tables = []
     for ref in explanation.references:
-        rows = [
+        rows: list[dict[str, object]] = [
             {
                 "unit": " … ".join(u.words) if len(u.words) == 2 else u.words[0],
                 "kind": u.kind.value,

@@ -165,7 +165,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
 
     def signature(self) -> str:
         c = self.config
-        smooth = c.smooth
+        smooth: str = c.smooth
         if c.smooth in ("floor", "add-k"):
             smooth += f"[{c.smooth_amount:.2f}]"
         parts = [

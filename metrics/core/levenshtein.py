@@ -48,7 +48,7 @@ def align(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> tuple[Edit, ...]:
     h = np.array([codes.setdefault(s, len(codes)) for s in hyp], dtype=np.int64)
     r = np.array([codes.setdefault(s, len(codes)) for s in ref], dtype=np.int64)
     table = np.empty((n + 1, m + 1), dtype=dtype)
-    steps = np.arange(m + 1, dtype=dtype)
+    steps: np.ndarray = np.arange(m + 1, dtype=dtype)
     table[0] = steps
     for i in range(1, n + 1):
         prev = table[i - 1]

@@ -177,10 +177,12 @@ def _coverage(visits: np.ndarray, rwth: bool) -> np.ndarray:
     return np.where(counted < 0, 1, counted).sum(axis=0)
 
 
-def _finish(errors: np.ndarray, coverage: np.ndarray, ref_length: np.ndarray, costs: _Costs) -> np.ndarray:
+def _finish(
+    errors: np.ndarray | float, coverage: np.ndarray | int, ref_length: np.ndarray | int, costs: _Costs
+) -> np.ndarray:
     """``min(1, (errors + ρ·coverage) / (|ref| + ρ·coverage))`` elementwise, in the variant's arithmetic."""
     dtype = costs.dtype
-    penalty = costs.rho * np.asarray(coverage).astype(dtype)
+    penalty: np.ndarray = np.multiply(np.asarray(coverage).astype(dtype), costs.rho)
     result = (np.asarray(errors).astype(dtype) + penalty) / (np.asarray(ref_length).astype(dtype) + penalty)
     return np.minimum(dtype(1.0), result)
 
@@ -192,7 +194,7 @@ def align(hyp: str, ref: str, costs: _Costs, trace: bool) -> tuple[float, float,
     """
     n = len(hyp)
     dtype = costs.dtype
-    row = np.ones(n + 1, dtype=dtype)
+    row: np.ndarray = np.ones(n + 1, dtype=dtype)
     row[0] = 0
     visits = np.full(n + 1, -1, dtype=np.int64)
     codes = np.array([ord(c) for c in hyp], dtype=np.int64)

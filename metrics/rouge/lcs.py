@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import chain
 from operator import or_
+from typing import Any
 
 Pair = tuple[int, int]
 
@@ -248,8 +249,8 @@ def summary_lcs(
     can_sents: Sequence[Sequence[Hashable]],
     pack: SentencePack | None = None,
     *,
-    ref_counts: Mapping[Hashable, int] | None = None,
-    can_counts: Mapping[Hashable, int] | None = None,
+    ref_counts: Mapping[Any, int] | None = None,
+    can_counts: Mapping[Any, int] | None = None,
     evidence: bool = False,
 ) -> tuple[int, tuple[SentenceUnion, ...]]:
     """Clipped union-LCS hits of a summary (Lin 2004 §3.2, as implemented by ROUGE-1.5.5 and rouge-score).

@@ -108,8 +108,8 @@ def bootstrap_average(
 
 
 def printed_report(
-    recall: Sequence[float],
-    precision: Sequence[float],
+    recall: Sequence[float] | np.ndarray,
+    precision: Sequence[float] | np.ndarray,
     alpha: float = 0.5,
     resamples: int = 1000,
     confidence: float = 95.0,

@@ -556,11 +556,11 @@ def ter_pair(hyp: list[str], ref: list[str], budget: SearchBudget | None = None)
     n, m = len(hyp), len(ref)
     identity = tuple(range(n))
     if m == 0:
-        steps = tuple(Edit(EditOp.INSERT, i, None) for i in range(n))
-        return PairTrace(n, 0, (), identity, steps, n, 0, False, False)
+        extra = tuple(Edit(EditOp.INSERT, i, None) for i in range(n))
+        return PairTrace(n, 0, (), identity, extra, n, 0, False, False)
     if n == 0:
-        steps = tuple(Edit(EditOp.DELETE, None, j) for j in range(m))
-        return PairTrace(m, m, (), identity, steps, m, 0, False, False)
+        missing = tuple(Edit(EditOp.DELETE, None, j) for j in range(m))
+        return PairTrace(m, m, (), identity, missing, m, 0, False, False)
 
     vocab: dict[str, int] = {}
     ref_ids = [vocab.setdefault(w, len(vocab)) for w in ref]
