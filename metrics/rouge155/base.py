@@ -51,7 +51,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypedDict, TypeVar
 
 import numpy as np
 
@@ -139,6 +139,20 @@ def _sentence_bounds(sentences: Sequence[Sequence[object]]) -> tuple[tuple[int, 
         bounds.append((start, start + len(sentence)))
         start += len(sentence)
     return tuple(bounds)
+
+
+class PooledFields(TypedDict):
+    """The fields of a :class:`Rouge155Explanation` its statistics row determines."""
+
+    score: float
+    row: tuple[float, ...]
+    best_ref: int | None
+    precision: float
+    recall: float
+    fmeasure: float
+    hits: float
+    hyp_total: float
+    ref_total: float
 
 
 class Rouge155Options(Protocol):
@@ -247,7 +261,7 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
         )
         return row, selected
 
-    def _pooled(self, row: np.ndarray, selected: tuple[bool, ...]) -> dict[str, Any]:
+    def _pooled(self, row: np.ndarray, selected: tuple[bool, ...]) -> PooledFields:
         """The explanation fields the row determines (score, pooled counts, P, R, F) and the kept reference."""
         return {
             "score": float(row[F_COLUMN]),
