@@ -5,10 +5,12 @@ WER/CER alignment, the CharacTER shifts with its character alignment and the EED
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
 from metrics.character.metric import CharacTERExplanation
+from metrics.core.edits import EditExplanation
 from metrics.eed.metric import EEDExplanation
 from metrics.ter.metric import TERExplanation
 from metrics.wer.metric import ErrorRateExplanation
@@ -17,6 +19,25 @@ from rendering.figures import argmin_figure
 from rendering.ngram_view import plain_html
 from rendering.parts import Part, note
 from rendering.view import ViewOptions, evidence_view
+
+
+def _counts(ex: EditExplanation[Any], k: int, first: tuple[str, str], rate: str) -> Part:
+    """The steps of the alignment with reference ``k`` by kind, and the rate the chosen one gives."""
+    ref = ex.references[k]
+    return Part(
+        "html",
+        counts_html(
+            [
+                first,
+                ("substitutions", str(ref.substitutions)),
+                ("insertions", str(ref.insertions)),
+                ("deletions", str(ref.deletions)),
+                ("edits", str(ref.edits)),
+                (rate, f"{ex.edits} / {ex.avg_ref_len:g} (average reference length) = {ex.score:.4f}"),
+            ]
+        ),
+        f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best_ref else ""),
+    )
 
 
 @evidence_view.register(TERExplanation)
@@ -32,20 +53,7 @@ def ter_parts(ex: TERExplanation, hyp: str, refs: Sequence[str], options: ViewOp
             label = f"shift {n}: '{' '.join(shift.words)}' from position {shift.start + 1} to {shift.dest + 1}"
             blocks.append((spans[0][0], spans[-1][1], label))
     parts = [
-        Part(
-            "html",
-            counts_html(
-                [
-                    ("shifts", str(len(ref.shifts))),
-                    ("substitutions", str(ref.substitutions)),
-                    ("insertions", str(ref.insertions)),
-                    ("deletions", str(ref.deletions)),
-                    ("edits", str(ref.edits)),
-                    ("TER", f"{ex.edits} / {ex.avg_ref_len:g} (average reference length) = {ex.score:.4f}"),
-                ]
-            ),
-            f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best_ref else ""),
-        ),
+        _counts(ex, k, ("shifts", str(len(ref.shifts))), "TER"),
         Part("html", shifted_blocks_html(hyp, blocks), "Hypothesis with the shifted blocks"),
     ]
     if ref.shifts:
@@ -207,21 +215,7 @@ def error_rate_parts(ex: ErrorRateExplanation, hyp: str, refs: Sequence[str], op
     k = ex.best_ref if options.reference is None else options.reference
     ref = ex.references[k]
     unit = "word" if ex.unit == "word" else "character"
-    parts = [
-        Part(
-            "html",
-            counts_html(
-                [
-                    ("hits", str(ref.matches)),
-                    ("substitutions", str(ref.substitutions)),
-                    ("insertions", str(ref.insertions)),
-                    ("deletions", str(ref.deletions)),
-                    ("rate", f"{ex.edits} / {ex.avg_ref_len:g} = {ex.score:.4f}"),
-                ]
-            ),
-            f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best_ref else ""),
-        )
-    ]
+    parts = [_counts(ex, k, ("hits", str(ref.matches)), "WER" if ex.unit == "word" else "CER")]
     if ref.alignment is None:
         parts.append(note(f"The segment is too long to align; at least {ref.lower_bound} edits."))
         return parts + [note(n) for n in ex.notes]
