@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.config import check_options, option
 from metrics.core.tokens import Token, locate
 
 NGram = tuple[str, ...]
@@ -48,13 +49,17 @@ ORDERS = 4
 class CiderDConfig:
     """``sigma``: σ of the Gaussian length penalty (pycocoevalcap default 6.0)."""
 
-    sigma: float = 6.0
+    sigma: float = option(
+        6.0,
+        label="σ of the length penalty",
+        help="Gaussian penalty exp(−δ²/2σ²); 6 in CIDEr-D.",
+        low=0.0,
+        low_open=True,
+        step=0.5,
+    )
 
     def __post_init__(self) -> None:
-        if isinstance(self.sigma, bool) or not isinstance(self.sigma, (int, float)) or not self.sigma > 0.0:
-            raise ValueError(f"option 'sigma': {self.sigma!r} is not valid; use a number > 0 (default 6.0)")
-        if math.isinf(self.sigma):
-            raise ValueError("option 'sigma': must be finite (default 6.0)")
+        check_options(self)
 
 
 @dataclass(frozen=True)
