@@ -191,14 +191,16 @@ if not hyp.strip() and not any(r.strip() for r in refs):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _metric(metric_id: str, options_json: str, corpus_key: str, _corpus: tuple[tuple[str, ...], ...]) -> Metric[Any, Any]:
-    return teach.make_metric(metric_id, json.loads(options_json), _corpus if corpus_key else None)
+def _metric(
+    metric_id: str, options_json: str, refs_hash: str, _corpus: tuple[tuple[str, ...], ...]
+) -> Metric[Any, Any]:
+    del refs_hash  # part of the cache key only: the metric is prepared on that corpus
+    return teach.make_metric(metric_id, json.loads(options_json), _corpus)
 
 
 def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
     metric_opts, lesson_opts = teach.split_options(metric_id, opts)
-    corpus_key = data.refs_hash if metric_id in teach.NEEDS_CORPUS else ""
-    metric = _metric(metric_id, json.dumps(metric_opts, sort_keys=True), corpus_key, data.refs)
+    metric = _metric(metric_id, json.dumps(metric_opts, sort_keys=True), data.refs_hash, data.refs)
     context = teach.Context(data.refs, data.title, lesson_opts)
     return teach.build_lesson(metric_id, metric, hyp, refs, context)
 

@@ -212,7 +212,6 @@ _LESSON_CONTROLS: dict[str, tuple[Control, ...]] = {
     )
     for metric_id in ("rouge1", "rouge2", "rougeL", "rougeLsum")
 }
-NEEDS_CORPUS = frozenset({"cider"})  # lessons whose numbers depend on the loaded corpus, not only on the pair
 
 _CHOICE_LABELS: dict[str, dict[Any, str]] = {
     "ref_length": {"closest": "closest (sacrebleu)", "shortest": "shortest (Google/TensorFlow)"},
@@ -254,12 +253,12 @@ def make_metric(
     options: Mapping[str, Any] | None = None,
     corpus_refs: Sequence[Sequence[str | None]] | None = None,
 ) -> Metric[Any, Any]:
-    """The metric with its registry preset and the what-if ``options`` (``ValueError`` names bad values), bound to
-    ``corpus_refs`` when its numbers depend on the corpus (CIDEr-D's document frequencies)."""
+    """The metric with its registry preset and the what-if ``options`` (``ValueError`` names bad values), prepared
+    on ``corpus_refs`` when given (CIDEr-D's document frequencies; other metrics ignore the corpus)."""
     metric_options = {k: v for k, v in (options or {}).items() if k not in _lesson_option_names(metric_id)}
     metric = create(metric_id, metric_options)
-    if metric_id in NEEDS_CORPUS and corpus_refs:
-        metric.fit([list(stream) for stream in corpus_refs])  # type: ignore[attr-defined]
+    if corpus_refs:
+        metric.prepare([list(stream) for stream in corpus_refs])
     return metric
 
 

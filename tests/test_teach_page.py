@@ -172,7 +172,9 @@ def test_cider_weights_come_from_the_loaded_dataset():
     at = show(page(), "cider", "cider-horse")
     classic = by_key("cider-horse")
     data = load_sample("mt")  # the page opens on the bundled MT sample
-    expected = CiderD().fit([list(r) for r in data.refs]).explain(classic.hyp, list(classic.refs)).score
+    cider = CiderD()
+    cider.prepare([list(r) for r in data.refs])
+    expected = cider.explain(classic.hyp, list(classic.refs)).score
     assert score(at) == f"{expected:.4f}"
     assert rf"\ln N = \ln {len(data)}" in latex(at)
     unigrams = next(f for f in frames(at) if "tf·idf" in f and "a" in f["n-gram"].tolist())

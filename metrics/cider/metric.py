@@ -10,7 +10,7 @@ comparable with published COCO results).
 
 What makes CIDEr-D unlike the other metrics is that a segment's score depends on the whole corpus: n-gram
 weights are TF-IDF weights whose document frequencies are counted over the *references of every image*. So
-:meth:`CiderD.stats` first binds the corpus (:meth:`CiderD.fit`), and :meth:`CiderD.explain` /
+:meth:`CiderD.stats` first binds the corpus (:meth:`CiderD.prepare`), and :meth:`CiderD.explain` /
 :meth:`CiderD.segment_row` use the document frequencies of the corpus bound last (or an explicit
 :class:`DocumentFrequencies`). When the statistics layer bootstraps or resamples segments it resamples the
 per-image scores only: **the document frequencies stay those of the full corpus**, they are not recounted per
@@ -241,16 +241,15 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
 
     @property
     def document_frequencies(self) -> DocumentFrequencies | None:
-        """Document frequencies of the corpus bound by :meth:`fit` or :meth:`stats` (``None`` before)."""
+        """Document frequencies of the corpus bound by :meth:`prepare` or :meth:`stats` (``None`` before)."""
         return self._weights.df if self._weights is not None else None
 
-    def fit(self, refs: Sequence[Sequence[str | None]]) -> CiderD:
-        """Bind the reference corpus whose document frequencies weight every n-gram; returns ``self``.
+    def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
+        """Bind the reference corpus whose document frequencies weight every n-gram.
 
-        Refitting on equal reference streams reuses the cached n-gram vectors (several systems, one corpus).
+        Binding equal reference streams again reuses the cached n-gram vectors (several systems, one corpus).
         """
         self._fit(refs)
-        return self
 
     def _fit(self, refs: Sequence[Sequence[str | None]]) -> _Weights:
         if isinstance(refs, str) or not refs or any(isinstance(stream, str) for stream in refs):
@@ -287,7 +286,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         if self._weights is None:
             raise ValueError(
                 "cider: CIDEr-D weights n-grams by document frequencies of the whole reference corpus; "
-                "call fit(refs) or stats(hyps, refs) first, or pass df=document_frequencies(refs)"
+                "call prepare(refs) or stats(hyps, refs) first, or pass df=document_frequencies(refs)"
             )
         return self._weights
 
@@ -333,11 +332,11 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         return _mean4(totals) / nrefs * 10.0
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        """Score of one image with the document frequencies of the bound corpus (see :meth:`fit`)."""
+        """Score of one image with the document frequencies of the bound corpus (see :meth:`prepare`)."""
         return self.explain(hyp, refs).row
 
     def explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
-        """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`fit`/:meth:`stats`."""
+        """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`prepare`/:meth:`stats`."""
         refs = list(refs)
         if not refs:
             raise ValueError("cider: CIDEr-D needs at least one reference per image")
