@@ -1,7 +1,7 @@
 """Session state shared by every page, and the caches behind it.
 
-Every page calls :func:`dashboard.sidebar.sidebar` and then :func:`evaluation`, so any page works on its own (a
-fresh session starts on the bundled MT sample). Results are cached per (metric, options, references, one system's
+Every page opens with :func:`dashboard.sidebar.page_setup` and then calls :func:`evaluation`, so any page works on
+its own (a fresh session starts on the bundled MT sample). Results are cached per (metric, options, references, one system's
 outputs) by content hash, process-wide: switching page, renaming a system or choosing a segment is a lookup, adding
 an eleventh system scores only that system, and a progress bar appears only while something is computed.
 """

@@ -6,17 +6,16 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import state
-from dashboard.sidebar import page_setup, sidebar
+from dashboard.sidebar import page_setup
 from rendering import export
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
 from rendering.text import escape_markdown
 
-page_setup("overview")
+data = page_setup("overview")
 st.title("ScoreLens — overview")
 
-data = sidebar()
 evaluation = state.evaluation()
 st.markdown(
     f"{escape_markdown(data.title)}: {len(data.systems)} systems, {len(data)} segments, {len(data.refs)} reference(s)."

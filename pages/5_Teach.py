@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.sidebar import page_setup, sidebar
+from dashboard.sidebar import page_setup
 from metrics.core.base import Metric
 from rendering import teach
 from rendering.teach_classics import Classic, by_key, classics_for
@@ -17,14 +17,13 @@ from rendering.text import escape_markdown
 MAX_REFS = 8
 OWN = "(your own text)"
 
-page_setup("teach")
+data = page_setup("teach")
 st.title("Teach: watch a score being computed")
 st.caption(
     "Every number below is read from the metric's own evidence for your sentence pair, so the derivation and the "
     "score cannot disagree."
 )
 
-data = sidebar()
 ready, missing = teach.lesson_status()
 if not ready:
     st.error("No metric lessons are available in this installation.")

@@ -126,9 +126,13 @@ def test_metric_options_from_the_sidebar_rescore_and_show_in_the_signature():
     at.checkbox(key="opt:bleu:lowercase").check().run()
     assert at.session_state["metric_options"] == {"bleu": {"lowercase": True}}
     assert any("case:lc" in c.value for c in at.code)
-    at.number_input(key="opt:bleu:max_ngram_order").set_value(0).run()
-    assert any("Not applied" in e.value and "max_ngram_order" in shown(e.value) for e in at.error)
-    assert at.session_state["metric_options"] == {"bleu": {"lowercase": True}}
+    at.number_input(key="opt:bleu:max_ngram_order").set_value(3).run()
+    assert at.session_state["metric_options"] == {"bleu": {"lowercase": True, "max_ngram_order": 3}}
+    assert any("case:lc" in c.value for c in at.code) and not at.error
+    at.number_input(key="opt:bleu:max_ngram_order").set_value(0).run()  # below the box's minimum: not taken
+    order = at.number_input(key="opt:bleu:max_ngram_order").value
+    assert 1 <= order <= 9 and not at.error
+    assert at.session_state["metric_options"]["bleu"].get("max_ngram_order", 4) == order
 
 
 def test_overview_escapes_hostile_text():
