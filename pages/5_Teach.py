@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard.sidebar import page_setup
+from dashboard.widgets import option_widget
 from metrics.core.base import Metric
 from rendering import teach
 from rendering.teach_classics import Classic, by_key, classics_for
@@ -145,7 +146,7 @@ controls = teach.controls(metric_id)
 
 def _reset() -> None:
     for control in controls:
-        ss.pop(f"teach_{metric_id}_{control.option}", None)
+        ss.pop(f"teach_{metric_id}_{control.name}", None)
 
 
 options: dict[str, Any] = {}
@@ -153,34 +154,15 @@ if controls:
     with st.expander("What if… (change a setting and watch the derivation update)", expanded=True):
         cols = st.columns(min(len(controls), 3))
         for i, control in enumerate(controls):
-            key = f"teach_{metric_id}_{control.option}"
-            where = cols[i % len(cols)]
-            if control.kind == "select":
-                options[control.option] = where.selectbox(
-                    control.label,
-                    control.choices,
-                    index=control.choices.index(control.default),
-                    format_func=lambda v, c=control: c.choice_labels.get(v, str(v)),
-                    key=key,
-                    help=control.help,
-                )
-            elif control.kind == "bool":
-                options[control.option] = where.checkbox(
-                    control.label, value=control.default, key=key, help=control.help
-                )
-            else:  # "int" or "float": the same number box; every bound and the value share the option's type
-                number, unit = (int, 1) if control.kind == "int" else (float, 0.1)
-                options[control.option] = number(
-                    where.number_input(
-                        control.label,
-                        min_value=number(control.low) if control.low is not None else None,
-                        max_value=number(control.high) if control.high is not None else None,
-                        value=number(control.default),
-                        step=number(control.step or unit),
-                        key=key,
-                        help=control.help,
-                    )
-                )
+            option = control.option
+            options[control.name] = option_widget(
+                cols[i % len(cols)],
+                option,
+                f"teach_{metric_id}_{control.name}",
+                control.default,
+                option.offered(),
+                option.unavailable(),
+            )
         st.button("Reset to defaults", key="teach_reset", on_click=_reset)
         st.caption("These settings belong to this page; the sidebar's options drive the other pages.")
 
@@ -231,7 +213,8 @@ if options != defaults or previous is not None:
     st.subheader("What changed")
     choices = ["default settings"] + (["previous settings"] if previous is not None else [])
     against = st.radio("Compare with", choices, horizontal=True, key="teach_compare")
-    before_opts, before = (defaults, baseline) if against == "default settings" else (previous[1], previous[2])
+    compared = previous if against == "previous settings" else None
+    before_opts, before = (defaults, baseline) if compared is None else (compared[1], compared[2])
     changes = teach.changed_options(options, before_opts)
     if changes:
         st.markdown("Settings: " + "; ".join(escape_markdown(c) for c in changes))
