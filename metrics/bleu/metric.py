@@ -74,8 +74,8 @@ class BLEUConfig:
     smooth_value: float | None = option(
         None,
         label="Smoothing value",
-        help="The floor (default 0.1) or the k of add-k (default 1); empty = the method's default. exp and none "
-        "take none.",
+        help="The floor or the k of add-k; none (left empty) = the method's own, 0.1 and 1. exp and none take no "
+        "value.",
         low=0.0,
         step=0.1,
     )

@@ -61,7 +61,7 @@ class CharacTERConfig:
         20_000_000,
         label="Shift search work bound",
         help="Work units of one segment's shift search; a search cut by it is noted and may score higher than the "
-        "reference. Empty = unbounded, as the reference.",
+        "reference. none (left empty) = unbounded, as the reference.",
         low=0,
         step=1,
         work_bound=True,

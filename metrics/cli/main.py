@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from metrics.cli import stats as cli_stats
+from metrics.cli.listing import list_metrics
 from metrics.core.registry import SPECS, create_many, parse_set_options
 from metrics.evaluate import Evaluation, evaluate
 from metrics.io.inputs import InputError, check_same_length, read_segments
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument("--format", choices=("json", "csv", "table"), default="table")
     cli_stats.add_arguments(score)
-    sub.add_parser("metrics", help="list metric ids and their options")
+    sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
     return parser
 
 
@@ -89,23 +90,6 @@ def _format_csv(evaluation: Evaluation, segments: bool) -> str:
     return out.getvalue()
 
 
-def _list_metrics() -> str:
-    import dataclasses
-
-    from metrics.core.registry import metric_class
-
-    lines = []
-    for metric_id, spec in SPECS.items():
-        try:
-            fields = dataclasses.fields(metric_class(metric_id).Config)
-        except (ImportError, AttributeError):
-            lines.append(f"{metric_id:10} {spec.label}  (not available in this build)")
-            continue
-        options = ", ".join(f"{spec.family}.{f.name}={f.default}" for f in fields if f.name not in spec.preset)
-        lines.append(f"{metric_id:10} {spec.label}\n{'':10} {options}")
-    return "\n".join(lines) + "\n"
-
-
 def run_score(args: argparse.Namespace) -> str:
     metric_ids = _metric_list(args.metrics)
     metrics = create_many(metric_ids, parse_set_options(args.options))
@@ -135,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        output = _list_metrics() if args.command == "metrics" else run_score(args)
+        output = list_metrics() if args.command == "metrics" else run_score(args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)
         return 2

@@ -93,7 +93,8 @@ class EEDConfig:
     max_cells: int | None = option(
         20_000_000,
         label="Alignment limit (cells)",
-        help="A hypothesis/reference pair of more cells is not aligned and scores 1.0 (noted). Empty = always align.",
+        help="A hypothesis/reference pair of more cells is not aligned and scores 1.0 (noted). none (left empty) = "
+        "always align.",
         low=1,
         step=1,
         work_bound=True,

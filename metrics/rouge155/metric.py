@@ -147,7 +147,8 @@ class RougeSConfig(Rouge155Config):
     skip_distance: int | None = option(
         4,
         label="Skip distance",
-        help="At most this many words between the two words of a skip-bigram (-2); empty or −1 = unlimited.",
+        help="At most this many words between the two words of a skip-bigram (-2); none (left empty) or −1 = "
+        "unlimited.",
         low=-1,
         step=1,
     )
