@@ -269,7 +269,7 @@ def character_one(hyp: str, ref: str, max_shift_work: int | None, alignment: boo
     shifted = " ".join(search.words)
     char_distance = levenshtein(shifted, ref_text)
     score = min(1.0, (char_distance + cost) / len(shifted))
-    notes = () if search.bounded is None else (search.bounded,)
+    notes: tuple[str, ...] = () if search.bounded is None else (search.bounded,)
     edits = None
     if alignment:
         if alignment_cells(shifted, ref_text) <= MAX_ALIGNMENT_CELLS:

@@ -114,7 +114,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
 
     def __init__(self, config: CHRFConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
-        self._ref_cache: dict[str, list[Counter[str]]] = {}
+        self._ref_cache: dict[str, tuple[list[Counter[str]], list[int]]] = {}
 
     @property
     def order(self) -> int:
