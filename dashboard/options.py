@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from metrics.core.config import Option, config_options
+from metrics.core.config import Option, OptionKind, config_options
 from metrics.core.registry import SPECS, create, metric_class
 
 
@@ -31,7 +31,7 @@ class OptionField:
         return self.option.name
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OptionKind:
         return self.option.kind
 
     @property
@@ -52,10 +52,8 @@ def _field(family: str, options: Sequence[Option]) -> OptionField:
     first = options[0]
     if first.kind != "choice":
         return OptionField(family, first)
-    taken = [c for c in first.choices if all(c in o.choices for o in options[1:])]
-    offered = tuple(c for c in taken if first.info.unavailable(c) is None)
-    reasons = tuple(reason for c in taken if (reason := first.info.unavailable(c)) is not None)
-    return OptionField(family, first, offered, reasons)
+    offered = tuple(c for c in first.offered() if all(c in o.choices for o in options[1:]))
+    return OptionField(family, first, offered, first.unavailable())
 
 
 def family_fields(metric_ids: Sequence[str]) -> dict[str, list[OptionField]]:
