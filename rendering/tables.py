@@ -6,7 +6,7 @@ Statistics are passed in as plain mappings so these functions work with or witho
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -88,8 +88,8 @@ def style_overview(frame: pd.DataFrame, evaluation: Evaluation, alpha: float = 0
         metric_id = next(m for m, label in labels.items() if label == column.name)
         return ["font-weight: bold; background-color: #c8e6c9" if s in best[metric_id] else "" for s in column.index]
 
-    score_columns = list(labels.values())
-    p_columns = [c for c in frame.columns if c.endswith(" p")]
+    score_columns: list[Hashable] = list(labels.values())
+    p_columns: list[Hashable] = [c for c in frame.columns if c.endswith(" p")]
     styler = frame.style.apply(mark_best, subset=score_columns).format("{:.4f}", subset=score_columns)
     if p_columns:
         styler = styler.map(lambda v: "font-weight: bold" if _significant(v, alpha) else "", subset=p_columns)
