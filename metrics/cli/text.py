@@ -44,7 +44,8 @@ def _statistics(results: Results) -> list[str]:
                 f"[{p.diff_ci[0]:+.4f}, {p.diff_ci[1]:+.4f}]  p = {p.p_value:.4f}{held}"
             )
     if results.groups:
-        lines += ["", f"groups (best first; a system joins unless significantly worse than the group's top, α = {s.alpha})"]  # fmt: skip
+        rule = f"a system joins unless significantly worse than the group's top, α = {s.alpha}"
+        lines += ["", f"groups (best first; {rule})"]
         for metric_id, groups in results.groups.items():
             lines.append(f"  {metric_id:10} " + "  >  ".join("{" + ", ".join(g) + "}" for g in groups))
     if results.correlations:
