@@ -359,12 +359,16 @@ def to_json(results: Results) -> str:
 def csv_cell(value: Cell) -> str:
     """One CSV cell: numbers as their shortest exact repr, booleans as in JSON, non-finite numbers and ``None``
     empty."""
-    value = plain(value)
+    if isinstance(value, str):
+        return value
     if value is None:
         return ""
-    if isinstance(value, bool):
+    if isinstance(value, bool | np.bool_):
         return "true" if value else "false"
-    return repr(value) if isinstance(value, float) else str(value)
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    number = float(value)
+    return repr(number) if math.isfinite(number) else ""
 
 
 @dataclass(frozen=True)
