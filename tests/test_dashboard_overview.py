@@ -18,10 +18,9 @@ from dashboard_support import (
     plotly_specs,
     shown,
     small_dataset,
+    with_downloads,
 )
 from sacrebleu.metrics import BLEU, CHRF
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-from streamlit.testing.v1 import AppTest
 
 import dashboard.state
 from dashboard.dataset import Dataset
@@ -84,22 +83,6 @@ def test_downloads_carry_signatures(overview):
     assert len(plotly_specs(overview)) == 2  # scores with whiskers, rankings
 
 
-def _with_downloads(at: AppTest) -> tuple[AppTest, dict[str, bytes]]:
-    """Run ``at`` and keep the bytes of every download button, by file name, as the browser would receive them."""
-    captured: dict[str, bytes] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
-
-    def capture(self, path_or_data, mimetype, kind, filename=None):
-        captured[filename] = path_or_data
-        return original(self, path_or_data, mimetype, kind, filename)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(MemoryMediaFileStorage, "load_and_get_id", capture)
-        at.run()
-    assert not at.exception, at.exception
-    return at, captured
-
-
 def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
     """The app's JSON and CSV downloads of WMT22 de-en equal ``scorelens score --paired-bs --all-pairs`` on the
     same files: one schema, one set of numbers (the dataset title is the app's alone)."""
@@ -111,7 +94,7 @@ def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
         tuple(read_segments(p).texts for p in refs),
         tuple(p.name for p in refs),
     )
-    at, downloads = _with_downloads(app("app.py", data, ["bleu", "chrf"]))
+    at, downloads = with_downloads(app("app.py", data, ["bleu", "chrf"]))
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
     args = ["score", "--refs", *map(str, refs), "--systems", *map(str, files), "--metrics", "bleu,chrf"]
     args += ["--paired-bs", "--all-pairs"]
