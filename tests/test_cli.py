@@ -62,7 +62,10 @@ def test_unknown_metric_and_option_are_refused(capsys):
 def test_csv_and_table_formats(capsys):
     main(["score", "--refs", *REFS, "--systems", *SYSTEMS, "--format", "csv"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "system,bleu,chrf" and lines[1].startswith("LT22,")
+    assert lines[0] == "metric,metric_name,higher_is_better,system,score,mean,ci_lo,ci_hi,half_width,signature"
+    assert lines[1].startswith("bleu,BLEU,true,LT22,") and lines[1].endswith(
+        ",,,,nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    )
     main(["score", "--refs", *REFS, "--systems", *SYSTEMS])
     assert "chrF2" in capsys.readouterr().out
 
