@@ -1,11 +1,15 @@
-"""ScoreLens entry point: ``streamlit run app.py``. Routes to one page per user task, opening on the overview."""
+"""ScoreLens entry point: ``streamlit run app.py``. Routes to one page per user task, opening on the overview; the
+frame (stylesheet and sidebar) is drawn here once per run, around the page."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from app_pages import PAGES
+from dashboard.sidebar import app_frame
 
-st.navigation(
+page = st.navigation(
     [st.Page(path, title=title, icon=icon, default=i == 0) for i, (path, title, icon) in enumerate(PAGES)]
-).run()
+)
+with app_frame():
+    page.run()

@@ -1,7 +1,7 @@
 """Session state shared by every page, and the caches behind it.
 
-Every page calls :func:`dashboard.sidebar.sidebar` and then :func:`evaluation`, so any page works on its own (a
-fresh session starts on the bundled MT sample). Results are cached per (metric, options, references, one system's
+Every page opens with :func:`dashboard.sidebar.page_setup` and then calls :func:`evaluation`, so any page works on
+its own (a fresh session starts on the bundled MT sample). Results are cached per (metric, options, references, one system's
 outputs) by content hash, process-wide: switching page, renaming a system or choosing a segment is a lookup, adding
 an eleventh system scores only that system, and a progress bar appears only while something is computed.
 """
@@ -9,17 +9,18 @@ an eleventh system scores only that system, and a progress bar appears only whil
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
+from dashboard.compute import LRU, Job, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
-from metrics.core.base import Metric
+from metrics.core.base import Metric, SegmentStats
+from metrics.core.explanation import Explanation
 from metrics.core.registry import SPECS, available_metrics, create
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
 from metrics.stats.correlation import Correlation, correlate
@@ -34,33 +35,6 @@ BASELINE = "baseline"
 VIEW_KEYS = (BASELINE, SEGMENT)
 N_RESAMPLES = 1000
 SEED = 12345
-
-
-class LRU:
-    """A small thread-safe LRU map; Streamlit serves several sessions from threads of one process."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> Any:
-        with self._lock:
-            if key not in self._data:
-                return None
-            self._data.move_to_end(key)
-            return self._data[key]
-
-    def __contains__(self, key: Hashable) -> bool:
-        with self._lock:
-            return key in self._data
-
-    def put(self, key: Hashable, value: Any) -> None:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
 
 
 @st.cache_resource(show_spinner=False)
@@ -199,19 +173,6 @@ def _options_json(metric_id: str, all_options: dict[str, dict[str, Any]]) -> str
     return json.dumps(all_options.get(SPECS[metric_id].family, {}), sort_keys=True)
 
 
-def _with_progress(jobs: Sequence[tuple[str, Callable[[], None]]], label: str) -> None:
-    """Run ``jobs`` (message, thunk) under one progress bar; nothing is drawn when there is nothing to do."""
-    if not jobs:
-        return
-    bar = st.progress(0.0, text=label)
-    try:
-        for k, (message, job) in enumerate(jobs):
-            bar.progress(k / len(jobs), text=f"{label}: {message}")
-            job()
-    finally:
-        bar.empty()
-
-
 def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any, Any]], list[str]]:
     """The chosen metrics built with the current options; errors name the metric (it is then left out)."""
     all_options = options()
@@ -229,49 +190,30 @@ def evaluation() -> Evaluation:
     data = dataset()
     metrics, errors = metrics_for(data, metric_ids())
     refs = [list(stream) for stream in data.refs]
-    store = _results()
     all_options = options()
 
-    def key(name: str, metric_id: str) -> tuple[str, ...]:
-        return (metric_id, _options_json(metric_id, all_options), data.refs_hash, data.system_hash(name))
+    def job(name: str, metric_id: str) -> Job[tuple[SegmentStats, float, np.ndarray]]:
+        def run() -> tuple[SegmentStats, float, np.ndarray]:
+            single = evaluate({name: list(data.systems[name])}, refs, {metric_id: metrics[metric_id]}).systems[0]
+            return single.stats[metric_id], single.scores[metric_id], single.segment_scores[metric_id]
 
-    failed: dict[str, str] = {}
+        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, data.system_hash(name))
+        return Job(key, f"{metrics[metric_id].name} on {name}", run)
 
-    def job(name: str, metric_id: str) -> Callable[[], None]:
-        def run() -> None:
-            try:
-                result = evaluate({name: list(data.systems[name])}, refs, {metric_id: metrics[metric_id]})
-            except (ValueError, TypeError) as err:
-                failed[metric_id] = f"{SPECS[metric_id].label} on {name}: {err}"
-                return
-            single = result.systems[0]
-            store.put(
-                key(name, metric_id),
-                (single.stats[metric_id], single.scores[metric_id], single.segment_scores[metric_id]),
-            )
-
-        return run
-
-    jobs = [
-        (f"{metrics[m].name} on {name}", job(name, m))
-        for m in metrics
-        for name in data.systems
-        if key(name, m) not in store
-    ]
-    _with_progress(jobs, "Scoring")
-    for metric_id in failed:
-        metrics.pop(metric_id, None)
-    for message in [*errors, *failed.values()]:
+    jobs = {(name, m): job(name, m) for m in metrics for name in data.systems}
+    results, failed = run_cached(_results(), jobs, "Scoring", expected=(ValueError, TypeError))
+    dropped: dict[str, str] = {}
+    for (name, metric_id), err in failed.items():
+        dropped.setdefault(metric_id, f"{SPECS[metric_id].label} on {name}: {err}")
+    for metric_id in dropped:
+        del metrics[metric_id]
+    for message in [*errors, *dropped.values()]:
         st.error(f"Left out — {escape_markdown(message)}", icon="⚠️")
     systems = []
     for name in data.systems:
         stats, scores, segments = {}, {}, {}
         for metric_id in metrics:
-            cached = store.get(key(name, metric_id))
-            if cached is None:  # evicted between the jobs and now by another session: score it again
-                job(name, metric_id)()
-                cached = store.get(key(name, metric_id))
-            stats[metric_id], scores[metric_id], segments[metric_id] = cached
+            stats[metric_id], scores[metric_id], segments[metric_id] = results[(name, metric_id)]
         systems.append(SystemResult(name, stats, scores, segments))
     signatures = {m: full_signature(metric, refs) for m, metric in metrics.items()}
     return Evaluation(metrics, signatures, tuple(systems))
@@ -288,7 +230,6 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     except ImportError:
         return None
     data = dataset()
-    store = _statistics()
     all_options = options()
     names = [r.name for r in evaluation.systems]
     ids: list[str] = []
@@ -297,32 +238,21 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
         ids.append(base if base not in ids else f"{base}#{len(ids)}")
     to_name = dict(zip(ids, names, strict=True))
 
-    def key(metric_id: str) -> tuple[Any, ...]:
-        return (metric_id, _options_json(metric_id, all_options), data.refs_hash, tuple(ids), N_RESAMPLES, SEED)
-
-    def job(metric_id: str) -> Callable[[], None]:
-        def run() -> None:
+    def job(metric_id: str) -> Job[Any]:
+        def run() -> Any:
             metric = evaluation.metrics[metric_id]
             stats = {i: evaluation.system(n).stats[metric_id] for i, n in zip(ids, names, strict=True)}
             if len(stats) > 1:
-                report = significance.all_pairs(metric, stats, n_samples=N_RESAMPLES, seed=SEED)
-            else:
-                intervals = significance.confidence_intervals(metric, stats, N_RESAMPLES, SEED)
-                report = significance.PairedReport(metric.name, "bs", None, intervals, (), ((ids[0],),))
-            store.put(key(metric_id), report)
+                return significance.all_pairs(metric, stats, n_samples=N_RESAMPLES, seed=SEED)
+            intervals = significance.confidence_intervals(metric, stats, N_RESAMPLES, SEED)
+            return significance.PairedReport(metric.name, "bs", None, intervals, (), ((ids[0],),))
 
-        return run
+        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, tuple(ids), N_RESAMPLES, SEED)
+        return Job(key, evaluation.metrics[metric_id].name, run)
 
-    jobs = [(evaluation.metrics[m].name, job(m)) for m in evaluation.metrics if key(m) not in store]
-    _with_progress(jobs, f"Bootstrap resampling ({N_RESAMPLES} samples)")
-    reports = {}
-    for metric_id in evaluation.metrics:
-        report = store.get(key(metric_id))
-        if report is None:
-            job(metric_id)()
-            report = store.get(key(metric_id))
-        reports[metric_id] = _renamed(report, to_name)
-    return reports
+    jobs = {m: job(m) for m in evaluation.metrics}
+    reports, _ = run_cached(_statistics(), jobs, f"Bootstrap resampling ({N_RESAMPLES} samples)")
+    return {metric_id: _renamed(report, to_name) for metric_id, report in reports.items()}
 
 
 def _renamed(report: Any, to_name: dict[str, str]) -> dict[str, Any]:
@@ -354,40 +284,21 @@ def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, .
     levels: tuple[Any, ...] = ("segment", "system") if len(judged) > 1 else ("segment",)
     scores = HumanScores({name: human.scores[name] for name in judged}, human.source)
     content = tuple((data.system_hash(name), data.human_hash(name)) for name in judged)
-    store = _correlations()
     all_options = options()
-    failed: dict[str, str] = {}
 
-    def key(metric_id: str) -> tuple[Any, ...]:
-        return (metric_id, _options_json(metric_id, all_options), data.refs_hash, content, levels, N_RESAMPLES, SEED)
-
-    def job(metric_id: str) -> Callable[[], None]:
-        def run() -> None:
+    def job(metric_id: str) -> Job[tuple[Correlation, ...]]:
+        def run() -> tuple[Correlation, ...]:
             stats = {name: evaluation.system(name).stats[metric_id] for name in judged}
-            try:
-                found = correlate(
-                    evaluation.metrics[metric_id], stats, scores, N_RESAMPLES, SEED, levels=levels, label=metric_id
-                )
-            except ValueError as err:
-                failed[metric_id] = f"{evaluation.metrics[metric_id].name}: {err}"
-                return
-            store.put(key(metric_id), found)
+            metric = evaluation.metrics[metric_id]
+            return correlate(metric, stats, scores, N_RESAMPLES, SEED, levels=levels, label=metric_id)
 
-        return run
+        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, content, levels, N_RESAMPLES, SEED)
+        return Job(key, evaluation.metrics[metric_id].name, run)
 
-    jobs = [(evaluation.metrics[m].name, job(m)) for m in evaluation.metrics if key(m) not in store]
-    _with_progress(jobs, f"Correlation with human scores ({N_RESAMPLES} resamples)")
-    results: dict[str, tuple[Correlation, ...]] = {}
-    for metric_id in evaluation.metrics:
-        if metric_id in failed:
-            continue
-        found = store.get(key(metric_id))
-        if found is None:  # evicted by another session since the jobs ran
-            job(metric_id)()
-            found = store.get(key(metric_id))
-        if found is not None:
-            results[metric_id] = found
-    messages = list(failed.values())
+    jobs = {m: job(m) for m in evaluation.metrics}
+    label = f"Correlation with human scores ({N_RESAMPLES} resamples)"
+    results, failed = run_cached(_correlations(), jobs, label, expected=(ValueError,))
+    messages = [f"{evaluation.metrics[metric_id].name}: {err}" for metric_id, err in failed.items()]
     if len(judged) < 2:
         messages.append("system-level correlation needs at least two systems with human scores")
     return results, messages
@@ -396,33 +307,23 @@ def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, .
 # ----------------------------------------------------------------------------------------------- explanations
 
 
-def _explain_key(metric_id: str, data: Dataset, system: str, index: int) -> tuple[Any, ...]:
-    hyp = data.systems[system][index]
-    text_hash = stream_hash([hyp, *data.segment_refs(index)])
-    return (metric_id, _options_json(metric_id, options()), data.refs_hash, text_hash, index)
-
-
-def explain(evaluation: Evaluation, metric_id: str, system: str, index: int) -> Any:
-    """The metric's evidence for one segment of one system (cached; the corpus statistics are not touched)."""
+def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], index: int) -> dict[str, Explanation]:
+    """The metric's evidence for one segment of every shown system (cached; the corpus statistics are not
+    touched), computed within the loaded reference corpus (CIDEr-D's document frequencies)."""
     data = dataset()
-    key = _explain_key(metric_id, data, system, index)
-    store = _explanations()
-    cached = store.get(key)
-    if cached is None:
-        metric = evaluation.metrics[metric_id]
-        fit = getattr(metric, "fit", None)
-        if callable(fit):  # CIDEr-D weights n-grams by the corpus document frequencies
-            fit([list(stream) for stream in data.refs])
-        cached = metric.explain(data.systems[system][index], data.segment_refs(index))
-        store.put(key, cached)
-    return cached
+    metric = evaluation.metrics[metric_id]
+    refs = data.segment_refs(index)
+    options_json = _options_json(metric_id, options())
 
+    def job(system: str) -> Job[Explanation]:
+        hyp = data.systems[system][index]
 
-def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], index: int) -> dict[str, Any]:
-    """Evidence for every shown system; a progress bar appears while any of it is computed."""
-    data = dataset()
-    store = _explanations()
-    missing = [s for s in systems if _explain_key(metric_id, data, s, index) not in store]
-    jobs = [(s, lambda s=s: explain(evaluation, metric_id, s, index)) for s in missing]
-    _with_progress(jobs, f"Explaining {evaluation.metrics[metric_id].name}")
-    return {s: explain(evaluation, metric_id, s, index) for s in systems}
+        def run() -> Explanation:
+            metric.prepare([list(stream) for stream in data.refs])
+            return metric.explain(hyp, refs)
+
+        key = (metric_id, options_json, data.refs_hash, stream_hash([hyp, *refs]), index)
+        return Job(key, system, run)
+
+    found, _ = run_cached(_explanations(), {s: job(s) for s in systems}, f"Explaining {metric.name}")
+    return found

@@ -10,13 +10,12 @@ import streamlit as st
 from dashboard import intake, state, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
-from dashboard.sidebar import page_setup, sidebar
+from dashboard.sidebar import page_setup
 from metrics.io.inputs import InputError, Segments
 from rendering.text import escape_markdown
 
-page_setup("data")
+data = page_setup("data")
 st.title("Data")
-data = sidebar()
 
 
 def show_error(err: Exception) -> None:
@@ -94,10 +93,11 @@ def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
         if intake.is_table(upload.name):
             columns = intake.columns_of(upload.name, content)
             if columns:
+                names: list[str] = list(columns)
                 column = st.selectbox(
                     f"Text column of {escape_markdown(upload.name)}",
-                    list(columns),
-                    index=list(columns).index(intake.default_column(columns)),
+                    names,
+                    index=names.index(intake.default_column(columns) or names[-1]),
                     key=f"column:{role}:{upload.name}",
                 )
         memo_key = (upload.name, hash(content), column)

@@ -6,17 +6,17 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import state
-from dashboard.sidebar import page_setup, sidebar
+from dashboard.sidebar import page_setup
+from metrics.io.results import to_json
 from rendering import export
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
 from rendering.text import escape_markdown
 
-page_setup("overview")
+data = page_setup("overview")
 st.title("ScoreLens — overview")
 
-data = sidebar()
 evaluation = state.evaluation()
 st.markdown(
     f"{escape_markdown(data.title)}: {len(data.systems)} systems, {len(data)} segments, {len(data.refs)} reference(s)."
@@ -71,23 +71,31 @@ with tab_ranks:
     higher = {m: metric.higher_is_better for m, metric in evaluation.metrics.items()}
     st.plotly_chart(rankings_figure(scores, labels, higher), key="ranks_chart")
 
-rows = export.records(evaluation, intervals or None, pvalues or None, baseline if pvalues else None)
+correlations, problems = state.correlations(evaluation)
+results = export.overview_results(
+    evaluation,
+    reports,
+    correlations,
+    seed=state.SEED,
+    n_resamples=state.N_RESAMPLES,
+    title=data.title,
+    human=None if data.human is None else data.human.source or "uploaded",
+    notes=[*data.notes, *problems],
+)
 left, middle, right = st.columns(3)
-left.download_button("Download CSV", export.to_csv(rows), "scorelens.csv", "text/csv", key="dl_csv")
-middle.download_button(
-    "Download JSON",
-    export.to_json(rows, evaluation, title=data.title, groups=groups),
-    "scorelens.json",
-    "application/json",
-    key="dl_json",
+left.download_button(
+    "Download CSV",
+    export.csv_zip(results),
+    "scorelens-csv.zip",
+    "application/zip",
+    key="dl_csv",
+    help="One CSV table per file: scores (with intervals), comparisons, groups, human correlations, notes.",
 )
-right.download_button(
-    "Download LaTeX", export.to_latex(evaluation, intervals or None), "scorelens.tex", "text/x-tex", key="dl_latex"
-)
+middle.download_button("Download JSON", to_json(results), "scorelens.json", "application/json", key="dl_json")
+right.download_button("Download LaTeX", export.to_latex(results), "scorelens.tex", "text/x-tex", key="dl_latex")
 
 if data.human is not None:
     st.subheader("Correlation with human judgments")
-    correlations, problems = state.correlations(evaluation)
     for problem in problems:
         st.warning(escape_markdown(problem))
     if correlations:

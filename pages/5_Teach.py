@@ -8,7 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.sidebar import page_setup, sidebar
+from dashboard.sidebar import page_setup
+from dashboard.widgets import option_widget
 from metrics.core.base import Metric
 from rendering import lessons, teach
 from rendering.teach_classics import Classic, by_key, classics_for
@@ -17,14 +18,13 @@ from rendering.text import escape_markdown
 MAX_REFS = 8
 OWN = "(your own text)"
 
-page_setup("teach")
+data = page_setup("teach")
 st.title("Teach: watch a score being computed")
 st.caption(
     "Every number below is read from the metric's own evidence for your sentence pair, so the derivation and the "
     "score cannot disagree."
 )
 
-data = sidebar()
 ready, missing = lessons.lesson_status()
 if not ready:
     st.error("No metric lessons are available in this installation.")
@@ -146,7 +146,7 @@ controls = teach.controls(metric_id)
 
 def _reset() -> None:
     for control in controls:
-        ss.pop(f"teach_{metric_id}_{control.option}", None)
+        ss.pop(f"teach_{metric_id}_{control.name}", None)
 
 
 options: dict[str, Any] = {}
@@ -154,34 +154,15 @@ if controls:
     with st.expander("What if… (change a setting and watch the derivation update)", expanded=True):
         cols = st.columns(min(len(controls), 3))
         for i, control in enumerate(controls):
-            key = f"teach_{metric_id}_{control.option}"
-            where = cols[i % len(cols)]
-            if control.kind == "select":
-                options[control.option] = where.selectbox(
-                    control.label,
-                    control.choices,
-                    index=control.choices.index(control.default),
-                    format_func=lambda v, c=control: c.choice_labels.get(v, str(v)),
-                    key=key,
-                    help=control.help,
-                )
-            elif control.kind == "bool":
-                options[control.option] = where.checkbox(
-                    control.label, value=control.default, key=key, help=control.help
-                )
-            else:  # "int" or "float": the same number box; every bound and the value share the option's type
-                number, unit = (int, 1) if control.kind == "int" else (float, 0.1)
-                options[control.option] = number(
-                    where.number_input(
-                        control.label,
-                        min_value=number(control.low) if control.low is not None else None,
-                        max_value=number(control.high) if control.high is not None else None,
-                        value=number(control.default),
-                        step=number(control.step or unit),
-                        key=key,
-                        help=control.help,
-                    )
-                )
+            option = control.option
+            options[control.name] = option_widget(
+                cols[i % len(cols)],
+                option,
+                f"teach_{metric_id}_{control.name}",
+                control.default,
+                option.offered(),
+                option.unavailable(),
+            )
         st.button("Reset to defaults", key="teach_reset", on_click=_reset)
         st.caption("These settings belong to this page; the sidebar's options drive the other pages.")
 
@@ -192,15 +173,15 @@ if not hyp.strip() and not any(r.strip() for r in refs):
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _metric(
-    metric_id: str, options_json: str, corpus_key: str, _corpus: tuple[tuple[str, ...], ...]
+    metric_id: str, options_json: str, refs_hash: str, _corpus: tuple[tuple[str, ...], ...]
 ) -> Metric[Any, Any]:
-    return teach.make_metric(metric_id, json.loads(options_json), _corpus if corpus_key else None)
+    del refs_hash  # part of the cache key only: the metric is prepared on that corpus
+    return teach.make_metric(metric_id, json.loads(options_json), _corpus)
 
 
 def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
     metric_opts, lesson_opts = teach.split_options(metric_id, opts)
-    corpus_key = data.refs_hash if metric_id in teach.NEEDS_CORPUS else ""
-    metric = _metric(metric_id, json.dumps(metric_opts, sort_keys=True), corpus_key, data.refs)
+    metric = _metric(metric_id, json.dumps(metric_opts, sort_keys=True), data.refs_hash, data.refs)
     context = teach.Context(data.refs, data.title, lesson_opts)
     return lessons.build_lesson(metric, hyp, refs, context)
 
@@ -232,7 +213,8 @@ if options != defaults or previous is not None:
     st.subheader("What changed")
     choices = ["default settings"] + (["previous settings"] if previous is not None else [])
     against = st.radio("Compare with", choices, horizontal=True, key="teach_compare")
-    before_opts, before = (defaults, baseline) if against == "default settings" else (previous[1], previous[2])
+    compared = previous if against == "previous settings" else None
+    before_opts, before = (defaults, baseline) if compared is None else (compared[1], compared[2])
     changes = teach.changed_options(options, before_opts)
     if changes:
         st.markdown("Settings: " + "; ".join(escape_markdown(c) for c in changes))

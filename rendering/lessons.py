@@ -40,7 +40,7 @@ def lesson_status() -> tuple[tuple[str, ...], dict[str, str]]:
         if isinstance(found, NoLesson):
             missing[metric_id] = found.reason
         elif not spec.available():
-            missing[metric_id] = "needs " + ", ".join(f"{r.module} ({r.install})" for r in spec.requires if not r.met())
+            missing[metric_id] = "; ".join(r.reason() for r in spec.requires if not r.met())
         else:
             ready.append(metric_id)
     return tuple(ready), missing

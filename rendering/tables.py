@@ -6,13 +6,16 @@ Statistics are passed in as plain mappings so these functions work with or witho
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
 from metrics.evaluate import Evaluation
+from metrics.io.results import best_systems as best_of
+from metrics.io.results import display_names
+from metrics.io.results import metric_notes as evaluation_notes
 
 Interval = tuple[float, float]
 Key = tuple[str, str]
@@ -20,9 +23,7 @@ Key = tuple[str, str]
 
 def metric_labels(evaluation: Evaluation) -> dict[str, str]:
     """Display name per metric id; ids are appended where two metrics share a name (e.g. two option sets)."""
-    names = {m: metric.name for m, metric in evaluation.metrics.items()}
-    counts = pd.Series(list(names.values())).value_counts()
-    return {m: (name if counts[name] == 1 else f"{name} [{m}]") for m, name in names.items()}
+    return display_names({m: metric.name for m, metric in evaluation.metrics.items()})
 
 
 def scores_table(evaluation: Evaluation) -> pd.DataFrame:
@@ -36,12 +37,10 @@ def scores_table(evaluation: Evaluation) -> pd.DataFrame:
 
 def best_systems(evaluation: Evaluation) -> dict[str, list[str]]:
     """Metric id → the best system(s) under it (lowest for error rates; all of them on an exact tie)."""
-    best = {}
-    for metric_id, metric in evaluation.metrics.items():
-        values = {r.name: r.scores[metric_id] for r in evaluation.systems}
-        top = max(values.values()) if metric.higher_is_better else min(values.values())
-        best[metric_id] = [name for name, v in values.items() if v == top]
-    return best
+    return {
+        metric_id: best_of({r.name: r.scores[metric_id] for r in evaluation.systems}, metric.higher_is_better)
+        for metric_id, metric in evaluation.metrics.items()
+    }
 
 
 def best_per_column(evaluation: Evaluation) -> dict[str, str]:
@@ -89,8 +88,8 @@ def style_overview(frame: pd.DataFrame, evaluation: Evaluation, alpha: float = 0
         metric_id = next(m for m, label in labels.items() if label == column.name)
         return ["font-weight: bold; background-color: #c8e6c9" if s in best[metric_id] else "" for s in column.index]
 
-    score_columns = list(labels.values())
-    p_columns = [c for c in frame.columns if c.endswith(" p")]
+    score_columns: list[Hashable] = list(labels.values())
+    p_columns: list[Hashable] = [c for c in frame.columns if c.endswith(" p")]
     styler = frame.style.apply(mark_best, subset=score_columns).format("{:.4f}", subset=score_columns)
     if p_columns:
         styler = styler.map(lambda v: "font-weight: bold" if _significant(v, alpha) else "", subset=p_columns)
@@ -138,9 +137,4 @@ def metric_notes(evaluation: Evaluation) -> list[tuple[str, str, list[str]]]:
     """Every warning a metric attached to its statistics (text thrown away by a tokenizer, a search bound that
     applied, ROUGE-Lsum without sentence breaks): ``(metric label, note, systems it concerns)``, in metric order."""
     labels = metric_labels(evaluation)
-    found: dict[tuple[str, str], list[str]] = {}
-    for metric_id in evaluation.metrics:
-        for result in evaluation.systems:
-            for note in result.stats[metric_id].notes:
-                found.setdefault((metric_id, note), []).append(result.name)
-    return [(labels[metric_id], note, systems) for (metric_id, note), systems in found.items()]
+    return [(labels[n.metric], n.message, list(n.systems)) for n in evaluation_notes(evaluation) if n.metric]

@@ -17,18 +17,18 @@ otherwise built from numbers alone). Tables hold raw strings: ``st.dataframe`` n
 from __future__ import annotations
 
 import math
-import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import singledispatch
-from typing import Any, Literal
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from metrics.core.base import Metric
+from metrics.core.config import Option, OptionInfo, OptionKind, build_config, config_options
 from metrics.core.explanation import Explanation
-from metrics.core.registry import SPECS, create
+from metrics.core.registry import SPECS, create, metric_class
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,19 +77,21 @@ class Context:
 
 @dataclass(frozen=True)
 class Control:
-    """A what-if control for one metric option; ``kind`` tells the page which widget to draw."""
+    """A what-if control: a metric option as its config field declares it (label, help, bounds, choices), or a
+    what-if the lesson declares itself (``lesson_only``: not a metric option; the lesson shows its effect beside the
+    metric's own number). ``default`` is the metric's value with its registry preset (chrF++ starts at 2)."""
 
-    option: str
-    label: str
-    kind: Literal["select", "bool", "float", "int"]
+    option: Option
     default: Any
-    choices: tuple[Any, ...] = ()
-    choice_labels: Mapping[Any, str] = field(default_factory=dict)
-    low: float | None = None
-    high: float | None = None
-    step: float | None = None
-    help: str = ""
-    lesson_only: bool = False  # not a metric option: the lesson shows its effect beside the metric's own number
+    lesson_only: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.option.name
+
+    @property
+    def kind(self) -> OptionKind:
+        return self.option.kind
 
 
 @singledispatch
@@ -125,117 +127,27 @@ def lesson_for(explanation_type: type[Explanation]) -> LessonBuilder | NoLesson 
     return None if found is lesson.dispatch(object) else found
 
 
-# (option, label, help, low, high, step) per family; only options the metric's Config really has are offered.
-_CONTROLS: dict[str, tuple[tuple[str, str, str, float | None, float | None, float | None], ...]] = {
-    "bleu": (
-        ("tokenize", "Tokenizer", "sacrebleu's tokenizers: 13a is the WMT default.", None, None, None),
-        ("lowercase", "Lowercase", "Lowercase both sides before tokenizing.", None, None, None),
-        ("smooth", "Smoothing", "What a zero n-gram precision becomes (sacrebleu smooth_method).", None, None, None),
-        (
-            "ref_length",
-            "Brevity-penalty reference length",
-            "closest: the reference length closest to the hypothesis (sacrebleu, mteval); shortest: the shortest "
-            "reference (the Google/TensorFlow compute_bleu code).",
-            None,
-            None,
-            None,
-        ),
-        ("max_ngram_order", "Max n-gram order N", "BLEU-N: the geometric mean runs over orders 1..N.", 1, 9, 1),
-    ),
-    "chrf": (
-        ("beta", "β", "Recall is β times as important as precision (chrF uses β = 2).", 0.0, 10.0, 0.5),
-        ("char_order", "Character n-gram order", "Character n-grams of orders 1..this (6).", 1, 20, 1),
-        ("word_order", "Word n-gram order", "0 = chrF, 2 = chrF++.", 0, 10, 1),
-        ("lowercase", "Lowercase", "Lowercase both sides first.", None, None, None),
-        ("whitespace", "Keep whitespace", "Count spaces as characters (sacrebleu whitespace=True).", None, None, None),
-        (
-            "eps_smoothing",
-            "Average F over orders (eps smoothing)",
-            "Average the per-order F (chrF++.py, Moses, nltk) instead of averaging P and R first (sacrebleu).",
-            None,
-            None,
-            None,
-        ),
-    ),
-    "rouge": (
-        (
-            "stemmer",
-            "Stemming",
-            "Porter-stem tokens longer than 3 characters (rouge-score use_stemmer, perl -m).",
-            None,
-            None,
-            None,
-        ),
-        (
-            "tokenizer",
-            "Tokenizer",
-            "default = the reference's ASCII tokenizer; unicode keeps letters of any script.",
-            None,
-            None,
-            None,
-        ),
-        (
-            "alpha",
-            "α",
-            "F = P·R / ((1−α)·P + α·R) (ROUGE-1.5.5 -p); α = 0.5 is F1, α = 1/(1+β²) is F_β.",
-            0.0,
-            1.0,
-            0.05,
-        ),
-        ("weight", "WLCS weight w", "ROUGE-W weighs a run of k consecutive matches f(k) = k^w (-w).", 1.0, 5.0, 0.1),
-        (
-            "skip_distance",
-            "Skip distance",
-            "At most this many words between the two words of a skip-bigram (-2); −1 = unlimited.",
-            -1,
-            50,
-            1,
-        ),
-        (
-            "multi_ref",
-            "Several references",
-            "A pools the counts of all references (perl default); B keeps the best by recall.",
-            None,
-            None,
-            None,
-        ),
-    ),
-    "meteor": (
-        ("alpha", "α", "Weight of precision in Fmean = P·R/(α·P + (1−α)·R).", 0.0, 1.0, 0.05),
-        ("beta", "β", "Shape of the fragmentation penalty γ·frag^β.", 0.0, 10.0, 0.5),
-        ("gamma", "γ", "The largest possible fragmentation penalty.", 0.0, 1.0, 0.05),
-    ),
-    "ter": (
-        ("case_sensitive", "Case sensitive", "TER lowercases by default.", None, None, None),
-        ("normalized", "Normalize (tercom -N)", "Tokenize punctuation before scoring.", None, None, None),
-        ("no_punct", "Remove punctuation", 'Delete . , ? : ; ! " ( ) before scoring.', None, None, None),
-    ),
-    "cider": (("sigma", "σ of the length penalty", "Gaussian penalty exp(−δ²/2σ²); 6 in CIDEr-D.", 0.1, 100.0, 0.5),),
-}
-
 # What-if values a reference implementation has no option for; the lesson shows them next to the real score.
 _LESSON_CONTROLS: dict[str, tuple[Control, ...]] = {
     metric_id: (
         Control(
-            "beta",
-            "β for F_β (what-if)",
-            "float",
+            Option(
+                "beta",
+                "float",
+                1.0,
+                OptionInfo(
+                    "β for F_β (what-if)",
+                    "rouge-score reports F1 only; the lesson also shows F_β = (1+β²)PR/(β²P+R) for this β.",
+                    low=0.0,
+                    high=10.0,
+                    step=0.5,
+                ),
+            ),
             1.0,
-            low=0.0,
-            high=10.0,
-            step=0.5,
-            help="rouge-score reports F1 only; the lesson also shows F_β = (1+β²)PR/(β²P+R) for this β.",
             lesson_only=True,
         ),
     )
     for metric_id in ("rouge1", "rouge2", "rougeL", "rougeLsum")
-}
-NEEDS_CORPUS = frozenset({"cider"})  # lessons whose numbers depend on the loaded corpus, not only on the pair
-
-_CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "ref_length": {"closest": "closest (sacrebleu)", "shortest": "shortest (Google/TensorFlow)"},
-    "tokenize": {"13a": "13a (WMT default)", "intl": "intl (mteval-v14)", "none": "none (split on spaces)"},
-    "smooth": {"exp": "exp (sacrebleu default)", "floor": "floor", "add-k": "add-k", "none": "none"},
 }
 
 
@@ -248,17 +160,17 @@ def make_metric(
     options: Mapping[str, Any] | None = None,
     corpus_refs: Sequence[Sequence[str | None]] | None = None,
 ) -> Metric[Any, Any]:
-    """The metric with its registry preset and the what-if ``options`` (``ValueError`` names bad values), bound to
-    ``corpus_refs`` when its numbers depend on the corpus (CIDEr-D's document frequencies)."""
+    """The metric with its registry preset and the what-if ``options`` (``ValueError`` names bad values), prepared
+    on ``corpus_refs`` when given (CIDEr-D's document frequencies; other metrics ignore the corpus)."""
     metric_options = {k: v for k, v in (options or {}).items() if k not in _lesson_option_names(metric_id)}
     metric = create(metric_id, metric_options)
-    if metric_id in NEEDS_CORPUS and corpus_refs:
-        metric.fit([list(stream) for stream in corpus_refs])  # type: ignore[attr-defined]
+    if corpus_refs:
+        metric.prepare([list(stream) for stream in corpus_refs])
     return metric
 
 
 def _lesson_option_names(metric_id: str) -> set[str]:
-    return {c.option for c in _LESSON_CONTROLS.get(metric_id, ())}
+    return {c.name for c in _LESSON_CONTROLS.get(metric_id, ())}
 
 
 def split_options(metric_id: str, options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -269,35 +181,15 @@ def split_options(metric_id: str, options: Mapping[str, Any]) -> tuple[dict[str,
 
 
 def controls(metric_id: str) -> tuple[Control, ...]:
-    """The what-if controls of a metric: curated options that its Config has, typed from the Config's hints."""
-    family = SPECS[metric_id].family
-    config = create(metric_id).config
-    hints = typing.get_type_hints(type(config))
-    present = {f.name for f in fields(config)}
-    result: list[Control] = []
-    seen_labels: set[str] = set()
-    for option, text, help_text, low, high, step in _CONTROLS.get(family, ()):
-        if option not in present or text in seen_labels:
-            continue
-        seen_labels.add(text)
-        default = getattr(config, option)
-        hint = hints[option]
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if typing.get_origin(hint) is Literal:
-            choices = tuple(typing.get_args(hint))
-            labels = _CHOICE_LABELS.get(option, {})
-            result.append(Control(option, text, "select", default, choices, labels, help=help_text))
-        elif hint is bool:
-            result.append(Control(option, text, "bool", default, help=help_text))
-        elif hint is int or (args and args[0] is int):
-            result.append(Control(option, text, "int", default, low=low, high=high, step=step, help=help_text))
-        elif hint is float or (args and args[0] is float):
-            result.append(Control(option, text, "float", default, low=low, high=high, step=step, help=help_text))
-    return (*result, *_LESSON_CONTROLS.get(metric_id, ()))
+    """The what-if controls of a metric: every option of its config except work bounds (they change nothing on
+    one sentence pair), starting from the registry preset, then the lesson's own what-ifs."""
+    config: object = build_config(metric_class(metric_id).Config, SPECS[metric_id].preset)
+    options = (Control(o, getattr(config, o.name)) for o in config_options(type(config)) if not o.info.work_bound)
+    return (*options, *_LESSON_CONTROLS.get(metric_id, ()))
 
 
 def default_options(metric_id: str) -> dict[str, Any]:
-    return {c.option: c.default for c in controls(metric_id)}
+    return {c.name: c.default for c in controls(metric_id)}
 
 
 def changed_options(options: Mapping[str, Any], before: Mapping[str, Any]) -> list[str]:

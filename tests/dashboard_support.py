@@ -8,6 +8,8 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from dashboard.dataset import Dataset
@@ -204,3 +206,19 @@ ALL_VIEWS = (
     "characTER",
     "eed",
 )
+
+
+def with_downloads(at: AppTest) -> tuple[AppTest, dict[str, bytes]]:
+    """Run ``at`` and keep the bytes of every download button, by file name, as the browser would receive them."""
+    captured: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def capture(self, path_or_data, mimetype, kind, filename=None):
+        captured[filename] = path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MemoryMediaFileStorage, "load_and_get_id", capture)
+        at.run()
+    assert not at.exception, at.exception
+    return at, captured

@@ -27,9 +27,10 @@ def test_overview_shows_bundled_systems_and_sacrebleu_scores():
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_runs(page):
+def test_every_page_runs_on_its_own_with_the_sidebar(page):
     at = AppTest.from_file(str(ROOT / page), default_timeout=120).run()
     assert not at.exception, at.exception
+    assert at.sidebar.multiselect(key="metrics_box").value  # no app.py around it: the page drew the frame
 
 
 def test_the_router_reaches_every_page():
@@ -42,6 +43,7 @@ def test_the_router_reaches_every_page():
     for page in routed:
         at.switch_page(page).run()
         assert not at.exception, (page, at.exception)
+        assert len(at.sidebar.multiselect) == 1, page  # app.py drew the sidebar; the page did not draw another
 
 
 def test_sidebar_choices_survive_a_page_switch():
@@ -66,11 +68,15 @@ def test_overview_shows_the_metrics_warnings():
     assert any("non" in t and "ASCII" in t for t in texts), texts  # German umlauts dropped by rouge-score
 
 
-def test_option_errors_show_user_text_literally():
+def test_option_widgets_take_their_bounds_from_the_metadata_and_errors_are_escaped():
     from dashboard_support import app
 
-    at = app("pages/1_Overview.py", load_sample("mt"), ["bleu"]).run()
-    at.sidebar.number_input(key="opt:bleu:max_ngram_order").set_value(42).run()
+    at = app("pages/1_Overview.py", load_sample("mt"), ["bleu", "cider"]).run()
+    order = at.sidebar.number_input(key="opt:bleu:max_ngram_order")
+    assert (order.label, order.min, order.max, order.step) == ("Max n-gram order N", 1, 9, 1)
+    assert "geometric mean" in order.help
+    at.sidebar.number_input(key="opt:cider:sigma").set_value(0.0).run()  # σ > 0: an open bound the box cannot hold
     errors = [e.value for e in at.error]
-    # The message went through Markdown escaping (the underscores of the option's name are escaped).
-    assert any("max\\_ngram\\_order" in e for e in errors), errors
+    # The message went through Markdown escaping (its brackets are escaped).
+    assert any("sigma" in e and r"outside \(0\.0, inf\]" in e for e in errors), errors
+    assert "metric_options" not in at.session_state  # nothing was applied

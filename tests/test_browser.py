@@ -171,3 +171,23 @@ def test_upload_overview_explorer_and_segment_in_chromium(app_url, browser):
     page.wait_for_timeout(1000)
     page.screenshot(path=str(ARTIFACTS / "segment.png"))
     page.close()
+
+
+@pytest.mark.browser
+def test_sidebar_options_survive_page_switches_in_chromium(app_url, browser):
+    """app.py draws the sidebar once around every page, so an option set on one page holds on the others."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(app_url)
+    page.get_by_text("nrefs:2").first.wait_for(timeout=90_000)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    sidebar.get_by_text("bleu options").click()
+    sidebar.get_by_text("Lowercase").first.click()
+    page.get_by_text("case:lc").first.wait_for(timeout=60_000)
+    page.get_by_role("link", name="Explorer").click()
+    page.get_by_role("heading", name="Sentence explorer").wait_for(timeout=60_000)
+    assert sidebar.get_by_role("checkbox", name="Lowercase").first.is_checked()
+    page.get_by_role("link", name="Overview", exact=True).click()
+    page.get_by_text("case:lc").first.wait_for(timeout=60_000)
+    assert sidebar.locator("[data-testid='stMultiSelect']").count() == 1
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()

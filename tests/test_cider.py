@@ -142,9 +142,9 @@ def test_explain_uses_document_frequencies_of_the_bound_corpus(coco) -> None:
     refs = [stream[:50] for stream in coco.refs]
     hyps = coco.systems["Up-Down"][:50]
     metric = CiderD()
-    with pytest.raises(ValueError, match="fit"):
+    with pytest.raises(ValueError, match="prepare"):
         metric.explain(hyps[0], [r[0] for r in refs])
-    metric.fit(refs)
+    metric.prepare(refs)
     first = metric.explain(hyps[0], [r[0] for r in refs])
     # Explicit document frequencies of the same corpus give the same evidence; another corpus changes weights.
     same = metric.explain(hyps[0], [r[0] for r in refs], df=document_frequencies(refs))

@@ -10,6 +10,7 @@ from conftest import DATA, rel_close, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from metrics.cli.main import main
+from metrics.core.registry import SPECS
 
 DEEN = DATA / "wmt22-de-en"
 REFS = [str(DEEN / "ref.A.txt"), str(DEEN / "ref.B.txt")]
@@ -61,7 +62,10 @@ def test_unknown_metric_and_option_are_refused(capsys):
 def test_csv_and_table_formats(capsys):
     main(["score", "--refs", *REFS, "--systems", *SYSTEMS, "--format", "csv"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "system,bleu,chrf" and lines[1].startswith("LT22,")
+    assert lines[0] == "metric,metric_name,higher_is_better,system,score,mean,ci_lo,ci_hi,half_width,signature"
+    assert lines[1].startswith("bleu,BLEU,true,LT22,") and lines[1].endswith(
+        ",,,,nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    )
     main(["score", "--refs", *REFS, "--systems", *SYSTEMS])
     assert "chrF2" in capsys.readouterr().out
 
@@ -98,3 +102,20 @@ def test_family_options_reach_only_the_metrics_that_take_them(capsys):
         == 2
     )
     assert "unknown option(s) weight for rouge" in capsys.readouterr().err
+
+
+def test_metrics_lists_every_option_with_label_default_values_and_help(capsys, monkeypatch):
+    import metrics.core.config
+
+    monkeypatch.setattr(metrics.core.config, "_module_found", lambda module: module != "MeCab")
+    assert main(["metrics"]) == 0
+    out = capsys.readouterr().out
+    assert "    bleu.max_ngram_order=4  Max n-gram order N — integer in [1, 9]\n" in out
+    assert "        BLEU-N: the geometric mean runs over orders 1..N.\n" in out
+    assert "    cider.sigma=6.0  σ of the length penalty — number > 0\n" in out
+    assert "    rouge.skip_distance=4  Skip distance — integer ≥ -1, or none\n" in out
+    assert "ja-mecab (Japanese, MeCab) [not installed: needs MeCab (pip install 'scorelens[ja]')]" in out
+    chrf_pp = out.split("chrf++ ")[1].split("\nrouge1 ")[0]
+    assert "fixed by this id: word_order=2" in chrf_pp and "chrf.word_order=" not in chrf_pp
+    blocks = [line for line in out.splitlines() if not line.startswith(" ")]
+    assert [b.split()[0] for b in blocks] == list(SPECS)

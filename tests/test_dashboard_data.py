@@ -106,16 +106,41 @@ def test_workspace_round_trip_and_strict_loading():
         workspace.loads("{}", "ws.json")
 
 
-def test_option_fields_come_from_config_dataclasses():
+def test_option_fields_come_from_the_config_metadata():
     fields = family_fields(["bleu", "chrf", "chrf++"])
     bleu = {f.name: f for f in fields["bleu"]}
     assert bleu["tokenize"].kind == "choice" and "intl" in bleu["tokenize"].choices
+    assert (
+        bleu["tokenize"].option.label == "Tokenizer"
+        and bleu["tokenize"].option.choice_label("13a") == "13a (WMT default)"
+    )
     assert bleu["lowercase"].kind == "bool" and bleu["smooth_value"].optional
     assert "word_order" not in {f.name for f in fields["chrf"]}  # fixed by the chrF++ preset
-    values = {f.name: f.default for f in fields["bleu"]} | {"lowercase": True, "smooth_value": ""}
+    values = {f.name: f.default for f in fields["bleu"]} | {"lowercase": True, "smooth_value": None}
     assert changed_values(fields["bleu"], values) == {"lowercase": True}
+    assert changed_values(fields["bleu"], values | {"smooth_value": 0.2}) == {"lowercase": True, "smooth_value": 0.2}
     assert validate("bleu", ["bleu"], {"max_ngram_order": 0}) is not None
     assert validate("bleu", ["bleu"], {"max_ngram_order": 3}) is None
+
+
+def test_a_family_offers_the_choices_all_its_chosen_metrics_take():
+    only_perl = {f.name: f for f in family_fields(["rougeW"])["rouge"]}
+    assert only_perl["tokenizer"].choices == ("default", "unicode", "whitespace")
+    both = {f.name: f for f in family_fields(["rouge1", "rougeW"])["rouge"]}
+    assert both["tokenizer"].choices == ("default", "unicode")  # rouge-score has no whitespace tokenizer
+    assert set(both) == {"stemmer", "tokenizer"}  # alpha, weight, multi_ref: ROUGE-W only
+
+
+def test_a_choice_that_cannot_run_here_is_not_offered_and_says_why(monkeypatch):
+    import metrics.core.config
+
+    monkeypatch.setattr(metrics.core.config, "_module_found", lambda module: module != "MeCab")
+    tokenize = {f.name: f for f in family_fields(["bleu"])["bleu"]}["tokenize"]
+    assert "ja-mecab" not in tokenize.choices and "zh" in tokenize.choices
+    assert tokenize.unavailable == ("ja-mecab needs MeCab (pip install 'scorelens[ja]')",)
+    monkeypatch.setattr(metrics.core.config, "_module_found", lambda module: True)
+    tokenize = {f.name: f for f in family_fields(["bleu"])["bleu"]}["tokenize"]
+    assert "ja-mecab" in tokenize.choices and tokenize.unavailable == ()
 
 
 # -------------------------------------------------------------------------------------------- the page

@@ -19,6 +19,7 @@ from dashboard_support import (
     markdown_bodies,
     shown,
     small_dataset,
+    with_downloads,
 )
 
 import dashboard.state
@@ -147,6 +148,20 @@ def test_overview_correlation_table_equals_metrics_correlation(caption_overview)
     assert table.loc[0, "Kendall τ-b"] == pytest.approx(scipy.stats.kendalltau(x, y).statistic, rel=1e-9)
     captions = " ".join(shown(c.value) for c in caption_overview.caption)
     assert "coco/human_scores.jsonl" in captions and "seed 12345" in captions
+
+
+def test_downloads_carry_the_correlations(caption_overview):
+    _, downloads = with_downloads(app("app.py", load_sample("caption"), ["bleu", "rougeL"]))
+    document = json.loads(downloads["scorelens.json"])
+    data, _, found = _reference_correlations()
+    expected = [
+        {"metric": m, "level": c.level, "method": c.method, "value": c.value, "ci": [c.lo, c.hi], "n": c.n}
+        for m, (correlations, _) in found.items()
+        for c in correlations
+    ]
+    assert document["human"] == expected
+    assert document["statistics"]["human"] == data.human.source
+    assert document["signatures"]["rougeL"] == document["metrics"]["rougeL"]["signature"]
 
 
 def test_reruns_and_renames_do_not_recompute_correlations(caption_overview, monkeypatch):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 
-import pandas as pd
 import pytest
+from conftest import DATA
 from dashboard_support import (
     SCRIPT,
     app,
@@ -17,12 +18,17 @@ from dashboard_support import (
     plotly_specs,
     shown,
     small_dataset,
+    with_downloads,
 )
 from sacrebleu.metrics import BLEU, CHRF
 
 import dashboard.state
 from dashboard.dataset import Dataset
+from metrics.cli.main import main
+from metrics.io.inputs import read_segments
 from metrics.stats import significance
+
+DEEN = DATA / "wmt22-de-en"
 
 
 @pytest.fixture(scope="module")
@@ -77,30 +83,37 @@ def test_downloads_carry_signatures(overview):
     assert len(plotly_specs(overview)) == 2  # scores with whiskers, rankings
 
 
-def test_export_content_through_the_page_functions(overview):
-    from rendering import export
-
-    table = overview.dataframe[0].value
-    rows = export.records(dashboard_evaluation(), None, None, None)
-    frame = pd.read_csv(io.StringIO(export.to_csv(rows)))
-    assert frame.loc[(frame.system == "beta") & (frame.metric == "BLEU"), "score"].item() == pytest.approx(
-        table.loc["beta", "BLEU"]
+def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
+    """The app's JSON and CSV downloads of WMT22 de-en equal ``scorelens score --paired-bs --all-pairs`` on the
+    same files: one schema, one set of numbers (the dataset title is the app's alone)."""
+    refs = [DEEN / "ref.A.txt", DEEN / "ref.B.txt"]
+    files = sorted((DEEN / "sys").glob("*.txt"))
+    data = Dataset(
+        "WMT22 de-en",
+        {p.stem: read_segments(p).texts for p in files},
+        tuple(read_segments(p).texts for p in refs),
+        tuple(p.name for p in refs),
     )
-    assert json.loads(export.to_json(rows, dashboard_evaluation()))["metrics"]["chrf"]["signature"].startswith(
-        "nrefs:1"
-    )
-
-
-def dashboard_evaluation():
-    from metrics.core.registry import create
-    from metrics.evaluate import evaluate
-
-    data = small_dataset()
-    return evaluate(
-        {k: list(v) for k, v in data.systems.items()},
-        [list(r) for r in data.refs],
-        {"bleu": create("bleu"), "chrf": create("chrf")},
-    )
+    at, downloads = with_downloads(app("app.py", data, ["bleu", "chrf"]))
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    args = ["score", "--refs", *map(str, refs), "--systems", *map(str, files), "--metrics", "bleu,chrf"]
+    args += ["--paired-bs", "--all-pairs"]
+    assert main([*args, "--format", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    page = json.loads(downloads["scorelens.json"])
+    assert page["dataset"] == "WMT22 de-en" and cli["dataset"] is None
+    assert page == {**cli, "dataset": "WMT22 de-en"}
+    assert len(page["pairs"]) == 2 * 10 and page["signatures"]["bleu"].startswith("nrefs:2|bs:1000|seed:12345|")
+    table = at.dataframe[0].value
+    for system in page["systems"]:  # and the numbers are the ones the page shows
+        assert system["scores"]["bleu"] == table.loc[system["name"], "BLEU"]
+    assert main([*args, "--format", "csv"]) == 0
+    with zipfile.ZipFile(io.BytesIO(downloads["scorelens-csv.zip"])) as archive:
+        assert archive.namelist() == ["scores.csv", "comparisons.csv", "groups.csv"]
+        tables = [archive.read(name).decode() for name in archive.namelist()]
+    assert "\n".join(tables) == capsys.readouterr().out
+    latex = downloads["scorelens.tex"].decode()
+    assert f"{page['systems'][0]['scores']['bleu']:.2f}" in latex and "bs:1000|seed:12345" in latex
 
 
 def test_rerun_and_page_switch_never_recompute(monkeypatch):
@@ -126,9 +139,13 @@ def test_metric_options_from_the_sidebar_rescore_and_show_in_the_signature():
     at.checkbox(key="opt:bleu:lowercase").check().run()
     assert at.session_state["metric_options"] == {"bleu": {"lowercase": True}}
     assert any("case:lc" in c.value for c in at.code)
-    at.number_input(key="opt:bleu:max_ngram_order").set_value(0).run()
-    assert any("Not applied" in e.value and "max_ngram_order" in shown(e.value) for e in at.error)
-    assert at.session_state["metric_options"] == {"bleu": {"lowercase": True}}
+    at.number_input(key="opt:bleu:max_ngram_order").set_value(3).run()
+    assert at.session_state["metric_options"] == {"bleu": {"lowercase": True, "max_ngram_order": 3}}
+    assert any("case:lc" in c.value for c in at.code) and not at.error
+    at.number_input(key="opt:bleu:max_ngram_order").set_value(0).run()  # below the box's minimum: not taken
+    order = at.number_input(key="opt:bleu:max_ngram_order").value
+    assert 1 <= order <= 9 and not at.error
+    assert at.session_state["metric_options"]["bleu"].get("max_ngram_order", 4) == order
 
 
 def test_overview_escapes_hostile_text():

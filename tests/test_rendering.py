@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 
 import numpy as np
 import pandas as pd
@@ -13,6 +15,8 @@ from metrics.core.edits import EditOp
 from metrics.core.registry import create
 from metrics.core.tokens import Token
 from metrics.evaluate import evaluate
+from metrics.io.results import build_results, to_json
+from metrics.stats.significance import Interval, PairResult
 from rendering import export
 from rendering.alignment_svg import Chunk, Link, alignment_svg
 from rendering.edits_html import Step, alignment_html
@@ -169,15 +173,36 @@ def test_groups_text():
 
 
 def test_exports_carry_signatures_and_escape_latex(evaluation):
-    rows = export.records(evaluation, {("good", "bleu"): (90.0, 100.0)}, None, None)
-    frame = pd.read_csv(__import__("io").StringIO(export.to_csv(rows)))
-    assert set(frame["signature"]) == set(evaluation.signatures.values())
-    assert frame.loc[(frame.system == "good") & (frame.metric_id == "bleu"), "ci_low"].item() == 90.0
-    document = json.loads(export.to_json(rows, evaluation, title="t", groups={"bleu": [["good"], ["bad"]]}))
+    interval = Interval(100.0, 95.0, 90.0, 100.0, 5.0, 1000)
+    pair = PairResult("BLEU", "content-id-1", "content-id-2", "bs", 0.001, -60.0, (-70.0, -50.0), 1000, 0.002)
+    reports = {
+        "bleu": {
+            "intervals": {"good": interval, "bad": None},
+            "pairs": {frozenset(("bad", "good")): pair},
+            "groups": [["good"], ["bad"]],
+        }
+    }
+    results = export.overview_results(evaluation, reports, {}, seed=1, n_resamples=1000, title="t")
+    with zipfile.ZipFile(io.BytesIO(export.csv_zip(results))) as archive:
+        assert archive.namelist() == ["scores.csv", "comparisons.csv", "groups.csv"]
+        frames = {name: pd.read_csv(archive.open(name)) for name in archive.namelist()}
+    assert export.csv_zip(results) == export.csv_zip(results)  # same results, same bytes
+    scores = frames["scores.csv"]
+    assert set(scores["signature"]) == set(results.signatures.values())
+    assert results.signatures["bleu"].startswith("nrefs:1|bs:1000|seed:1|")
+    assert scores.loc[(scores.system == "good") & (scores.metric == "bleu"), "ci_lo"].item() == 90.0
+    assert np.isnan(scores.loc[(scores.system == "bad") & (scores.metric == "bleu"), "ci_lo"].item())
+    comparison = frames["comparisons.csv"].iloc[0]
+    # the pair's records name systems by content; the export names them as shown, input order first
+    assert (comparison.baseline, comparison.system, comparison.p_corrected) == ("good", "bad", 0.002)
+    document = json.loads(to_json(results))
     assert document["metrics"]["bleu"]["signature"].startswith("nrefs:1|")
-    assert document["metrics"]["bleu"]["groups"] == [["good"], ["bad"]]
+    assert document["groups"]["bleu"] == [["good"], ["bad"]]
+    latex = export.to_latex(results)
+    assert r"good & \textbf{100.00 {\scriptsize $\pm$5.00}}" in latex
+    assert r"\texttt{\footnotesize nrefs:1|bs:1000|seed:1|case:mixed" in latex
     renamed = evaluate({"a_b & c": HYPS["good"]}, REFS, {"bleu": create("bleu")})
-    latex = export.to_latex(renamed)
+    latex = export.to_latex(build_results(renamed))
     assert r"a\_b \& c & \textbf{100.00}" in latex
     assert "nrefs:1" in latex
 

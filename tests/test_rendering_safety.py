@@ -21,8 +21,7 @@ METRICS = [m for m in ALL_VIEWS if m in available_metrics()]
 
 def _explain(metric_id: str):
     metric = create(metric_id)
-    if hasattr(metric, "fit"):
-        metric.fit([[r, r] for r in REFS])  # two images, so CIDEr-D weights are not all zero
+    metric.prepare([[r, r] for r in REFS])  # two images, so CIDEr-D weights are not all zero
     return metric, metric.explain(HYP, REFS)
 
 

@@ -13,7 +13,8 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 from metrics.bleu.metric import BLEU
 from metrics.chrf.metric import CHRF
 from metrics.cli.main import main
-from metrics.cli.stats import Statistics, csv_sections, resolve_seed
+from metrics.cli.stats import resolve_seed
+from metrics.io.results import MetricInfo, Results, SystemScores, to_csv
 from metrics.stats.correlation import Correlation
 from metrics.stats.significance import paired_test
 
@@ -45,7 +46,8 @@ def test_paired_bs_json_equals_the_api_and_sacrebleu(capsys):
         report = paired_test(metric, stats)
         for entry in doc["systems"]:
             interval = report.intervals[entry["name"]]
-            assert entry["scores"][metric_id] == {
+            assert entry["scores"][metric_id] == interval.score
+            assert entry["intervals"][metric_id] == {
                 "score": interval.score,
                 "mean": interval.mean,
                 "ci": [interval.lo, interval.hi],
@@ -58,19 +60,25 @@ def test_paired_bs_json_equals_the_api_and_sacrebleu(capsys):
             "system": "PROMT",
             "method": "bs",
             "p_value": report.pairs[0].p_value,
+            "p_corrected": None,
             "diff": report.pairs[0].diff,
             "diff_ci": list(report.pairs[0].diff_ci),
         }
     # and the chrF numbers are sacrebleu's (float32 half-width included)
     theirs = SacreCHRF().corpus_score(corpus.systems["PROMT"], [corpus.refs[0]], n_bootstrap=1000)
-    assert rel_close(doc["systems"][1]["scores"]["chrf"]["half_width"], float(theirs._ci))
+    assert rel_close(doc["systems"][1]["intervals"]["chrf"]["half_width"], float(theirs._ci))
     assert doc["pairs"][0]["p_value"] == pytest.approx(1 / 1001)
     assert doc["statistics"] == {
         "seed": 12345,
         "n_bootstrap": 1000,
+        "n_permutations": None,
         "arithmetic": "sacrebleu",
         "method": "bs",
         "baseline": "LT22",
+        "all_pairs": False,
+        "alpha": None,
+        "correction": None,
+        "human": None,
     }
 
 
@@ -78,7 +86,7 @@ def test_confidence_json_is_sacrebleus_confidence(capsys):
     doc = _json(capsys, "--refs", *REFS, "--systems", SYSTEMS[0], "--metrics", "chrf", "--confidence")
     corpus = slice_corpus("wmt22-de-en")
     theirs = SacreCHRF().corpus_score(corpus.systems["LT22"], [corpus.refs[0]], n_bootstrap=1000)
-    mine = doc["systems"][0]["scores"]["chrf"]
+    mine = doc["systems"][0]["intervals"]["chrf"]
     assert rel_close(mine["mean"], float(theirs._mean)) and rel_close(mine["half_width"], float(theirs._ci))
     assert "pairs" not in doc
 
@@ -92,12 +100,12 @@ def test_all_pairs_with_randomization_and_baseline_choice(capsys):
     assert len(doc["pairs"]) == 3 and all(p["method"] == "ar" and "p_corrected" in p for p in doc["pairs"])
     assert doc["signatures"]["bleu"].startswith("nrefs:1|ar:300|seed:3|")
     assert [g for group in doc["groups"]["bleu"] for g in group][-1] == "LT22"
-    assert isinstance(doc["systems"][0]["scores"]["bleu"], float)  # no intervals asked for
+    assert isinstance(doc["systems"][0]["scores"]["bleu"], float) and "intervals" not in doc["systems"][0]
     args = ["--refs", *REFS, "--systems", *SYSTEMS, "--metrics", "chrf", "--paired-bs", "--baseline", "PROMT"]
     doc = _json(capsys, *args)
     assert {p["baseline"] for p in doc["pairs"]} == {"PROMT"} and len(doc["pairs"]) == 2
     plain = _json(capsys, *args, "--stats-arithmetic", "float64")
-    exact, approx = doc["systems"][0]["scores"]["chrf"], plain["systems"][0]["scores"]["chrf"]
+    exact, approx = doc["systems"][0]["intervals"]["chrf"], plain["systems"][0]["intervals"]["chrf"]
     assert exact["score"] == approx["score"] and exact["mean"] != approx["mean"]
     assert approx["mean"] == pytest.approx(exact["mean"], rel=1e-6)
 
@@ -113,8 +121,13 @@ def test_human_correlations(capsys):
     segment = next(c for c in doc["human"] if c["level"] == "segment" and c["method"] == "pearson")
     assert segment["n"] == 2500 and segment["ci"][0] < segment["value"] < segment["ci"][1]
     assert doc["statistics"]["human"] == str(COCO / "human_scores.jsonl")
-    stats = Statistics(1, {}, correlations=(Correlation("bleu", "segment", "kendall", 0.1, 0.0, 0.2, 9, 10),))
-    assert csv_sections(stats) == "\nmetric,level,method,value,ci_lo,ci_hi,n\nbleu,segment,kendall,0.1,0.0,0.2,9\n"
+    results = Results(
+        (MetricInfo("bleu", "BLEU", "nrefs:1|x", True),),
+        (SystemScores("a", {"bleu": 1.5}),),
+        correlations=(Correlation("bleu", "segment", "kendall", 0.1, 0.0, float("nan"), 9, 10),),
+    )
+    human = to_csv(results).split("\n\n")[1]
+    assert human == "metric,level,method,value,ci_lo,ci_hi,n,signature\nbleu,segment,kendall,0.1,0.0,,9,nrefs:1|x\n"
 
 
 def test_table_and_csv_sections(capsys):
@@ -125,7 +138,8 @@ def test_table_and_csv_sections(capsys):
     code, out, _ = _run(capsys, *args, "--n-bootstrap", "200", "--format", "csv")
     assert code == 0
     assert "metric,baseline,system,method,p_value,p_corrected,diff,diff_ci_lo,diff_ci_hi" in out
-    assert "metric,group,system" in out and "metric,system,score,mean,ci_lo,ci_hi,half_width" in out
+    assert "metric,group,system,signature" in out
+    assert out.startswith("metric,metric_name,higher_is_better,system,score,mean,ci_lo,ci_hi,half_width,signature\n")
 
 
 def test_seed_comes_from_sacrebleu_environment(monkeypatch, capsys):
@@ -166,4 +180,4 @@ def test_subprocess_end_to_end():
         check=True,
     )
     doc = json.loads(result.stdout)
-    assert doc["pairs"][0]["metric"] == "chrf" and type(doc["systems"][1]["scores"]["chrf"]["mean"]) is float
+    assert doc["pairs"][0]["metric"] == "chrf" and type(doc["systems"][1]["intervals"]["chrf"]["mean"]) is float

@@ -198,7 +198,7 @@ def test_rouge_beta_is_a_lesson_only_what_if():
     assert f1.score == f2.score  # rouge-score reports F1 whatever β the lesson shows
     p, r = f2.numbers["P"], f2.numbers["R"]
     assert f2.numbers["F_β (β = 2, what-if)"] == pytest.approx(5 * p * r / (4 * p + r))
-    assert any(c.lesson_only and c.option == "beta" for c in teach.controls("rouge1"))
+    assert any(c.lesson_only and c.name == "beta" for c in teach.controls("rouge1"))
 
 
 def test_rouge_s_and_w_lin_examples():
@@ -285,12 +285,17 @@ def test_cider_uses_document_frequencies_of_the_loaded_corpus():
 # ------------------------------------------------------------------------------------- controls and comparisons
 
 
-def test_controls_follow_the_configs():
+def test_controls_follow_the_config_metadata():
     need("bleu")
-    bleu = {c.option: c for c in teach.controls("bleu")}
-    assert bleu["ref_length"].choices == ("closest", "shortest") and bleu["ref_length"].default == "closest"
-    assert bleu["smooth"].kind == "select" and bleu["lowercase"].kind == "bool"
-    assert set(bleu["tokenize"].choices) >= {"13a", "intl", "char", "none"}
+    bleu = {c.name: c for c in teach.controls("bleu")}
+    assert bleu["ref_length"].option.choices == ("closest", "shortest") and bleu["ref_length"].default == "closest"
+    assert bleu["ref_length"].option.choice_label("shortest") == "shortest (Google/TensorFlow)"
+    assert bleu["smooth"].kind == "choice" and bleu["lowercase"].kind == "bool"
+    assert set(bleu["tokenize"].option.choices) >= {"13a", "intl", "char", "none"}
+    order = bleu["max_ngram_order"].option
+    assert (order.label, order.info.low, order.info.high, order.info.step) == ("Max n-gram order N", 1, 9, 1)
+    assert not any(c.option.info.work_bound for name in ("ter", "wer", "eed") for c in teach.controls(name))
+    assert "search_budget" not in {c.name for c in teach.controls("ter")}
     assert teach.default_options("chrf++")["word_order"] == 2 and teach.default_options("chrf")["word_order"] == 0
     assert teach.changed_options({"tokenize": "char", "lowercase": False}, {"tokenize": "13a", "lowercase": False}) == [
         "tokenize: 13a → char"

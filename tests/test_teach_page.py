@@ -172,7 +172,9 @@ def test_cider_weights_come_from_the_loaded_dataset():
     at = show(page(), "cider", "cider-horse")
     classic = by_key("cider-horse")
     data = load_sample("mt")  # the page opens on the bundled MT sample
-    expected = CiderD().fit([list(r) for r in data.refs]).explain(classic.hyp, list(classic.refs)).score
+    cider = CiderD()
+    cider.prepare([list(r) for r in data.refs])
+    expected = cider.explain(classic.hyp, list(classic.refs)).score
     assert score(at) == f"{expected:.4f}"
     assert rf"\ln N = \ln {len(data)}" in latex(at)
     unigrams = next(f for f in frames(at) if "tf·idf" in f and "a" in f["n-gram"].tolist())
@@ -228,13 +230,14 @@ def test_what_if_chrf_beta_and_meteor_parameters():
 
 
 def _other_value(control: teach.Control) -> Any:
-    if control.kind == "select":
-        return next(c for c in reversed(control.choices) if c != control.default)
+    option = control.option
+    if control.kind == "choice":
+        return next(c for c in reversed(option.offered()) if c != control.default)
     if control.kind == "bool":
         return not control.default
-    step = control.step or 1
-    value = control.default + step
-    if control.high is not None and value > control.high:
+    step = option.info.step or 1
+    value = step if control.default is None else control.default + step
+    if option.info.high is not None and value > option.info.high:
         value = control.default - step
     return int(value) if control.kind == "int" else float(value)
 
@@ -247,10 +250,10 @@ def test_every_what_if_control_updates_the_derivation():
         assert controls, metric_id
         for control in controls:
             widget = at.get(
-                "selectbox" if control.kind == "select" else "checkbox" if control.kind == "bool" else "number_input"
+                "selectbox" if control.kind == "choice" else "checkbox" if control.kind == "bool" else "number_input"
             )
-            match = [w for w in widget if w.key == f"teach_{metric_id}_{control.option}"]
-            assert match, (metric_id, control.option)
+            match = [w for w in widget if w.key == f"teach_{metric_id}_{control.name}"]
+            assert match, (metric_id, control.name)
             match[0].set_value(_other_value(control))
         at.run()
         assert not at.exception, (metric_id, at.exception)
@@ -258,6 +261,25 @@ def test_every_what_if_control_updates_the_derivation():
         assert "What changed" in [h.value for h in at.subheader], metric_id
         at.button(key="teach_reset").click().run()
         assert "What changed" in [h.value for h in at.subheader]  # now against the previous settings
+
+
+@pytest.mark.parametrize("installed", [False, True], ids=["without MeCab", "with MeCab"])
+def test_ja_mecab_is_offered_only_where_mecab_is_installed(monkeypatch, installed):
+    import metrics.core.config
+
+    need("bleu")
+    monkeypatch.setattr(metrics.core.config, "_module_found", lambda module: installed or module != "MeCab")
+    at = show(page(), "bleu")
+    tokenizer = at.selectbox(key="teach_bleu_tokenize")
+    assert any(label.startswith("ja-mecab") for label in tokenizer.options) == installed
+    reasons = [plain(c.value) for c in at.main.caption if "Not offered here" in c.value]
+    if installed:
+        assert reasons == []
+        return
+    assert reasons == ["Not offered here: ja-mecab needs MeCab (pip install 'scorelens[ja]')"]
+    control = next(c for c in teach.controls("bleu") if c.name == "tokenize")
+    tokenizer.set_value(_other_value(control)).run()  # the what-if test's pick: the last tokenizer offered here
+    assert tokenizer.value != "ja-mecab" and not at.exception and not at.error
 
 
 def test_rouge_beta_changes_the_shown_f_beta_not_the_score():

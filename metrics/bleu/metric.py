@@ -19,14 +19,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 
 from metrics.bleu.tokenizers import get_tokenizer, tokenizer_signature
 from metrics.core.base import Metric, SegmentStats
 from metrics.core.cache import BoundedCache
-from metrics.core.config import check_range
+from metrics.core.config import Requirement, check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import Ngram, ngram_counts, ngram_positions
 from metrics.core.tokens import Token, locate
@@ -36,25 +36,67 @@ _LOG_ZERO = -9999999999.0  # sacrebleu's stand-in for log(0): any zero precision
 _SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 
 
+MECAB = Requirement("MeCab", "pip install 'scorelens[ja]'", also=("ipadic",))
+REF_LENGTH_HELP = (
+    "closest: the reference length closest to the hypothesis (sacrebleu, mteval); shortest: the shortest reference "
+    "(the Google/TensorFlow compute_bleu code)."
+)
+
+
+def max_order_option() -> Any:
+    """``max_ngram_order`` as every BLEU takes it (sacrebleu's, nltk's, Google's)."""
+    return option(
+        4, label="Max n-gram order N", help="BLEU-N: the geometric mean runs over orders 1..N.", low=1, high=9, step=1
+    )
+
+
 @dataclass(frozen=True)
 class BLEUConfig:
-    tokenize: Literal["13a", "none", "intl", "char", "zh", "ja-mecab"] = "13a"
-    lowercase: bool = False
-    smooth: Literal["exp", "floor", "add-k", "none"] = "exp"
-    smooth_value: float | None = None
-    max_ngram_order: int = 4
-    effective_order: bool = False
-    ref_length: Literal["closest", "shortest"] = "closest"
+    tokenize: Literal["13a", "none", "intl", "char", "zh", "ja-mecab"] = option(
+        "13a",
+        label="Tokenizer",
+        help="sacrebleu's tokenizers: 13a is the WMT default.",
+        choice_labels={
+            "13a": "13a (WMT default)",
+            "none": "none (split on spaces)",
+            "intl": "intl (mteval-v14)",
+            "char": "char (every character)",
+            "zh": "zh (Chinese characters, then 13a)",
+            "ja-mecab": "ja-mecab (Japanese, MeCab)",
+        },
+        needs={"ja-mecab": MECAB},
+    )
+    lowercase: bool = option(False, label="Lowercase", help="Lowercase both sides before tokenizing.")
+    smooth: Literal["exp", "floor", "add-k", "none"] = option(
+        "exp",
+        label="Smoothing",
+        help="What a zero n-gram precision becomes (sacrebleu smooth_method).",
+        choice_labels={"exp": "exp (sacrebleu default)"},
+    )
+    smooth_value: float | None = option(
+        None,
+        label="Smoothing value",
+        help="The floor or the k of add-k; none (left empty) = the method's own, 0.1 and 1. exp and none take no "
+        "value.",
+        low=0.0,
+        step=0.1,
+    )
+    max_ngram_order: int = max_order_option()
+    effective_order: bool = option(
+        False,
+        label="Effective order",
+        help="Leave out of the mean the orders the hypothesis has no n-gram of (sacrebleu effective_order; segment "
+        "scores always do, as sentence_bleu).",
+    )
+    ref_length: Literal["closest", "shortest"] = option(
+        "closest",
+        label="Brevity-penalty reference length",
+        help=REF_LENGTH_HELP,
+        choice_labels={"closest": "closest (sacrebleu)", "shortest": "shortest (Google/TensorFlow)"},
+    )
 
     def __post_init__(self) -> None:
-        get_tokenizer(self.tokenize)
-        if self.smooth not in _SMOOTH_DEFAULTS:
-            raise ValueError(f"unknown smoothing {self.smooth!r}; valid: {', '.join(_SMOOTH_DEFAULTS)}")
-        if self.ref_length not in ("closest", "shortest"):
-            raise ValueError(f"ref_length must be 'closest' or 'shortest', not {self.ref_length!r}")
-        check_range("max_ngram_order", self.max_ngram_order, 1, 9)
-        if self.smooth_value is not None:
-            check_range("smooth_value", self.smooth_value, 0.0)
+        check_options(self)
 
     @property
     def smooth_amount(self) -> float | None:
@@ -245,7 +287,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
             exponent = 1 - ref_len / np.maximum(sys_len, 1e-300)
             bp = np.where(sys_len >= ref_len, 1.0, np.where(sys_len > 0, np.exp(exponent), 0.0))
             smooth = self.config.smooth
-            k = self.config.smooth_amount
+            k = self.config.smooth_amount or 0.0  # exp and none take no amount
             alive = np.ones(m, dtype=bool)
             divisor = np.ones(m)
             halved = np.zeros(m, dtype=np.int64)

@@ -23,9 +23,9 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from metrics.bleu.metric import _LOG_ZERO, BLEU, BLEUExplanation, _Combined
+from metrics.bleu.metric import _LOG_ZERO, BLEU, BLEUExplanation, _Combined, max_order_option
 from metrics.core.base import Metric, SegmentStats
-from metrics.core.config import check_range
+from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_counts
 
@@ -35,16 +35,31 @@ _EXTRA_ORDER = 5  # nltk's method5 always adds the 5-gram precision, whatever th
 
 @dataclass(frozen=True)
 class NltkBLEUConfig:
-    max_ngram_order: int = 4
-    smoothing: int = 0  # SmoothingFunction().method<smoothing>
-    epsilon: float = 0.1
-    alpha: float = 5.0
-    k: float = 5.0
-    auto_reweigh: bool = False
+    max_ngram_order: int = max_order_option()
+    smoothing: int = option(
+        0,
+        label="Smoothing method",
+        help="nltk's SmoothingFunction().method0 … method7 (Chen & Cherry 2014); 0 = none.",
+        low=0,
+        high=7,
+        step=1,
+    )
+    epsilon: float = option(0.1, label="ε (method 1)", help="Method 1 adds ε to a zero n-gram count.", step=0.01)
+    alpha: float = option(5.0, label="α (method 6)", help="Method 6's weight of the prior from lower orders.", step=0.5)
+    k: float = option(
+        5.0,
+        label="k (methods 4 and 7)",
+        help="Methods 4 and 7: the j-th zero precision becomes 1 / (2^j · k / ln(hypothesis length)) / total.",
+        step=0.5,
+    )
+    auto_reweigh: bool = option(
+        False,
+        label="Auto re-weigh",
+        help="nltk auto_reweigh: a hypothesis shorter than 4 words weighs its orders 1..length uniformly.",
+    )
 
     def __post_init__(self) -> None:
-        check_range("max_ngram_order", self.max_ngram_order, 1, 9)
-        check_range("smoothing", self.smoothing, 0, 7)
+        check_options(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -208,11 +223,15 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
 
 @dataclass(frozen=True)
 class GoogleBLEUConfig:
-    max_ngram_order: int = 4
-    smooth: bool = False  # add one to every order's matches and possible matches ("Lin et al. 2004")
+    max_ngram_order: int = max_order_option()
+    smooth: bool = option(
+        False,
+        label="Add-one smoothing",
+        help="Add one to every order's matches and possible matches (compute_bleu smooth=True, Lin & Och 2004).",
+    )
 
     def __post_init__(self) -> None:
-        check_range("max_ngram_order", self.max_ngram_order, 1, 9)
+        check_options(self)
 
     # What the shared BLEU counting reads: whitespace tokens, the shortest reference.
     tokenize: ClassVar[str] = "none"

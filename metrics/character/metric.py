@@ -41,6 +41,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditOp
 from metrics.core.explanation import Explanation
 from metrics.core.levenshtein import align, alignment_cells
@@ -58,12 +59,18 @@ MAX_ALIGNMENT_CELLS = 20_000_000
 class CharacTERConfig:
     """``max_shift_work``: work bound of one segment's shift search (see the module docstring); ``None`` = none."""
 
-    max_shift_work: int | None = 20_000_000
+    max_shift_work: int | None = option(
+        20_000_000,
+        label="Shift search work bound",
+        help="Work units of one segment's shift search; a search cut by it is noted and may score higher than the "
+        "reference. none (left empty) = unbounded, as the reference.",
+        low=0,
+        step=1,
+        work_bound=True,
+    )
 
     def __post_init__(self) -> None:
-        value = self.max_shift_work
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise ValueError(f"option 'max_shift_work': {value!r} is not valid; use an integer >= 0 or None")
+        check_options(self)
 
 
 @dataclass(frozen=True)

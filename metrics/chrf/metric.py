@@ -22,7 +22,7 @@ import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
 from metrics.core.cache import BoundedCache
-from metrics.core.config import check_range
+from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import locate
 
@@ -33,19 +33,25 @@ _PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 @dataclass(frozen=True)
 class CHRFConfig:
-    char_order: int = 6
-    word_order: int = 0
-    beta: float = 2.0
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
+    char_order: int = option(
+        6, label="Character n-gram order", help="Character n-grams of orders 1..this (6).", low=1, high=20, step=1
+    )
+    word_order: int = option(0, label="Word n-gram order", help="0 = chrF, 2 = chrF++.", low=0, high=10, step=1)
+    beta: float = option(
+        2.0, label="β", help="Recall is β times as important as precision (chrF uses β = 2).", low=0.0, step=0.5
+    )
+    lowercase: bool = option(False, label="Lowercase", help="Lowercase both sides first.")
+    whitespace: bool = option(
+        False, label="Keep whitespace", help="Count spaces as characters (sacrebleu whitespace=True)."
+    )
+    eps_smoothing: bool = option(
+        False,
+        label="Average F over orders (eps smoothing)",
+        help="Average the per-order F (chrF++.py, Moses, nltk) instead of averaging P and R first (sacrebleu).",
+    )
 
     def __post_init__(self) -> None:
-        check_range("char_order", self.char_order, 1, 20)
-        check_range("word_order", self.word_order, 0, 10)
-        check_range("beta", self.beta, 0.0)
-        if self.char_order + self.word_order == 0:
-            raise ValueError("chrF needs at least one character or word order")
+        check_options(self)
 
 
 def split_punctuation(text: str) -> list[str]:

@@ -10,7 +10,7 @@ comparable with published COCO results).
 
 What makes CIDEr-D unlike the other metrics is that a segment's score depends on the whole corpus: n-gram
 weights are TF-IDF weights whose document frequencies are counted over the *references of every image*. So
-:meth:`CiderD.stats` first binds the corpus (:meth:`CiderD.fit`), and :meth:`CiderD.explain` /
+:meth:`CiderD.stats` first binds the corpus (:meth:`CiderD.prepare`), and :meth:`CiderD.explain` /
 :meth:`CiderD.segment_row` use the document frequencies of the corpus bound last (or an explicit
 :class:`DocumentFrequencies`). When the statistics layer bootstraps or resamples segments it resamples the
 per-image scores only: **the document frequencies stay those of the full corpus**, they are not recounted per
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_positions
 from metrics.core.tokens import Token, locate
@@ -50,13 +51,17 @@ ORDERS = 4
 class CiderDConfig:
     """``sigma``: σ of the Gaussian length penalty (pycocoevalcap default 6.0)."""
 
-    sigma: float = 6.0
+    sigma: float = option(
+        6.0,
+        label="σ of the length penalty",
+        help="Gaussian penalty exp(−δ²/2σ²); 6 in CIDEr-D.",
+        low=0.0,
+        low_open=True,
+        step=0.5,
+    )
 
     def __post_init__(self) -> None:
-        if isinstance(self.sigma, bool) or not isinstance(self.sigma, (int, float)) or not self.sigma > 0.0:
-            raise ValueError(f"option 'sigma': {self.sigma!r} is not valid; use a number > 0 (default 6.0)")
-        if math.isinf(self.sigma):
-            raise ValueError("option 'sigma': must be finite (default 6.0)")
+        check_options(self)
 
 
 @dataclass(frozen=True)
@@ -240,16 +245,15 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
 
     @property
     def document_frequencies(self) -> DocumentFrequencies | None:
-        """Document frequencies of the corpus bound by :meth:`fit` or :meth:`stats` (``None`` before)."""
+        """Document frequencies of the corpus bound by :meth:`prepare` or :meth:`stats` (``None`` before)."""
         return self._weights.df if self._weights is not None else None
 
-    def fit(self, refs: Sequence[Sequence[str | None]]) -> CiderD:
-        """Bind the reference corpus whose document frequencies weight every n-gram; returns ``self``.
+    def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
+        """Bind the reference corpus whose document frequencies weight every n-gram.
 
-        Refitting on equal reference streams reuses the cached n-gram vectors (several systems, one corpus).
+        Binding equal reference streams again reuses the cached n-gram vectors (several systems, one corpus).
         """
         self._fit(refs)
-        return self
 
     def _fit(self, refs: Sequence[Sequence[str | None]]) -> _Weights:
         if isinstance(refs, str) or not refs or any(isinstance(stream, str) for stream in refs):
@@ -286,7 +290,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         if self._weights is None:
             raise ValueError(
                 "cider: CIDEr-D weights n-grams by document frequencies of the whole reference corpus; "
-                "call fit(refs) or stats(hyps, refs) first, or pass df=document_frequencies(refs)"
+                "call prepare(refs) or stats(hyps, refs) first, or pass df=document_frequencies(refs)"
             )
         return self._weights
 
@@ -334,11 +338,11 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         return mean, mean / nrefs * 10.0
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        """Score of one image with the document frequencies of the bound corpus (see :meth:`fit`)."""
+        """Score of one image with the document frequencies of the bound corpus (see :meth:`prepare`)."""
         return np.array(self.explain(hyp, refs).row, dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
-        """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`fit`/:meth:`stats`."""
+        """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`prepare`/:meth:`stats`."""
         refs = list(refs)
         if not refs:
             raise ValueError("cider: CIDEr-D needs at least one reference per image")

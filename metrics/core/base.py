@@ -84,7 +84,7 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
 
     Subclasses set ``id``, ``name``, ``aggregate``, ``Config``, ``explanation_type`` and ``columns`` and implement
     :meth:`segment_row`, :meth:`score_pooled`, :meth:`signature` and :meth:`explain`. Metrics that need the whole
-    corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`stats`.
+    corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`prepare` and :meth:`stats`.
     """
 
     id: ClassVar[str]
@@ -128,6 +128,12 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     @abstractmethod
     def explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
         """The evidence behind one segment's score, from the same code path as :meth:`segment_row`."""
+
+    def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
+        """Bind the reference corpus (streams, as :meth:`stats` takes them) that single-segment calls —
+        :meth:`explain`, :meth:`segment_row` — are scored within. Most metrics score a segment from its own
+        references alone and ignore it; :meth:`stats` binds its corpus itself."""
+        del refs
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
         """Sufficient statistics of every segment."""

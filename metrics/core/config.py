@@ -3,6 +3,11 @@
 Every metric keeps its options in a frozen dataclass. :func:`build_config` turns user options (Python values or
 the strings a command line gives) into that dataclass, so an unknown option or a bad value fails with a
 ``ValueError`` that names what is valid, never through ``assert``.
+
+Every field is declared with :func:`option`, which attaches its label, help, bounds, choice labels and the
+installs a choice needs. :func:`config_options` turns a config class into :class:`Option` values that the sidebar,
+the Teach page's what-ifs and ``scorelens metrics`` all draw from, and :func:`check_options` (called first in each
+config's ``__post_init__``) validates against the same metadata.
 """
 
 from __future__ import annotations
@@ -10,10 +15,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib.util
+import math
+import numbers
 import typing
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 C = TypeVar("C")
 
@@ -77,10 +84,14 @@ def build_config(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
     return cls(**values)
 
 
-def check_range(name: str, value: float, low: float | None = None, high: float | None = None) -> None:
-    """Raise ``ValueError`` unless ``low <= value <= high`` (either bound may be open)."""
-    if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"[{'-inf' if low is None else low}, {'inf' if high is None else high}]"
+def check_range(
+    name: str, value: float, low: float | None = None, high: float | None = None, *, low_open: bool = False
+) -> None:
+    """Raise ``ValueError`` unless ``low <= value <= high`` (``low < value`` when ``low_open``; either bound may be
+    absent)."""
+    below = low is not None and (value <= low if low_open else value < low)
+    if below or (high is not None and value > high):
+        bounds = f"{'(' if low_open else '['}{'-inf' if low is None else low}, {'inf' if high is None else high}]"
         raise ValueError(f"option {name!r}: {value!r} is outside {bounds}")
 
 
@@ -89,19 +100,27 @@ def check_range(name: str, value: float, low: float | None = None, high: float |
 
 @dataclass(frozen=True)
 class Requirement:
-    """Something a choice needs that a base install may lack: an importable module, and how to get it."""
+    """Something a choice needs that a base install may lack: importable modules, and how to get them."""
 
     module: str
     install: str
+    also: tuple[str, ...] = ()  # further modules needed with ``module`` (MeCab's dictionary)
 
     def met(self) -> bool:
-        return _module_found(self.module)
+        return all(_module_found(m) for m in (self.module, *self.also))
+
+    def reason(self) -> str:
+        return f"needs {self.module} ({self.install})"
 
 
 @dataclass(frozen=True)
 class OptionInfo:
     """What a front end needs to offer one config field: label, help, bounds, labels of choices, and which choices
-    need something installed. The config's own validation reads the same bounds (:func:`check_options`)."""
+    need something installed. The config's own validation reads the same bounds (:func:`check_options`).
+
+    ``low_open`` makes ``low`` exclusive (σ > 0). ``work_bound`` marks a bound on computing work rather than a
+    scoring choice: it changes a result only on inputs that exceed it, so a what-if on one sentence shows nothing.
+    """
 
     label: str
     help: str = ""
@@ -110,13 +129,15 @@ class OptionInfo:
     step: float | None = None
     choice_labels: Mapping[Any, str] = field(default_factory=dict)
     needs: Mapping[Any, Requirement] = field(default_factory=dict)
+    low_open: bool = False
+    work_bound: bool = False
 
     def unavailable(self, choice: Any) -> str | None:
         """Why ``choice`` cannot run here (``None`` when it can)."""
         requirement = self.needs.get(choice)
         if requirement is None or requirement.met():
             return None
-        return f"{choice!s} needs {requirement.module} ({requirement.install})"
+        return f"{choice!s} {requirement.reason()}"
 
 
 _OPTION = "scorelens_option"
@@ -132,9 +153,11 @@ def option(
     step: float | None = None,
     choice_labels: Mapping[Any, str] | None = None,
     needs: Mapping[Any, Requirement] | None = None,
+    low_open: bool = False,
+    work_bound: bool = False,
 ) -> Any:
     """A config field with its option metadata: ``tokenize: Tokenizer = option("13a", label="Tokenizer", …)``."""
-    info = OptionInfo(label, help, low, high, step, dict(choice_labels or {}), dict(needs or {}))
+    info = OptionInfo(label, help, low, high, step, dict(choice_labels or {}), dict(needs or {}), low_open, work_bound)
     return dataclasses.field(default=default, metadata={_OPTION: info})
 
 
@@ -143,19 +166,126 @@ def option_info(f: dataclasses.Field[Any]) -> OptionInfo | None:
     return f.metadata.get(_OPTION)
 
 
-def check_options(config: Any) -> None:
-    """Validate every field of ``config`` that carries option metadata: its bounds, and that a chosen value's
-    requirement is installed. Configs call this from ``__post_init__`` so the UI bounds and the checks are one."""
-    for f in dataclasses.fields(config):
+OptionKind = Literal["bool", "choice", "int", "float"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One config field as every front end offers it (sidebar, Teach what-ifs, ``scorelens metrics``): its kind
+    and choices from the type hint, its default, and its :class:`OptionInfo`. ``optional`` fields also take
+    ``None``, whose meaning their help states."""
+
+    name: str
+    kind: OptionKind
+    default: Any
+    info: OptionInfo
+    choices: tuple[Any, ...] = ()
+    optional: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.info.label
+
+    @property
+    def help(self) -> str:
+        return self.info.help
+
+    def choice_label(self, choice: Any) -> str:
+        return self.info.choice_labels.get(choice, str(choice))
+
+    def offered(self) -> tuple[Any, ...]:
+        """The choices that can run here (all of them unless one needs something not installed)."""
+        return tuple(c for c in self.choices if self.info.unavailable(c) is None)
+
+    def unavailable(self) -> tuple[str, ...]:
+        """Why each choice that is not offered cannot run here."""
+        return tuple(reason for c in self.choices if (reason := self.info.unavailable(c)) is not None)
+
+    def bounds(self) -> str:
+        """``[1, 9]``, ``> 0``, ``≥ 0`` or ``""``: the values :func:`check_options` accepts, for a listing."""
+        low, high = self.info.low, self.info.high
+        if low is not None and high is not None:
+            return f"{'(' if self.info.low_open else '['}{_plain(low)}, {_plain(high)}]"
+        if low is not None:
+            return f"{'>' if self.info.low_open else '≥'} {_plain(low)}"
+        return f"≤ {_plain(high)}" if high is not None else ""
+
+
+def _plain(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _kind(name: str, hint: Any) -> tuple[OptionKind, tuple[Any, ...], bool]:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union or (origin is not None and type(None) in args):
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) != 1:
+            raise TypeError(f"option {name!r}: unsupported type {hint!r}")
+        kind, choices, _ = _kind(name, inner[0])
+        return kind, choices, True
+    if origin is Literal:
+        return "choice", args, False
+    for kind, target in (("bool", bool), ("int", int), ("float", float)):
+        if hint is target:
+            return kind, (), False  # type: ignore[return-value]
+    raise TypeError(f"option {name!r}: unsupported type {hint!r}")
+
+
+_options: dict[type, tuple[Option, ...]] = {}
+
+
+def config_options(cls: type) -> tuple[Option, ...]:
+    """Every option of the config dataclass ``cls``, in field order. Every field is an option and must carry
+    :func:`option` metadata (a ``TypeError`` names one that does not), so no front end can miss one."""
+    known = _options.get(cls)
+    if known is None:
+        known = _options[cls] = _derive_options(cls)
+    return known
+
+
+def _derive_options(cls: type) -> tuple[Option, ...]:
+    hints = typing.get_type_hints(cls)
+    result = []
+    for f in dataclasses.fields(cls):
         info = option_info(f)
         if info is None:
-            continue
-        value = getattr(config, f.name)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            check_range(f.name, value, info.low, info.high)
-        reason = info.unavailable(value) if isinstance(value, Hashable) else None
+            raise TypeError(f"{cls.__name__}.{f.name} has no option metadata; declare it with option(...)")
+        kind, choices, optional = _kind(f.name, hints[f.name])
+        result.append(Option(f.name, kind, f.default, info, choices, optional))
+    return tuple(result)
+
+
+def _check_value(opt: Option, value: Any) -> None:
+    name, info = opt.name, opt.info
+    if value is None and opt.optional:
+        return
+    if opt.kind == "choice":
+        if value not in opt.choices:
+            raise ValueError(f"option {name!r}: {value!r} is not one of {', '.join(map(str, opt.choices))}")
+        reason = info.unavailable(value)
         if reason is not None:
-            raise ValueError(f"option {f.name!r}: {reason}")
+            raise ValueError(f"option {name!r}: {reason}")
+        return
+    if opt.kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"option {name!r}: {value!r} is not a boolean (true/false)")
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral if opt.kind == "int" else numbers.Real):
+        raise ValueError(
+            f"option {name!r}: expected {'an integer' if opt.kind == 'int' else 'a number'}, got {value!r}"
+        )
+    number = typing.cast(float, value)
+    if not math.isfinite(number):
+        raise ValueError(f"option {name!r}: {value!r} is not a finite number")
+    check_range(name, number, info.low, info.high, low_open=info.low_open)
+
+
+def check_options(config: object) -> None:
+    """Validate every field of ``config`` against its option: type, choices, bounds, and that a chosen value's
+    requirement is installed. Configs call this first in ``__post_init__``, so the bounds a front end offers and
+    the checks are one; checks across fields stay in the config."""
+    for opt in config_options(type(config)):
+        _check_value(opt, getattr(config, opt.name))
 
 
 @functools.cache

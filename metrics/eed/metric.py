@@ -47,6 +47,7 @@ from typing import Literal
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 
 VERSION = "scorelens-0.1.0"
@@ -61,26 +62,47 @@ _SPACES = re.compile(r"\s+")
 class EEDConfig:
     """Options; ``alpha``, ``rho``, ``deletion``, ``insertion`` are the reference's defaults (2.0, 0.3, 0.2, 1.0)."""
 
-    variant: Literal["rwth", "python"] = "rwth"
-    language: Literal["en", "ja"] = "en"
-    alpha: float = 2.0
-    rho: float = 0.3
-    deletion: float = 0.2
-    insertion: float = 1.0
-    max_cells: int | None = 20_000_000
+    variant: Literal["rwth", "python"] = option(
+        "rwth",
+        label="Variant",
+        help="rwth: the C++ library of the official CLI (float32); python: eed_python and torchmetrics. They "
+        "disagree on most sentences.",
+        choice_labels={"rwth": "rwth (official CLI)", "python": "python (torchmetrics)"},
+    )
+    language: Literal["en", "ja"] = option(
+        "en",
+        label="Pre-processing",
+        help="en: the CLI's English pre-processing; ja: rstrip and NFKC.",
+        choice_labels={"en": "en (English)", "ja": "ja (Japanese)"},
+    )
+    alpha: float = option(
+        2.0, label="α (jump cost)", help="Cost of a long jump after a reference space.", low=0.0, step=0.1
+    )
+    rho: float = option(
+        0.3,
+        label="ρ (coverage cost)",
+        help="Penalty per hypothesis position visited more than once or never.",
+        low=0.0,
+        step=0.05,
+    )
+    deletion: float = option(
+        0.2, label="Deletion cost", help="Cost of deleting a reference character.", low=0.0, step=0.1
+    )
+    insertion: float = option(
+        1.0, label="Insertion cost", help="Cost of inserting a hypothesis character.", low=0.0, step=0.1
+    )
+    max_cells: int | None = option(
+        20_000_000,
+        label="Alignment limit (cells)",
+        help="A hypothesis/reference pair of more cells is not aligned and scores 1.0 (noted). none (left empty) = "
+        "always align.",
+        low=1,
+        step=1,
+        work_bound=True,
+    )
 
     def __post_init__(self) -> None:
-        if self.variant not in ("rwth", "python"):
-            raise ValueError(f"option 'variant': {self.variant!r} is not one of rwth, python")
-        if self.language not in ("en", "ja"):
-            raise ValueError(f"option 'language': {self.language!r} is not one of en, ja")
-        for name in ("alpha", "rho", "deletion", "insertion"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value < float("inf"):
-                raise ValueError(f"option {name!r}: {value!r} is not valid; use a finite number >= 0")
-        cells = self.max_cells
-        if cells is not None and (isinstance(cells, bool) or not isinstance(cells, int) or cells < 1):
-            raise ValueError(f"option 'max_cells': {cells!r} is not valid; use an integer >= 1 or None")
+        check_options(self)
 
 
 def preprocess(text: str, language: str = "en", variant: str = "rwth") -> str:

@@ -1,1 +1,1 @@
-"""Reading segments and human scores from files, with errors that name the file and line."""
+"""Input and output: reading segments and human scores (errors name the file and line), writing results."""

@@ -27,7 +27,6 @@ statistics over the corpus and uses different parameters and resources, so its n
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
 from metrics.core.cache import BoundedCache
+from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token, locate
 from metrics.meteor.wordnet import WordNetIndex, wordnet_index
@@ -53,18 +53,16 @@ class MeteorConfig:
     """nltk's defaults: α = 0.9 (weight of precision in the harmonic mean), β = 3 (shape of the fragmentation
     penalty), γ = 0.5 (its maximum). Ranges are those of the METEOR papers."""
 
-    alpha: float = 0.9
-    beta: float = 3.0
-    gamma: float = 0.5
+    alpha: float = option(
+        0.9, label="α", help="Weight of precision in Fmean = P·R/(α·P + (1−α)·R).", low=0.0, high=1.0, step=0.05
+    )
+    beta: float = option(3.0, label="β", help="Shape of the fragmentation penalty γ·frag^β.", low=0.0, step=0.5)
+    gamma: float = option(
+        0.5, label="γ", help="The largest possible fragmentation penalty.", low=0.0, high=1.0, step=0.05
+    )
 
     def __post_init__(self) -> None:
-        for name, low, high in (("alpha", 0.0, 1.0), ("beta", 0.0, math.inf), ("gamma", 0.0, 1.0)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"option {name!r}: expected a number, got {value!r}")
-            if not (math.isfinite(value) and low <= value <= high):
-                bounds = f"[{low}, {high}]" if math.isfinite(high) else f">= {low}"
-                raise ValueError(f"option {name!r}: {value!r} is not a finite number in {bounds}")
+        check_options(self)
 
 
 class MatchStage(Enum):

@@ -37,6 +37,7 @@ import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
 from metrics.core.cache import BoundedCache
+from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
 from metrics.rouge.lcs import (
@@ -51,7 +52,6 @@ from metrics.rouge.lcs import (
     summary_lcs,
 )
 from metrics.rouge.tokenize import (
-    TOKENIZERS,
     RougeTokenizer,
     TokenizerName,
     discarded,
@@ -71,26 +71,30 @@ T = TypeVar("T")
 class RougeConfig:
     """Options of ROUGE-L and ROUGE-Lsum (and, with ``n``, of ROUGE-N)."""
 
-    stemmer: bool = False
-    tokenizer: TokenizerName = "default"
+    stemmer: bool = option(
+        False, label="Stemming", help="Porter-stem tokens longer than 3 characters (rouge-score use_stemmer)."
+    )
+    tokenizer: TokenizerName = option(
+        "default",
+        label="Tokenizer",
+        help="default = rouge-score's ASCII tokenizer; unicode keeps letters of any script.",
+        choice_labels={"default": "default (rouge-score, ASCII)", "unicode": "unicode (letters of any script)"},
+    )
 
     def __post_init__(self) -> None:
-        if not isinstance(self.stemmer, bool):
-            raise ValueError(f"option 'stemmer' must be true or false, not {self.stemmer!r}")
-        if self.tokenizer not in TOKENIZERS:
-            raise ValueError(f"option 'tokenizer': {self.tokenizer!r} is not one of {', '.join(TOKENIZERS)}")
+        check_options(self)
 
 
 @dataclass(frozen=True)
 class RougeNConfig(RougeConfig):
-    n: int = 1
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if isinstance(self.n, bool) or not isinstance(self.n, int) or not 1 <= self.n <= 9:
-            raise ValueError(
-                f"option 'n' must be an integer from 1 to 9 (rouge-score's rouge1..rouge9), not {self.n!r}"
-            )
+    n: int = option(
+        1,
+        label="n-gram order N",
+        help="ROUGE-N counts n-grams of this order (rouge-score's rouge1..rouge9).",
+        low=1,
+        high=9,
+        step=1,
+    )
 
 
 def prf(hits: int, hyp_total: int, ref_total: int) -> tuple[float, float, float]:

@@ -1,7 +1,9 @@
 """ROUGE-W, ROUGE-S and ROUGE-SU as ROUGE-1.5.5.pl computes them; options share the ``rouge`` namespace.
 
-:mod:`~metrics.rouge155.base` holds what the three share (options, pooling of references, statistics, the perl
-report), :mod:`~metrics.rouge155.skip_bigram` ROUGE-S/SU and :mod:`~metrics.rouge155.weighted_lcs` ROUGE-W.
+:mod:`~metrics.rouge155.config` holds their options (the shared :class:`~metrics.rouge155.config.Rouge155Config`
+and each one's own), :mod:`~metrics.rouge155.base` what the three share in scoring (pooling of references,
+statistics, the perl report), :mod:`~metrics.rouge155.skip_bigram` ROUGE-S/SU and
+:mod:`~metrics.rouge155.weighted_lcs` ROUGE-W.
 """
 
 from metrics.core.registry import register

@@ -30,7 +30,8 @@ aggregate is the mean, so the corpus score is the mean segment F. The explanatio
 (:class:`~metrics.rouge155.weighted_lcs.WlcsExplanation`, :class:`~metrics.rouge155.skip_bigram.SkipBigramExplanation`)
 are computed by the same functions as the rows and carry the evidence. The definitions of the metrics are in
 :mod:`metrics.rouge155.skip_bigram` (ROUGE-S/SU) and :mod:`metrics.rouge155.weighted_lcs` (ROUGE-W); this module
-holds what they share: options, pooling of several references, statistics, the perl report, the caches.
+holds what they share in scoring: pooling of several references, statistics, the perl report, the caches; their
+options are in :mod:`metrics.rouge155.config`.
 
 Un-rounded values and what perl prints: per segment ScoreLens keeps R and P exactly (``hits/total``, W with
 ``(hits/total) ** (1/w)`` in perl's order of operations) and F from those. ROUGE-1.5.5.pl rounds R and P to 5
@@ -51,7 +52,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypedDict, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 import numpy as np
 
@@ -59,9 +60,9 @@ from metrics.core.base import ExplanationT, Metric, SegmentStats
 from metrics.core.cache import BoundedCache
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
-from metrics.rouge155.config import MultiRef
+from metrics.rouge155.config import Rouge155Config
 from metrics.rouge155.printed import PrintedReport, f_measure, printed_report
-from metrics.rouge155.tokenize import Rouge155Tokenizer, TokenizerName
+from metrics.rouge155.tokenize import Rouge155Tokenizer
 
 REFERENCE = "ROUGE-1.5.5"
 VERSION = "scorelens-0.1.0"
@@ -155,20 +156,7 @@ class PooledFields(TypedDict):
     ref_total: float
 
 
-class Rouge155Options(Protocol):
-    """The options every ROUGE-1.5.5 metric has (see :mod:`metrics.rouge155.config`)."""
-
-    @property
-    def stemmer(self) -> bool: ...
-    @property
-    def tokenizer(self) -> TokenizerName: ...
-    @property
-    def multi_ref(self) -> MultiRef: ...
-    @property
-    def alpha(self) -> float: ...
-
-
-OptionsT = TypeVar("OptionsT", bound=Rouge155Options)
+OptionsT = TypeVar("OptionsT", bound=Rouge155Config)
 
 
 class Rouge155(Metric[OptionsT, ExplanationT]):

@@ -33,6 +33,7 @@ import numpy as np
 
 from metrics.core.base import Metric, SegmentStats
 from metrics.core.cache import BoundedCache
+from metrics.core.config import check_options, option
 from metrics.core.edits import EditAlignment, EditExplanation, EditOp, count_ops
 from metrics.core.tokens import Token, locate
 from metrics.ter.search import DEFAULT_BUDGET, PairTrace, SearchBudget, ter_pair
@@ -45,19 +46,24 @@ __all__ = ["TER", "TERConfig", "TERExplanation", "TERReference", "TERShift"]
 
 @dataclass(frozen=True)
 class TERConfig:
-    normalized: bool = False
-    no_punct: bool = False
-    asian_support: bool = False
-    case_sensitive: bool = False
-    search_budget: int = DEFAULT_BUDGET  # work units per hypothesis/reference shift search; 0 = no shifts
+    normalized: bool = option(False, label="Normalize (tercom -N)", help="Tokenize punctuation before scoring.")
+    no_punct: bool = option(False, label="Remove punctuation", help='Delete . , ? : ; ! " ( ) before scoring (-P).')
+    asian_support: bool = option(
+        False, label="Asian support", help="Split Chinese, Japanese and Korean characters apart (tercom -A)."
+    )
+    case_sensitive: bool = option(False, label="Case sensitive", help="TER lowercases by default (-s keeps case).")
+    search_budget: int = option(
+        DEFAULT_BUDGET,
+        label="Shift search budget",
+        help="Work units per hypothesis/reference shift search; a search cut by it is noted and its TER can only be "
+        "higher than sacrebleu's. 0 = no shifts.",
+        low=0,
+        step=1,
+        work_bound=True,
+    )
 
     def __post_init__(self) -> None:
-        for name in ("normalized", "no_punct", "asian_support", "case_sensitive"):
-            value = getattr(self, name)
-            if not isinstance(value, bool):
-                raise ValueError(f"option {name!r}: {value!r} is not a boolean (true/false)")
-        if isinstance(self.search_budget, bool) or not isinstance(self.search_budget, int) or self.search_budget < 0:
-            raise ValueError(f"option 'search_budget': {self.search_budget!r} must be an integer ≥ 0")
+        check_options(self)
 
 
 @dataclass(frozen=True)

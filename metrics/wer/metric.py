@@ -45,6 +45,7 @@ from rapidfuzz.distance import Levenshtein
 
 from metrics.core.base import Metric, SegmentStats
 from metrics.core.cache import BoundedCache
+from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditAlignment, EditExplanation, EditOp
 from metrics.core.tokens import Token, locate
 
@@ -93,14 +94,19 @@ class Chunk:
 
 @dataclass(frozen=True)
 class ErrorRateConfig:
-    lowercase: bool = False
-    max_cells: int = DEFAULT_MAX_CELLS
+    lowercase: bool = option(False, label="Lowercase", help="Lowercase both sides first (jiwer's ToLowerCase).")
+    max_cells: int = option(
+        DEFAULT_MAX_CELLS,
+        label="Exact alignment limit (cells)",
+        help="Beyond this many hypothesis × reference cells the distance is sought in a band, then, if it does not "
+        "fit, as a noted upper bound.",
+        low=1,
+        step=1,
+        work_bound=True,
+    )
 
     def __post_init__(self) -> None:
-        if not isinstance(self.lowercase, bool):
-            raise ValueError(f"option 'lowercase': {self.lowercase!r} is not a boolean (true/false)")
-        if isinstance(self.max_cells, bool) or not isinstance(self.max_cells, int) or self.max_cells < 1:
-            raise ValueError(f"option 'max_cells': {self.max_cells!r} must be a positive integer")
+        check_options(self)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,0 +1,59 @@
+"""The widget of one metric option, drawn from its metadata: the sidebar's options and the Teach page's what-ifs
+are both drawn here, so they share labels, help, bounds, steps and choice labels."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from metrics.core.config import Option
+from rendering.text import escape_markdown
+
+
+def option_widget(
+    where: DeltaGenerator,
+    option: Option,
+    key: str,
+    value: Any,
+    choices: Sequence[Any] = (),
+    unavailable: Sequence[str] = (),
+) -> Any:
+    """Draw ``option``'s widget in ``where`` starting from ``value`` (the widget's own state wins once it has one)
+    and return its value: a checkbox, a select box of ``choices`` (those that can run here; ``unavailable`` says
+    why the others are not offered), or a number box within the option's bounds (an optional number may be left
+    empty, which is ``None``)."""
+    if option.kind == "bool":
+        return where.checkbox(option.label, value=bool(value), key=key, help=option.help)
+    if option.kind == "choice":
+        offered = list(choices)
+        selected = where.selectbox(
+            option.label,
+            offered,
+            index=offered.index(value) if value in offered else 0,
+            format_func=option.choice_label,
+            key=key,
+            help=option.help,
+        )
+        if unavailable:
+            where.caption("Not offered here: " + "; ".join(escape_markdown(reason) for reason in unavailable))
+        return selected
+    number: type[int] | type[float] = int if option.kind == "int" else float
+    start = None if value is None else number(value)
+    if option.optional:
+        # Only a number box started empty can be emptied; its first value then comes through its state.
+        st.session_state.setdefault(key, start)
+        start = None
+    info = option.info
+    numbers: dict[str, Any] = {  # all of one type, as Streamlit requires
+        "min_value": None if info.low is None or info.low_open else number(info.low),
+        "max_value": None if info.high is None else number(info.high),
+        "value": start,
+        "step": number(info.step or 1),
+    }
+    chosen = where.number_input(
+        option.label, **numbers, format="%d" if number is int else "%g", key=key, help=option.help
+    )
+    return None if chosen is None else number(chosen)

@@ -1,0 +1,483 @@
+"""The results schema: one evaluation's scores, intervals, pairwise comparisons, tied groups, human correlations
+and notes — what ``scorelens score`` prints and what the app's overview downloads — with its JSON and CSV writers.
+
+:func:`build_results` makes a :class:`Results` from a :class:`~metrics.evaluate.Evaluation` and what
+:mod:`metrics.stats` computed on it (:class:`Statistics`); :func:`to_json` and :func:`to_csv` write it. The README's
+"Results schema" section documents the keys and tables; :data:`SCHEMA_VERSION` changes only when a key is renamed
+or removed or changes type, never when one is added.
+
+Numbers: every value is a plain Python float (NumPy float32 from sacrebleu-style arithmetic included). A value that is
+not a finite number — NaN for an undefined coefficient or an empty corpus, ±inf — is ``null`` in JSON and an empty
+cell in CSV, so that every reader parses the output.
+
+To add a section: a field on :class:`Results`, its JSON in :func:`json_document` and its :class:`Table` in
+:func:`tables`; other documents (e.g. an analysis) reuse :class:`Table`, :func:`json_text` and :func:`header`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from metrics.evaluate import Evaluation
+from metrics.stats.correlation import Correlation
+from metrics.stats.resampling import Arithmetic
+from metrics.stats.significance import Interval, Method, PairResult
+
+SCHEMA_VERSION = 1
+
+Cell = str | int | float | bool | None
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """One metric as the results name it: ``id`` (the CLI id, the key everywhere), display ``name``, the full
+    ``signature`` (references and resampling included) and the direction of better."""
+
+    id: str
+    name: str
+    signature: str
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class SystemScores:
+    """One system: corpus score per metric id; its 95 % bootstrap interval where one was computed; segment scores
+    (in segment order) when they were asked for."""
+
+    name: str
+    scores: Mapping[str, float]
+    intervals: Mapping[str, Interval] = field(default_factory=dict)
+    segments: Mapping[str, tuple[float, ...]] | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something a reader of the numbers should know: a metric's warning on some systems (``metric`` and
+    ``systems`` set), or a note on the input (neither set)."""
+
+    message: str
+    metric: str | None = None
+    systems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StatisticsSettings:
+    """How the statistics were computed: enough to reproduce every interval, p-value and coefficient.
+
+    ``method``: the paired test (``None`` when none ran); ``baseline``: the system every other one was compared
+    with (``None`` for all pairs); ``alpha``: the level of the tied groups; ``human``: where human scores came from.
+    """
+
+    seed: int
+    n_bootstrap: int
+    arithmetic: Arithmetic = "sacrebleu"
+    method: Method | None = None
+    baseline: str | None = None
+    n_permutations: int | None = None
+    all_pairs: bool = False
+    alpha: float | None = None
+    human: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.method == "ar" and self.n_permutations is None:
+            raise ValueError("approximate randomization needs n_permutations")
+        if self.all_pairs and (self.method is None or self.alpha is None):
+            raise ValueError("all pairs need a test method and the alpha of the tied groups")
+
+    @property
+    def correction(self) -> str | None:
+        """The multiple-comparison correction of ``p_corrected``: Holm–Bonferroni over all pairs of a metric."""
+        return "holm" if self.all_pairs else None
+
+    def signature_fields(self, intervals: bool) -> str:
+        """sacrebleu's resampling fields (``bs:1000|seed:12345``) for signatures: the paired test's, else the
+        intervals' (when there are any), else none."""
+        if self.method == "ar":
+            return f"ar:{self.n_permutations}|seed:{self.seed}"
+        if self.method == "bs" or intervals:
+            return f"bs:{self.n_bootstrap}|seed:{self.seed}"
+        return ""
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """What :mod:`metrics.stats` computed on an evaluation, keyed by metric id: intervals per system, paired
+    results, tied groups (best first) and correlations with human scores, with the settings behind them. The
+    ``metric`` labels inside the records are replaced by the metric id."""
+
+    settings: StatisticsSettings
+    intervals: Mapping[str, Mapping[str, Interval]] = field(default_factory=dict)
+    pairs: Mapping[str, Sequence[PairResult]] = field(default_factory=dict)
+    groups: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
+    correlations: Mapping[str, Sequence[Correlation]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Results:
+    """The results schema. Sections that were not computed are empty (``statistics`` is ``None`` when no
+    statistics were asked for)."""
+
+    metrics: tuple[MetricInfo, ...]
+    systems: tuple[SystemScores, ...]
+    comparisons: tuple[PairResult, ...] = ()
+    groups: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    correlations: tuple[Correlation, ...] = ()
+    notes: tuple[Note, ...] = ()
+    statistics: StatisticsSettings | None = None
+    title: str | None = None
+
+    @property
+    def signatures(self) -> dict[str, str]:
+        return {m.id: m.signature for m in self.metrics}
+
+    def metric(self, metric_id: str) -> MetricInfo:
+        for info in self.metrics:
+            if info.id == metric_id:
+                return info
+        raise KeyError(f"no metric {metric_id!r}; metrics: {', '.join(m.id for m in self.metrics)}")
+
+    def labels(self) -> dict[str, str]:
+        return display_names({m.id: m.name for m in self.metrics})
+
+    def best(self, metric_id: str) -> tuple[str, ...]:
+        """The best system(s) under a metric (see :func:`best_systems`)."""
+        values = {s.name: s.scores[metric_id] for s in self.systems}
+        return tuple(best_systems(values, self.metric(metric_id).higher_is_better))
+
+
+def display_names(names: Mapping[str, str]) -> dict[str, str]:
+    """Display name per metric id (id → name); the id is appended where two metrics share a name (two option sets)."""
+    counts = Counter(names.values())
+    return {m: f"{name} [{m}]" if counts[name] > 1 else name for m, name in names.items()}
+
+
+def best_systems(scores: Mapping[str, float], higher_is_better: bool) -> list[str]:
+    """The system(s) with the best score (lowest for error rates), in input order; all of them on an exact tie.
+    An undefined (NaN) score never wins."""
+    defined = {name: value for name, value in scores.items() if not math.isnan(value)}
+    if not defined:
+        return []
+    top = max(defined.values()) if higher_is_better else min(defined.values())
+    return [name for name, value in defined.items() if value == top]
+
+
+# ------------------------------------------------------------------------------------------------------- building
+
+
+def metric_notes(evaluation: Evaluation) -> tuple[Note, ...]:
+    """Every warning a metric attached to its statistics, once per (metric, text), listing the systems it concerns."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for metric_id in evaluation.metrics:
+        for result in evaluation.systems:
+            for note in result.stats[metric_id].notes:
+                found.setdefault((metric_id, note), []).append(result.name)
+    return tuple(Note(text, metric_id, tuple(systems)) for (metric_id, text), systems in found.items())
+
+
+def _with_fields(signature: str, extra: str) -> str:
+    """sacrebleu puts the resampling fields right after ``nrefs``."""
+    if not extra:
+        return signature
+    head, sep, tail = signature.partition("|")
+    return f"{head}|{extra}|{tail}" if head.startswith("nrefs:") and sep else f"{extra}|{signature}"
+
+
+def _check_keys(what: str, found: Sequence[str], known: Sequence[str]) -> None:
+    unknown = [k for k in found if k not in known]
+    if unknown:
+        raise ValueError(f"{what} {', '.join(map(repr, unknown))} not in the evaluation ({', '.join(known)})")
+
+
+def _checked(statistics: Statistics, evaluation: Evaluation) -> None:
+    metric_ids = list(evaluation.metrics)
+    names = [s.name for s in evaluation.systems]
+    for part in (statistics.intervals, statistics.pairs, statistics.groups, statistics.correlations):
+        _check_keys("metric", list(part), metric_ids)
+    _check_keys("system", [n for by_system in statistics.intervals.values() for n in by_system], names)
+    _check_keys("system", [n for ps in statistics.pairs.values() for p in ps for n in (p.baseline, p.system)], names)
+    _check_keys("system", [n for gs in statistics.groups.values() for g in gs for n in g], names)
+    if statistics.settings.baseline is not None:
+        _check_keys("baseline", [statistics.settings.baseline], names)
+
+
+def build_results(
+    evaluation: Evaluation,
+    statistics: Statistics | None = None,
+    *,
+    segments: bool = False,
+    notes: Sequence[Note] = (),
+    title: str | None = None,
+) -> Results:
+    """The results of ``evaluation`` with ``statistics`` on it. ``notes`` (on the input) come before the metrics'
+    own warnings; ``segments`` keeps every segment score. Statistics naming a metric or system the evaluation does
+    not have are refused (they would describe other data)."""
+    metric_ids = list(evaluation.metrics)
+    intervals: Mapping[str, Mapping[str, Interval]] = {}
+    pairs: Mapping[str, Sequence[PairResult]] = {}
+    groups: Mapping[str, Sequence[Sequence[str]]] = {}
+    correlations: Mapping[str, Sequence[Correlation]] = {}
+    extra = ""
+    if statistics is not None:
+        _checked(statistics, evaluation)
+        intervals, pairs, groups = statistics.intervals, statistics.pairs, statistics.groups
+        correlations = statistics.correlations
+        extra = statistics.settings.signature_fields(any(intervals.values()))
+    metrics = tuple(
+        MetricInfo(m, metric.name, _with_fields(evaluation.signatures[m], extra), bool(metric.higher_is_better))
+        for m, metric in evaluation.metrics.items()
+    )
+    systems = tuple(
+        SystemScores(
+            result.name,
+            {m: float(result.scores[m]) for m in metric_ids},
+            {m: intervals[m][result.name] for m in metric_ids if result.name in intervals.get(m, {})},
+            {m: tuple(float(x) for x in result.segment_scores[m]) for m in metric_ids} if segments else None,
+        )
+        for result in evaluation.systems
+    )
+    return Results(
+        metrics=metrics,
+        systems=systems,
+        comparisons=tuple(replace(p, metric=m) for m in metric_ids for p in pairs.get(m, ())),
+        groups={m: tuple(tuple(g) for g in groups[m]) for m in metric_ids if m in groups},
+        correlations=tuple(replace(c, metric=m) for m in metric_ids for c in correlations.get(m, ())),
+        notes=(*notes, *metric_notes(evaluation)),
+        statistics=None if statistics is None else statistics.settings,
+        title=title,
+    )
+
+
+# ----------------------------------------------------------------------------------------------------------- JSON
+
+
+def plain(value: Any) -> Any:
+    """``value`` with only JSON types: NumPy scalars become Python numbers, non-finite floats ``None``, tuples lists."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, str | bool | np.bool_):
+        return bool(value) if isinstance(value, np.bool_) else value
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    raise TypeError(f"{type(value).__name__} has no JSON form")
+
+
+def json_text(document: Mapping[str, Any]) -> str:
+    return json.dumps(plain(document), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def header(results: Results) -> dict[str, Any]:
+    """The keys every ScoreLens results document starts with."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "dataset": results.title,
+        "signatures": results.signatures,
+        "metrics": {
+            m.id: {"name": m.name, "signature": m.signature, "higher_is_better": m.higher_is_better}
+            for m in results.metrics
+        },
+    }
+
+
+def _interval_json(iv: Interval) -> dict[str, Any]:
+    return {"score": iv.score, "mean": iv.mean, "ci": [iv.lo, iv.hi], "half_width": iv.half_width}
+
+
+def _system_json(system: SystemScores, intervals: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": system.name, "scores": dict(system.scores)}
+    if intervals:
+        entry["intervals"] = {m: _interval_json(iv) for m, iv in system.intervals.items()}
+    if system.segments is not None:
+        entry["segments"] = {m: list(values) for m, values in system.segments.items()}
+    return entry
+
+
+def json_document(results: Results) -> dict[str, Any]:
+    """The JSON form: keys of sections that were not computed are left out."""
+    intervals = any(s.intervals for s in results.systems)
+    document = header(results)
+    document["systems"] = [_system_json(s, intervals) for s in results.systems]
+    if results.comparisons:
+        document["pairs"] = [
+            {
+                "metric": p.metric,
+                "baseline": p.baseline,
+                "system": p.system,
+                "method": p.method,
+                "p_value": p.p_value,
+                "p_corrected": p.p_corrected,
+                "diff": p.diff,
+                "diff_ci": list(p.diff_ci),
+            }
+            for p in results.comparisons
+        ]
+    if results.groups:
+        document["groups"] = {m: [list(g) for g in groups] for m, groups in results.groups.items()}
+    if results.correlations:
+        document["human"] = [
+            {"metric": c.metric, "level": c.level, "method": c.method, "value": c.value, "ci": [c.lo, c.hi], "n": c.n}
+            for c in results.correlations
+        ]
+    document["notes"] = [{"metric": n.metric, "systems": list(n.systems), "message": n.message} for n in results.notes]
+    settings = results.statistics
+    if settings is not None:
+        document["statistics"] = {
+            "seed": settings.seed,
+            "n_bootstrap": settings.n_bootstrap,
+            "n_permutations": settings.n_permutations,
+            "arithmetic": settings.arithmetic,
+            "method": settings.method,
+            "baseline": settings.baseline,
+            "all_pairs": settings.all_pairs,
+            "alpha": settings.alpha,
+            "correction": settings.correction,
+            "human": settings.human,
+        }
+    return document
+
+
+def to_json(results: Results) -> str:
+    return json_text(json_document(results))
+
+
+# ------------------------------------------------------------------------------------------------------------ CSV
+
+
+def csv_cell(value: Cell) -> str:
+    """One CSV cell: numbers as their shortest exact repr, booleans as in JSON, non-finite numbers and ``None``
+    empty."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, bool | np.bool_):
+        return "true" if value else "false"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    number = float(value)
+    return repr(number) if math.isfinite(number) else ""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One long (tidy) table: a row per observation, named columns."""
+
+    name: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+
+    def __post_init__(self) -> None:
+        for row in self.rows:
+            if len(row) != len(self.columns):
+                raise ValueError(f"table {self.name}: a row of {len(row)} cells for {len(self.columns)} columns")
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.columns)
+        writer.writerows([csv_cell(v) for v in row] for row in self.rows)
+        return out.getvalue()
+
+
+def _score_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    for m in results.metrics:
+        for s in results.systems:
+            iv = s.intervals.get(m.id)
+            bounds = (None,) * 4 if iv is None else (iv.mean, iv.lo, iv.hi, iv.half_width)
+            yield (m.id, m.name, m.higher_is_better, s.name, s.scores[m.id], *bounds, m.signature)
+
+
+def _segment_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    for m in results.metrics:
+        for s in results.systems:
+            if s.segments is not None:
+                yield from ((m.id, s.name, i, value, m.signature) for i, value in enumerate(s.segments[m.id]))
+
+
+def _comparison_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    sig = results.signatures
+    for p in results.comparisons:
+        yield (p.metric, p.baseline, p.system, p.method, p.p_value, p.p_corrected, p.diff, *p.diff_ci, sig[p.metric])
+
+
+def _group_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    for m, groups in results.groups.items():
+        for rank, members in enumerate(groups, start=1):
+            yield from ((m, rank, system, results.signatures[m]) for system in members)
+
+
+def _human_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    sig = results.signatures
+    for c in results.correlations:
+        yield (c.metric, c.level, c.method, c.value, c.lo, c.hi, c.n, sig[c.metric])
+
+
+def _note_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    for n in results.notes:
+        yield from ((n.metric, system, n.message) for system in (n.systems or (None,)))
+
+
+TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cell, ...]]]], ...] = (
+    (
+        "scores",
+        (
+            "metric",
+            "metric_name",
+            "higher_is_better",
+            "system",
+            "score",
+            "mean",
+            "ci_lo",
+            "ci_hi",
+            "half_width",
+            "signature",
+        ),
+        _score_rows,
+    ),
+    ("segments", ("metric", "system", "segment", "score", "signature"), _segment_rows),
+    (
+        "comparisons",
+        (
+            "metric",
+            "baseline",
+            "system",
+            "method",
+            "p_value",
+            "p_corrected",
+            "diff",
+            "diff_ci_lo",
+            "diff_ci_hi",
+            "signature",
+        ),
+        _comparison_rows,
+    ),
+    ("groups", ("metric", "group", "system", "signature"), _group_rows),
+    ("human", ("metric", "level", "method", "value", "ci_lo", "ci_hi", "n", "signature"), _human_rows),
+    ("notes", ("metric", "system", "message"), _note_rows),
+)
+
+
+def tables(results: Results) -> tuple[Table, ...]:
+    """The CSV tables of :data:`TABLES`, each row of numbers carrying its metric's signature: ``scores`` always;
+    ``segments`` (0-based segment index), ``comparisons``, ``groups`` (1 = best), ``human`` and ``notes`` when they
+    have rows."""
+    found = (Table(name, columns, tuple(rows(results))) for name, columns, rows in TABLES)
+    return tuple(t for t in found if t.name == "scores" or t.rows)
+
+
+def to_csv(results: Results) -> str:
+    """Every table, one after another, separated by an empty line (each starts with its header row)."""
+    return "\n".join(t.to_csv() for t in tables(results))
