@@ -308,7 +308,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
                     halvings[:, i] = np.where(alive & zero, halved, 0)
                     smoothed = 100.0 / (divisor * total[:, i])
                 elif smooth == "floor":
-                    smoothed = 100.0 * k / total[:, i]  # type: ignore[operator]
+                    smoothed = 100.0 * k / total[:, i]
                 else:
                     smoothed = np.zeros(m)
                 p = np.where(zero, smoothed, 100.0 * correct[:, i] / total[:, i])

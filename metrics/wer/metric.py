@@ -369,7 +369,7 @@ class CER(ErrorRate):
     def name(self) -> str:
         return "CER"
 
-    def symbols(self, text: str) -> str:  # type: ignore[override]
+    def symbols(self, text: str) -> str:
         if self.config.lowercase:
             text = text.lower()
         return text.strip()
