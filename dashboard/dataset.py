@@ -2,8 +2,9 @@
 
 A :class:`Dataset` is immutable; edits (rename, remove, add) return a new one, so a failed edit can never leave a
 half-changed dataset in the session. Each stream has a content hash, so caches keyed by content survive renames.
-Optional human judgments (:class:`metrics.stats.human.HumanScores`, keyed by system name) follow their system through
-renames and removals.
+Optional human judgments (:class:`metrics.stats.human.HumanScores`, keyed by system name) and external metrics' segment
+scores (:class:`metrics.external.ExternalScores`, by metric name, then system) follow their system through renames
+and removals.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from metrics.core.registry import DEFAULT_MT
+from metrics.external import ExternalScores
 from metrics.io.inputs import InputError
 from metrics.stats.human import HumanScores
 
@@ -43,6 +45,7 @@ class Dataset:
     notes: tuple[str, ...] = field(default=())
     # Arrays cannot take part in ``==``; fingerprint() covers the judgments instead.
     human: HumanScores | None = field(default=None, compare=False)
+    external: Mapping[str, ExternalScores] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.refs:
@@ -66,6 +69,16 @@ class Dataset:
                     raise InputError(source, f"judges system {name!r}, which is not loaded")
                 if len(values) != n:
                     raise InputError(source, f"covers {len(values)} segments of {name!r}, the data has {n}")
+        for metric_name, scores in self.external.items():
+            if metric_name != scores.name:
+                raise InputError(scores.source, f"holds scores of {scores.name!r}, filed under {metric_name!r}")
+            unknown = [name for name in scores.systems if name not in self.systems]
+            if unknown:
+                raise InputError(
+                    scores.source, f"scores system(s) {', '.join(map(repr, unknown))}, which are not loaded"
+                )
+            if len(scores) != n:
+                raise InputError(scores.source, f"scores {len(scores)} segments, the data has {n}")
 
     def __len__(self) -> int:
         return len(self.refs[0])
@@ -88,11 +101,19 @@ class Dataset:
         parts = [self.refs_hash, *(f"{name}={self.system_hash(name)}" for name in self.systems)]
         if self.human is not None:
             parts += [f"human:{name}={self.human_hash(name)}" for name in self.human.scores]
+        parts += [f"external:{name}={scores.fingerprint()}" for name, scores in self.external.items()]
         return stream_hash(parts)
 
     def with_human(self, human: HumanScores | None) -> Dataset:
         """The same data with these judgments (checked against the systems and length), or without any."""
         return replace(self, human=human)
+
+    def with_external(self, scores: ExternalScores) -> Dataset:
+        """The same data with these external scores added, or replacing those of the same name."""
+        return replace(self, external={**self.external, scores.name: scores})
+
+    def without_external(self, name: str) -> Dataset:
+        return replace(self, external={k: v for k, v in self.external.items() if k != name})
 
     def renamed(self, old: str, new: str) -> Dataset:
         new = new.strip()
@@ -105,7 +126,8 @@ class Dataset:
         if human is not None:
             scores = {(new if name == old else name): values for name, values in human.scores.items()}
             human = HumanScores(scores, human.source)
-        return replace(self, systems=systems, human=human)
+        external = {k: v.renamed(old, new) for k, v in self.external.items()}
+        return replace(self, systems=systems, human=human, external=external)
 
     def without(self, name: str) -> Dataset:
         systems = {k: v for k, v in self.systems.items() if k != name}
@@ -115,7 +137,8 @@ class Dataset:
         if human is not None:
             scores = {k: v for k, v in human.scores.items() if k != name}
             human = HumanScores(scores, human.source) if scores else None
-        return replace(self, systems=systems, human=human)
+        external = {k: v.without(name) for k, v in self.external.items()}
+        return replace(self, systems=systems, human=human, external=external)
 
     def with_systems(self, added: Mapping[str, Sequence[str]]) -> Dataset:
         systems = dict(self.systems)

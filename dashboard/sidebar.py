@@ -81,14 +81,14 @@ def _sidebar() -> None:
             "Metrics",
             offered,
             default=[m for m in state.metric_ids() if m in offered],
-            format_func=lambda m: SPECS[m].label,
+            format_func=state.label,
             key=METRICS_BOX,
         )
         if not chosen:
             st.caption("Choose at least one metric; keeping the previous choice.")
         elif chosen != state.metric_ids():
             state.set_metric_ids(chosen)
-        _options_panel(state.metric_ids())
+        _options_panel([m for m in state.metric_ids() if m in SPECS])
 
 
 def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:

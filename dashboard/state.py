@@ -23,6 +23,7 @@ from metrics.core.base import Metric, SegmentStats
 from metrics.core.explanation import Explanation
 from metrics.core.registry import SPECS, available_metrics, create
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
+from metrics.external import External
 from metrics.stats.correlation import Correlation, correlate
 from metrics.stats.human import HumanScores
 from rendering.text import escape_markdown
@@ -69,8 +70,15 @@ def metric_for(metric_id: str, options_json: str, refs_hash: str) -> Metric[Any,
 
 
 def offered_metrics() -> tuple[str, ...]:
-    """Metric ids whose requirements are installed here."""
-    return available_metrics()
+    """Metric ids whose requirements are installed here, then the loaded data's external metrics."""
+    return (*available_metrics(), *dataset().external)
+
+
+def label(metric_id: str) -> str:
+    """How the metric choice names a metric id."""
+    if metric_id in SPECS:
+        return SPECS[metric_id].label
+    return f"{metric_id} (external scores)"
 
 
 def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
@@ -89,8 +97,8 @@ def dataset() -> Dataset:
 
 
 def metric_ids() -> list[str]:
-    dataset()
-    return [m for m in st.session_state[METRICS] if m in SPECS]
+    external = dataset().external
+    return [m for m in st.session_state[METRICS] if m in SPECS or m in external]
 
 
 def set_metric_ids(ids: Sequence[str]) -> None:
@@ -108,7 +116,7 @@ def set_family_options(family: str, values: dict[str, Any]) -> None:
 
 
 def family_options(ids: Sequence[str], all_options: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    families = {SPECS[m].family for m in ids}
+    families = {SPECS[m].family for m in ids if m in SPECS}
     return {f: v for f, v in all_options.items() if f in families and v}
 
 
@@ -128,7 +136,7 @@ def apply_settings(loaded: Settings) -> list[str]:
     st.session_state[METRICS] = chosen
     kept: dict[str, dict[str, Any]] = {}
     for family, values in loaded.options.items():
-        members = [m for m in chosen if SPECS[m].family == family]
+        members = [m for m in chosen if m in SPECS and SPECS[m].family == family]
         try:
             for m in members:
                 create(m, values)
@@ -169,7 +177,10 @@ def set_segment(index: int) -> None:
 # ------------------------------------------------------------------------------------------------- evaluation
 
 
-def _options_json(metric_id: str, all_options: dict[str, dict[str, Any]]) -> str:
+def _content_key(metric_id: str, all_options: dict[str, dict[str, Any]]) -> str:
+    """What a metric's results depend on besides the texts: its family's options, or an external metric's scores."""
+    if metric_id not in SPECS:
+        return f"external:{dataset().external[metric_id].fingerprint()}"
     return json.dumps(all_options.get(SPECS[metric_id].family, {}), sort_keys=True)
 
 
@@ -178,10 +189,13 @@ def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any
     all_options = options()
     built, errors = {}, []
     for metric_id in ids:
+        if metric_id in data.external:
+            built[metric_id] = External(data.external[metric_id])
+            continue
         try:
-            built[metric_id] = metric_for(metric_id, _options_json(metric_id, all_options), data.refs_hash)
+            built[metric_id] = metric_for(metric_id, _content_key(metric_id, all_options), data.refs_hash)
         except (ValueError, ImportError, AttributeError) as err:
-            errors.append(f"{SPECS[metric_id].label}: {err}")
+            errors.append(f"{label(metric_id)}: {err}")
     return built, errors
 
 
@@ -197,14 +211,16 @@ def evaluation() -> Evaluation:
             single = evaluate({name: list(data.systems[name])}, refs, {metric_id: metrics[metric_id]}).systems[0]
             return single.stats[metric_id], single.scores[metric_id], single.segment_scores[metric_id]
 
-        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, data.system_hash(name))
+        # An external metric's rows belong to the named system, whatever its text (two may have the same outputs).
+        owner = name if isinstance(metrics[metric_id], External) else None
+        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, data.system_hash(name), owner)
         return Job(key, f"{metrics[metric_id].name} on {name}", run)
 
     jobs = {(name, m): job(name, m) for m in metrics for name in data.systems}
     results, failed = run_cached(_results(), jobs, "Scoring", expected=(ValueError, TypeError))
     dropped: dict[str, str] = {}
     for (name, metric_id), err in failed.items():
-        dropped.setdefault(metric_id, f"{SPECS[metric_id].label} on {name}: {err}")
+        dropped.setdefault(metric_id, f"{label(metric_id)} on {name}: {err}")
     for metric_id in dropped:
         del metrics[metric_id]
     for message in [*errors, *dropped.values()]:
@@ -247,7 +263,7 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
             intervals = significance.confidence_intervals(metric, stats, N_RESAMPLES, SEED)
             return significance.PairedReport(metric.name, "bs", None, intervals, (), ((ids[0],),))
 
-        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, tuple(ids), N_RESAMPLES, SEED)
+        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, tuple(ids), N_RESAMPLES, SEED)
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}
@@ -292,7 +308,7 @@ def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, .
             metric = evaluation.metrics[metric_id]
             return correlate(metric, stats, scores, N_RESAMPLES, SEED, levels=levels, label=metric_id)
 
-        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, content, levels, N_RESAMPLES, SEED)
+        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, content, levels, N_RESAMPLES, SEED)
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}
@@ -313,16 +329,18 @@ def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], 
     data = dataset()
     metric = evaluation.metrics[metric_id]
     refs = data.segment_refs(index)
-    options_json = _options_json(metric_id, options())
+    content = _content_key(metric_id, options())
 
     def job(system: str) -> Job[Explanation]:
         hyp = data.systems[system][index]
 
         def run() -> Explanation:
             metric.prepare([list(stream) for stream in data.refs])
-            return metric.explain(hyp, refs)
+            return metric.explain_segment(system, index, hyp, refs)
 
-        key = (metric_id, options_json, data.refs_hash, stream_hash([hyp, *refs]), index)
+        # An external metric's evidence is the system's own score, so the system is part of its key.
+        owner = system if isinstance(metric, External) else None
+        key = (metric_id, content, data.refs_hash, stream_hash([hyp, *refs]), index, owner)
         return Job(key, system, run)
 
     found, _ = run_cached(_explanations(), {s: job(s) for s in systems}, f"Explaining {metric.name}")

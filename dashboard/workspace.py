@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from dashboard.dataset import Dataset
+from metrics.external.scores import from_document, to_document
 from metrics.io.inputs import InputError
 from metrics.stats.human import HumanScores
 
@@ -42,6 +43,7 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
         "systems": [{"name": name, "segments": list(texts)} for name, texts in dataset.systems.items()],
         "source": list(dataset.source) if dataset.source is not None else None,
         "human": _human_document(dataset.human),
+        "external": [to_document(scores) for scores in dataset.external.values()],
         "settings": {
             "metrics": list(settings.metrics),
             "options": {family: dict(values) for family, values in settings.options.items()},
@@ -127,6 +129,12 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
         raise InputError(source, "settings.view must be an object")
     title = document.get("title") if isinstance(document.get("title"), str) else "Workspace"
     human = _human(document.get("human"), source)
+    raw_external = document.get("external", [])
+    if not isinstance(raw_external, list):
+        raise InputError(source, "'external' must be a list of external metrics")
+    external = {scores.name: scores for scores in (from_document(item, source) for item in raw_external)}
+    if len(external) != len(raw_external):
+        raise InputError(source, "two external metrics have the same name")
     try:
         dataset = Dataset(
             title=title,
@@ -136,6 +144,7 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
             source=src,
             default_metrics=metrics or Dataset.default_metrics,
             human=human,
+            external=external,
         )
     except InputError as err:
         raise InputError(source, str(err)) from None

@@ -17,6 +17,9 @@ def nrefs_label(refs: Sequence[Sequence[str | None]]) -> str:
 
 
 def full_signature(metric: Metric, refs: Sequence[Sequence[str | None]]) -> str:
+    """The metric's signature, led by sacrebleu's ``nrefs`` field when its scores depend on the references."""
+    if not metric.reads_references:
+        return metric.signature()
     return f"nrefs:{nrefs_label(refs)}|{metric.signature()}"
 
 
@@ -63,7 +66,7 @@ def evaluate(
         for metric_id, metric in metrics.items():
             if progress is not None:
                 progress(done / steps, f"{metric.name} on {name}")
-            stats[metric_id] = metric.stats(hyps, refs)
+            stats[metric_id] = metric.system_stats(name, hyps, refs)
             scores[metric_id] = metric.corpus_score(stats[metric_id])
             segments[metric_id] = metric.segment_scores(stats[metric_id])
             done += 1

@@ -1,5 +1,5 @@
-"""Data: upload or paste system outputs and references, pick a bundled example, attach human judgments, rename
-systems, save and restore the whole workspace. A file with a problem is reported (file and line) and never replaces
+"""Data: upload or paste system outputs and references, pick a bundled example, attach human judgments and external
+metrics' segment scores, rename systems, save and restore the whole workspace. A file with a problem is reported (file and line) and never replaces
 what is loaded."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from dashboard import intake, state, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
+from metrics.core.registry import SPECS
+from metrics.external.scores import default_name, parse_external
 from metrics.io.inputs import InputError, Segments
 from rendering.text import escape_markdown
 
@@ -78,8 +80,8 @@ if "rename_error" in st.session_state:
 
 # ------------------------------------------------------------------------------------------------- loading
 
-tab_upload, tab_paste, tab_sample, tab_human, tab_workspace = st.tabs(
-    ["Upload files", "Paste text", "Bundled examples", "Human scores", "Workspace file"]
+tab_upload, tab_paste, tab_sample, tab_human, tab_external, tab_workspace = st.tabs(
+    ["Upload files", "Paste text", "Bundled examples", "Human scores", "External scores", "Workspace file"]
 )
 
 
@@ -234,6 +236,71 @@ with tab_human:
             if st.button("Attach these human scores", key="load_human", type="primary"):
                 st.session_state["human_round"] = human_round + 1
                 adopt(with_human, [f"human scores {human_upload.name} attached", *human_notes], keep_metrics=True)
+
+with tab_external:
+    st.caption(
+        "Segment scores computed elsewhere — COMET, xCOMET, MetricX, BLEURT, an LLM judge, human raters — become a "
+        "metric beside the others: corpus score = mean of the segment scores, with intervals, significance, "
+        "correlation and the explorer's columns. Rows of system, segment, score (.jsonl, .tsv or .csv), or a .tsv/.csv "
+        "with one column per system and one row per segment. Every loaded system needs a score for every segment."
+    )
+    for name, scores in data.external.items():
+        direction = "higher" if scores.higher_is_better else "lower"
+        st.markdown(
+            f"Loaded: **{escape_markdown(name)}** from {escape_markdown(scores.source)} ({direction} is better"
+            + (f"; {escape_markdown(scores.provenance)}" if scores.provenance else "")
+            + ")"
+        )
+        if st.button(f"Remove {name}", key=f"drop_external:{name}"):
+            adopt(data.without_external(name), [f"external scores {name} removed"], keep_metrics=True)
+    external_round = st.session_state.get("external_round", 0)
+    external_suffix = f":{external_round}" if external_round else ""
+    external_upload = st.file_uploader(
+        "External scores", type=["jsonl", "ndjson", "tsv", "csv"], key=f"up_external{external_suffix}"
+    )
+    if external_upload is not None:
+        c1, c2, c3 = st.columns([2, 2, 2])
+        metric_name = c1.text_input("Metric name", default_name(external_upload.name), key="external_name")
+        lower = c2.radio("Better scores are", ["higher", "lower"], horizontal=True, key="external_direction")
+        one_based = c3.checkbox("Segments count from 1", key="external_one_based")
+        provenance = st.text_input(
+            "Provenance (leads the signature)",
+            key="external_provenance",
+            placeholder="e.g. COMET-22 Unbabel/wmt22-comet-da, unbabel-comet 2.2.2",
+        )
+        try:
+            if metric_name.strip() in SPECS:
+                raise InputError(
+                    external_upload.name, f"{metric_name.strip()!r} is a ScoreLens metric id; choose another"
+                )
+            external = parse_external(
+                external_upload.getvalue(),
+                external_upload.name,
+                metric_name.strip(),
+                list(data.systems),
+                len(data),
+                one_based=one_based,
+                higher_is_better=lower == "higher",
+                provenance=provenance.strip(),
+            )
+        except InputError as err:
+            show_error(err)
+        else:
+            values = np.array([v for values in external.scores.values() for v in values])
+            st.markdown(
+                f"✓ {escape_markdown(external_upload.name)}: {len(external.systems)} systems × {len(external)} "
+                f"segments, scores {values.min():.4g} … {values.max():.4g}"
+            )
+            for note in external.notes:
+                st.info(escape_markdown(note), icon="ℹ️")
+            replacing = " (replaces the loaded one)" if external.name in data.external else ""
+            if st.button(f"Add metric {external.name}{replacing}", key="load_external", type="primary"):
+                st.session_state["external_round"] = external_round + 1
+                state.set_dataset(data.with_external(external), keep_metrics=True)
+                state.set_metric_ids(list(dict.fromkeys([*state.metric_ids(), external.name])))
+                state.reset_widgets()
+                st.session_state["intake_notes"] = [f"external scores {external.name} added", *external.notes]
+                st.rerun()
 
 with tab_workspace:
     st.caption("Everything loaded and chosen here — data, metrics, options, baseline, segment — as one JSON file.")

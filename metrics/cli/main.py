@@ -1,6 +1,7 @@
 """``scorelens``: the command line of the metrics core.
 
     scorelens score --refs R1 [R2 ...] --systems S1 [S2 ...] --metrics bleu,chrf [--set bleu.tokenize=intl]
+                    [--external NAME=FILE [--external-meta NAME:lower,provenance=TEXT]]
                     [--segments] [--format json|csv|table]
 
 Inputs are ``.txt`` (one segment per line) or ``.jsonl`` (one object per line with a ``"text"`` string, which may
@@ -14,6 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from metrics.cli import external as cli_external
 from metrics.cli import stats as cli_stats
 from metrics.cli.listing import list_metrics
 from metrics.cli.text import format_table
@@ -43,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument("--format", choices=("json", "csv", "table"), default="table")
+    cli_external.add_arguments(score)
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
     return parser
@@ -57,8 +60,12 @@ def run_score(args: argparse.Namespace) -> str:
     names = [s.name for s in systems]
     if len(set(names)) != len(names):
         raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
-    evaluation = evaluate({s.name: list(s.texts) for s in systems}, [list(r.texts) for r in refs], metrics)
+    externals = cli_external.external_metrics(args.external, args.external_meta, metric_ids, names, len(refs[0]))
+    evaluation = evaluate(
+        {s.name: list(s.texts) for s in systems}, [list(r.texts) for r in refs], {**metrics, **externals}
+    )
     input_notes = [Note(n) for f in (*refs, *systems) for n in f.notes]
+    input_notes += [Note(n) for m in externals.values() for n in m.scores.notes]
     results = build_results(evaluation, cli_stats.compute(args, evaluation), segments=args.segments, notes=input_notes)
     for note in results.notes:
         where = f"{note.metric} on {', '.join(note.systems)}: " if note.metric else ""

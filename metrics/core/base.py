@@ -87,11 +87,13 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`prepare` and :meth:`stats`.
     """
 
-    id: ClassVar[str]
+    # ``id`` and ``higher_is_better`` are class attributes of a computed metric; a metric whose rows are data
+    # (metrics.external) takes both from its user, per instance.
+    id: str
     aggregate: ClassVar[Aggregate]
     Config: ClassVar[type]
     explanation_type: ClassVar[type[Explanation]]
-    higher_is_better: ClassVar[bool] = True
+    higher_is_better: bool = True
 
     def __init__(self, config: ConfigT | None = None, **options: Any) -> None:
         if config is not None and options:
@@ -129,6 +131,11 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     def explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
         """The evidence behind one segment's score, from the same code path as :meth:`segment_row`."""
 
+    @property
+    def reads_references(self) -> bool:
+        """Whether the scores depend on the references (their number then leads the full signature)."""
+        return True
+
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
         """Bind the reference corpus (streams, as :meth:`stats` takes them) that single-segment calls —
         :meth:`explain`, :meth:`segment_row` — are scored within. Most metrics score a segment from its own
@@ -141,6 +148,18 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         rows = [self.segment_row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
         return SegmentStats(self.id, self.columns, matrix, self.aggregate)
+
+    def system_stats(self, system: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        """Statistics of the outputs of the system named ``system``: :meth:`stats` of its text for every computed
+        metric. A metric whose rows are data about named systems (:mod:`metrics.external`) looks them up by name."""
+        del system
+        return self.stats(hyps, refs)
+
+    def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> ExplanationT:
+        """The evidence behind segment ``index`` (0-based) of system ``system``: :meth:`explain` of its text for every
+        computed metric; a data metric looks the segment up by system and index."""
+        del system, index
+        return self.explain(hyp, refs)
 
     def corpus_score(self, stats: SegmentStats) -> float:
         if len(stats) == 0:
