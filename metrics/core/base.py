@@ -87,13 +87,11 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`prepare` and :meth:`stats`.
     """
 
-    # ``id`` and ``higher_is_better`` are class attributes of a computed metric; a metric whose rows are data
-    # (metrics.external) takes both from its user, per instance.
-    id: str
+    id: ClassVar[str]
     aggregate: ClassVar[Aggregate]
     Config: ClassVar[type]
     explanation_type: ClassVar[type[Explanation]]
-    higher_is_better: bool = True
+    higher_is_better: ClassVar[bool] = True
 
     def __init__(self, config: ConfigT | None = None, **options: Any) -> None:
         if config is not None and options:

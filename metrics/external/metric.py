@@ -61,8 +61,8 @@ class External(Metric[ExternalConfig, ExternalExplanation]):
     def __init__(self, scores: ExternalScores) -> None:
         super().__init__(ExternalConfig())
         self.scores = scores
-        self.id = scores.name
-        self.higher_is_better = scores.higher_is_better
+        # A computed metric's id and direction are constants of its class; these are the user's, per instance.
+        vars(self).update(id=scores.name, higher_is_better=scores.higher_is_better)
 
     @property
     def name(self) -> str:

@@ -197,7 +197,9 @@ def _rows_jsonl(text: str, collector: _Collector) -> list[str]:
             if key not in value:
                 raise InputError(collector.source, f"object has no {key!r} field (fields: {', '.join(value)})", number)
         if isinstance(value[SCORE], str):
-            raise InputError(collector.source, f"score {value[SCORE]!r} is text; write the number without quotes", number)
+            raise InputError(
+                collector.source, f"score {value[SCORE]!r} is text; write the number without quotes", number
+            )
         extra.update(dict.fromkeys(k for k in value if k not in (SYSTEM, SEGMENT, SCORE)))
         collector.add(value[SYSTEM], value[SEGMENT], value[SCORE], number)
     return list(extra)
