@@ -94,6 +94,6 @@ def validate(family: str, metric_ids: Sequence[str], values: dict[str, Any]) -> 
 def widget_value(f: OptionField, stored: dict[str, Any]) -> Any:
     """The value a widget starts from: the stored option, else the default, as the widget's type."""
     value = stored.get(f.name, f.default)
-    if value is None or f.kind == "choice" or f.kind == "bool":
+    if value is None or f.kind in ("choice", "bool", "text"):
         return value
     return int(value) if f.kind == "int" else float(value)

@@ -22,11 +22,13 @@ def option_widget(
     unavailable: Sequence[str] = (),
 ) -> Any:
     """Draw ``option``'s widget in ``where`` starting from ``value`` (the widget's own state wins once it has one)
-    and return its value: a checkbox, a select box of ``choices`` (those that can run here; ``unavailable`` says
+    and return its value: a checkbox, a text box, a select box of ``choices`` (those that can run here; ``unavailable`` says
     why the others are not offered), or a number box within the option's bounds (an optional number may be left
     empty, which is ``None``)."""
     if option.kind == "bool":
         return where.checkbox(option.label, value=bool(value), key=key, help=option.help)
+    if option.kind == "text":
+        return where.text_input(option.label, value=str(value), key=key, help=option.help)
     if option.kind == "choice":
         offered = list(choices)
         selected = where.selectbox(

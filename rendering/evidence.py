@@ -6,12 +6,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.core.explanation import Explanation
-from rendering import evidence_edits, evidence_external, evidence_lcs, evidence_meteor, evidence_ngrams, evidence_rouge
+from rendering import (
+    evidence_bertscore,
+    evidence_edits,
+    evidence_external,
+    evidence_lcs,
+    evidence_meteor,
+    evidence_ngrams,
+    evidence_rouge,
+)
 from rendering.parts import Part
 from rendering.view import ViewOptions, evidence_view, has_view, order_labels
 
 # The modules above register views as they are imported; naming them keeps that import explicit.
-VIEW_MODULES = (evidence_edits, evidence_external, evidence_lcs, evidence_meteor, evidence_ngrams, evidence_rouge)
+VIEW_MODULES = (
+    evidence_bertscore,
+    evidence_edits,
+    evidence_external,
+    evidence_lcs,
+    evidence_meteor,
+    evidence_ngrams,
+    evidence_rouge,
+)
 
 
 def explanation_parts(

@@ -14,11 +14,29 @@ from metrics.core.registry import SPECS
 from metrics.eed.metric import EEDExplanation
 from metrics.external import ExternalExplanation
 from metrics.wer.metric import ErrorRateExplanation
-from rendering import teach_bleu, teach_chrf, teach_cider, teach_meteor, teach_rouge, teach_rouge155, teach_ter
+from rendering import (
+    teach_bertscore,
+    teach_bleu,
+    teach_chrf,
+    teach_cider,
+    teach_meteor,
+    teach_rouge,
+    teach_rouge155,
+    teach_ter,
+)
 from rendering.teach import Context, Lesson, NoLesson, lesson, lesson_for, no_lesson
 
 # The modules above register lessons as they are imported; naming them keeps that import explicit.
-LESSON_MODULES = (teach_bleu, teach_chrf, teach_cider, teach_meteor, teach_rouge, teach_rouge155, teach_ter)
+LESSON_MODULES = (
+    teach_bertscore,
+    teach_bleu,
+    teach_chrf,
+    teach_cider,
+    teach_meteor,
+    teach_rouge,
+    teach_rouge155,
+    teach_ter,
+)
 
 no_lesson(
     GoogleBLEUExplanation,

@@ -149,6 +149,25 @@ _LESSON_CONTROLS: dict[str, tuple[Control, ...]] = {
     )
     for metric_id in ("rouge1", "rouge2", "rougeL", "rougeLsum")
 }
+_LESSON_CONTROLS["bertscore"] = (
+    Control(
+        Option(
+            "baseline",
+            "float",
+            0.0,
+            OptionInfo(
+                "Baseline b (what-if)",
+                "bert-score's rescale_with_baseline: (x − b)/(1 − b), b being the score of unrelated pairs; no baseline "
+                "ships for a local model, so the lesson rescales with yours.",
+                low=0.0,
+                high=0.99,
+                step=0.05,
+            ),
+        ),
+        0.0,
+        lesson_only=True,
+    ),
+)
 
 
 def label(metric_id: str) -> str:

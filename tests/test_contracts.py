@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pytest
 from conftest import slice_corpus
 
+from metrics.bertscore import NEURAL
 from metrics.core.explanation import Explanation
 from metrics.core.registry import SPECS, create
 from rendering.evidence import explanation_parts, has_view, order_labels
@@ -18,6 +19,11 @@ from rendering.teach import NoLesson, lesson_for
 
 SEGMENTS = 6  # the statistics cover the first segments of each slice (CIDEr-D's document frequencies need several)
 CASES = [("wmt22-de-en", 3), ("cnndm", 2)]  # two references; several sentences per text
+
+
+def _ids() -> list:
+    """Every registered id; those needing the neural extra run under ``-m neural``."""
+    return [pytest.param(m, marks=pytest.mark.neural) if NEURAL in SPECS[m].requires else m for m in SPECS]
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +36,7 @@ def slices() -> dict[str, tuple[list[str], list[list[str]]]]:
     return found
 
 
-@pytest.mark.parametrize("metric_id", list(SPECS))
+@pytest.mark.parametrize("metric_id", _ids())
 @pytest.mark.parametrize(("corpus", "index"), CASES)
 def test_explanation_adds_up_to_the_segment_statistics(metric_id, corpus, index, slices):
     spec = SPECS[metric_id]
@@ -50,7 +56,7 @@ def test_explanation_adds_up_to_the_segment_statistics(metric_id, corpus, index,
     assert all(isinstance(note, str) and note for note in explanation.notes)
 
 
-@pytest.mark.parametrize("metric_id", list(SPECS))
+@pytest.mark.parametrize("metric_id", _ids())
 def test_a_view_and_a_lesson_or_its_absence_are_registered(metric_id, slices):
     spec = SPECS[metric_id]
     if not spec.available():

@@ -23,6 +23,8 @@ def cli_value(value: Any) -> str:
 def _values(option: Option) -> str:
     if option.kind == "bool":
         return "true or false"
+    if option.kind == "text":
+        return "text"
     if option.kind == "choice":
         labels = []
         for choice in option.choices:

@@ -166,7 +166,7 @@ def option_info(f: dataclasses.Field[Any]) -> OptionInfo | None:
     return f.metadata.get(_OPTION)
 
 
-OptionKind = Literal["bool", "choice", "int", "float"]
+OptionKind = Literal["bool", "choice", "int", "float", "text"]
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ def _kind(name: str, hint: Any) -> tuple[OptionKind, tuple[Any, ...], bool]:
         return kind, choices, True
     if origin is Literal:
         return "choice", args, False
-    for kind, target in (("bool", bool), ("int", int), ("float", float)):
+    for kind, target in (("bool", bool), ("int", int), ("float", float), ("text", str)):
         if hint is target:
             return kind, (), False
     raise TypeError(f"option {name!r}: unsupported type {hint!r}")
@@ -269,6 +269,10 @@ def _check_value(opt: Option, value: Any) -> None:
     if opt.kind == "bool":
         if not isinstance(value, bool):
             raise ValueError(f"option {name!r}: {value!r} is not a boolean (true/false)")
+        return
+    if opt.kind == "text":
+        if not isinstance(value, str):
+            raise ValueError(f"option {name!r}: expected text, got {value!r}")
         return
     if isinstance(value, bool) or not isinstance(value, numbers.Integral if opt.kind == "int" else numbers.Real):
         raise ValueError(
