@@ -13,6 +13,7 @@ from rendering import (
     evidence_lcs,
     evidence_meteor,
     evidence_ngrams,
+    evidence_perplexity,
     evidence_rouge,
 )
 from rendering.parts import Part
@@ -26,6 +27,7 @@ VIEW_MODULES = (
     evidence_lcs,
     evidence_meteor,
     evidence_ngrams,
+    evidence_perplexity,
     evidence_rouge,
 )
 

@@ -13,6 +13,7 @@ from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.eed.metric import EEDExplanation
 from metrics.external import ExternalExplanation
+from metrics.perplexity import PerplexityExplanation
 from metrics.wer.metric import ErrorRateExplanation
 from rendering import (
     teach_bertscore,
@@ -46,6 +47,7 @@ no_lesson(NltkBLEUExplanation, "nltk's BLEU keeps only counts per order, no n-gr
 no_lesson(ErrorRateExplanation, "one edit distance over the reference length; the Segment page shows the alignment")
 no_lesson(CharacTERExplanation, "no lesson written yet; the Segment page shows its shifts and character alignment")
 no_lesson(EEDExplanation, "no lesson written yet; the Segment page shows its alignment grid")
+no_lesson(PerplexityExplanation, "no lesson written yet; the Segment page shows each token's surprisal")
 no_lesson(ExternalExplanation, "an external metric's scores are read from a file, not computed: nothing to derive")
 
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import pytest
 from conftest import slice_corpus
 
-from metrics.bertscore import NEURAL
 from metrics.core.explanation import Explanation
+from metrics.core.extras import NEURAL
 from metrics.core.registry import SPECS, create
 from rendering.evidence import explanation_parts, has_view, order_labels
 from rendering.lessons import build_lesson

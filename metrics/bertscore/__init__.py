@@ -1,11 +1,9 @@
 """BERTScore as bert-score 0.3.13 computes it, on a local model (the ``neural`` extra: torch, transformers)."""
 
 from metrics.bertscore.metric import BERTScore, BERTScoreExplanation
-from metrics.core.config import Requirement
+from metrics.core.extras import NEURAL
 from metrics.core.registry import register
-
-NEURAL = Requirement("torch", "pip install 'scorelens[neural]'", also=("transformers",))
 
 register(BERTScore, "bertscore", label="BERTScore (bert-score)", requires=(NEURAL,), rank=95)
 
-__all__ = ["NEURAL", "BERTScore", "BERTScoreExplanation"]
+__all__ = ["BERTScore", "BERTScoreExplanation"]
