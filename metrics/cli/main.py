@@ -15,6 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from metrics.bertscore.metric import BERTScore, stderr_progress
 from metrics.cli import external as cli_external
 from metrics.cli import stats as cli_stats
 from metrics.cli.listing import list_metrics
@@ -60,6 +61,10 @@ def run_score(args: argparse.Namespace) -> str:
     names = [s.name for s in systems]
     if len(set(names)) != len(names):
         raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
+    if sys.stderr.isatty():  # embedding thousands of sentences takes a while; say how far it got
+        for metric_id, metric in metrics.items():
+            if isinstance(metric, BERTScore):
+                metric.progress = stderr_progress(f"scorelens: {metric_id}")
     externals = cli_external.external_metrics(args.external, args.external_meta, metric_ids, names, len(refs[0]))
     evaluation = evaluate(
         {s.name: list(s.texts) for s in systems}, [list(r.texts) for r in refs], {**metrics, **externals}
