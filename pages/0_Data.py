@@ -10,7 +10,7 @@ import streamlit as st
 from dashboard import intake, state, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
-from dashboard.sidebar import page_setup
+from dashboard.sidebar import METRICS_BOX, page_setup
 from metrics.core.registry import SPECS
 from metrics.external.scores import default_name, parse_external
 from metrics.io.inputs import InputError, Segments
@@ -237,6 +237,18 @@ with tab_human:
                 st.session_state["human_round"] = human_round + 1
                 adopt(with_human, [f"human scores {human_upload.name} attached", *human_notes], keep_metrics=True)
 
+
+def change_external(new: Dataset, metric_ids: list[str], what: str, notes: tuple[str, ...] = ()) -> None:
+    """Button callback: adopt the data with an external metric added or removed, and choose the metrics — here,
+    before the sidebar's metric box is drawn, so that the box shows the new choice."""
+    if what.endswith("added"):
+        st.session_state["external_round"] = st.session_state.get("external_round", 0) + 1
+    state.set_dataset(new, keep_metrics=True)
+    state.set_metric_ids(metric_ids)
+    st.session_state[METRICS_BOX] = state.metric_ids()
+    st.session_state["intake_notes"] = [f"external scores {what}", *notes]
+
+
 with tab_external:
     st.caption(
         "Segment scores computed elsewhere — COMET, xCOMET, MetricX, BLEURT, an LLM judge, human raters — become a "
@@ -251,8 +263,12 @@ with tab_external:
             + (f"; {escape_markdown(scores.provenance)}" if scores.provenance else "")
             + ")"
         )
-        if st.button(f"Remove {name}", key=f"drop_external:{name}"):
-            adopt(data.without_external(name), [f"external scores {name} removed"], keep_metrics=True)
+        st.button(
+            f"Remove {name}",
+            key=f"drop_external:{name}",
+            on_click=change_external,
+            args=(data.without_external(name), [m for m in state.metric_ids() if m != name], f"{name} removed"),
+        )
     external_round = st.session_state.get("external_round", 0)
     external_suffix = f":{external_round}" if external_round else ""
     external_upload = st.file_uploader(
@@ -294,13 +310,18 @@ with tab_external:
             for note in external.notes:
                 st.info(escape_markdown(note), icon="ℹ️")
             replacing = " (replaces the loaded one)" if external.name in data.external else ""
-            if st.button(f"Add metric {external.name}{replacing}", key="load_external", type="primary"):
-                st.session_state["external_round"] = external_round + 1
-                state.set_dataset(data.with_external(external), keep_metrics=True)
-                state.set_metric_ids(list(dict.fromkeys([*state.metric_ids(), external.name])))
-                state.reset_widgets()
-                st.session_state["intake_notes"] = [f"external scores {external.name} added", *external.notes]
-                st.rerun()
+            st.button(
+                f"Add metric {external.name}{replacing}",
+                key="load_external",
+                type="primary",
+                on_click=change_external,
+                args=(
+                    data.with_external(external),
+                    list(dict.fromkeys([*state.metric_ids(), external.name])),
+                    f"{external.name} added",
+                    external.notes,
+                ),
+            )
 
 with tab_workspace:
     st.caption("Everything loaded and chosen here — data, metrics, options, baseline, segment — as one JSON file.")

@@ -108,8 +108,7 @@ def _bertscore(ex: BERTScoreExplanation, hyp: str, refs: Sequence[str], options:
     del hyp, refs
     k = _shown_reference(ex, options)
     match = ex.references[k]
-    hyp_best = [float(match.similarity[i, j]) for i, j in enumerate(match.hyp_match)]
-    ref_best = [float(match.similarity[i, j]) for j, i in enumerate(match.ref_match)]
+    hyp_best, ref_best = match.hyp_best, match.ref_best
     fig, cut = similarity_figure(ex, match)
     weight = "idf" if ex.idf else "weight (1; 0 for [CLS]/[SEP])"
     scored = " (as scored)" if k == ex.best_ref else ""

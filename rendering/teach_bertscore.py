@@ -49,8 +49,7 @@ def bertscore_lesson(
     match = ex.references[k]
     hyp_tokens = [t.text for t in ex.hyp_tokens]
     ref_tokens = [t.text for t in match.tokens]
-    hyp_best = [float(match.similarity[i, j]) for i, j in enumerate(match.hyp_match)]
-    ref_best = [float(match.similarity[i, j]) for j, i in enumerate(match.ref_match)]
+    hyp_best, ref_best = match.hyp_best, match.ref_best
     steps: list[Step] = []
     numbers: dict[str, float] = {}
 

@@ -105,3 +105,27 @@ def test_evidence_adds_up_and_the_lesson_follows_it(corpus):
 def test_a_folder_that_is_not_a_model_is_refused(tmp_path):
     with pytest.raises(ValueError, match="not a local Hugging Face model folder"):
         create("bertscore", {"model": str(tmp_path)}).stats(["a"], [["a"]])
+
+
+def test_the_zero_padding_of_bert_scores_batches_is_replayed():
+    """Two real WMT22 de-en pairs (LT22, segments 1431 and 1308) whose candidate has a token with a negative best
+    similarity: bert-score's batch pads their matrices with zeros, which floors that token at 0."""
+    hyps = [
+        "Twilights on the Poor",
+        "* How should the federal government function in the future?",
+        "This is a considerably longer candidate sentence about the weather in Berlin today and tomorrow.",
+    ]
+    refs = [
+        "Zippers on arms and legs",
+        "* How should the MBundestag function in the future?",
+        "This is a considerably longer reference sentence about the weather in Berlin today, and tomorrow too.",
+    ]
+    expected = _reference(hyps, [refs], idf=False)
+    metric = create("bertscore")
+    stats = metric.system_stats("LT22", hyps, [refs])
+    assert np.abs(stats.rows - expected).max() <= 1e-6
+    alone = metric.explain(hyps[0], [refs[0]])
+    assert abs(alone.precision - expected[0, 0]) > 1e-4  # a lone pair has no batch, so nothing is floored
+    ex = metric.explain_segment("LT22", 0, hyps[0], [refs[0]])
+    assert ex.row == tuple(stats.rows[0]) and ex.references[0].floored == (True, False)
+    assert 0.0 in ex.references[0].hyp_best and any("zero padding" in n for n in ex.notes)

@@ -11,10 +11,12 @@ maximum similarity, recall the same over reference tokens, F their harmonic mean
 Traps reproduced: with several references bert-score takes the maximum of P, of R and of F *separately*, so the
 three may come from different references (``best_ref`` is then ``None`` and a note says which); an empty candidate or
 reference scores P = R = F = 0; F of P + R = 0 is 0, while a sentence whose every token weighs 0 (with idf, a token
-in every reference) gives a NaN precision or recall, as in bert-score. Not reproduced: bert-score pads the
-similarity matrices of a batch with zeros before the greedy max, so a token whose similarities are all negative
-would get 0 in a padded batch; with contextual embeddings every token has a positive similarity (its best match),
-and the parity tests check the results agree to 1e-6.
+in every reference) gives a NaN precision or recall, as in bert-score. bert-score matches the (candidate, reference)
+pairs in batches of ``batch_size`` and pads each batch's similarity matrices with zeros, so a token whose best
+similarity is negative counts 0 instead when the other side of its pair is shorter than the longest in its batch
+(2 of 1,984 WMT22 de-en segments of LT22 have such a token). :meth:`BERTScore.stats` replays that batching; the
+explanation of a segment knows it through :meth:`BERTScore.explain_segment` (the system's batch) and says so when a
+floor applied, while :meth:`BERTScore.explain` of a lone pair has no batch and floors nothing.
 
 Rows are one segment's ``(P, R, F)``; the corpus score is the mean of the chosen one over segments, as bert-score
 users report ``F.mean()``.
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from typing import Literal
 
@@ -32,6 +34,7 @@ import numpy as np
 
 from metrics.bertscore.encoder import DEFAULT_MODEL_NAME, Encoded, Encoder, Idf, encoder, model_path, weights
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
@@ -69,10 +72,10 @@ class BERTScoreConfig:
     batch_size: int = option(
         64,
         label="Batch size",
-        help="Sentences embedded at once (bert-score's default 64); memory, not the score.",
+        help="Sentences embedded and pairs matched at once (bert-score's 64). bert-score's zero padding of a batch "
+        "can floor a negative best similarity at 0, so it may change a rare token's term, as in bert-score.",
         low=1,
         high=4096,
-        work_bound=True,
     )
 
     def __post_init__(self) -> None:
@@ -83,13 +86,18 @@ class BERTScoreConfig:
 class ReferenceMatch:
     """The candidate against one reference: the reference's tokens and weights, the cosine similarity matrix
     (candidate tokens × reference tokens, float32 values), each candidate token's greedy match in the reference
-    (``hyp_match``) and each reference token's in the candidate (``ref_match``), and P, R, F of this pair."""
+    (``hyp_match``) and the similarity it counts (``hyp_best``; 0 where bert-score's batch padding floored a negative
+    maximum, ``floored`` then says which side), the same for each reference token (``ref_match``, ``ref_best``), and
+    P, R, F of this pair."""
 
     tokens: tuple[Token, ...]
     weights: tuple[float, ...]
     similarity: np.ndarray = field(compare=False)
     hyp_match: tuple[int, ...]
     ref_match: tuple[int, ...]
+    hyp_best: tuple[float, ...]
+    ref_best: tuple[float, ...]
+    floored: tuple[bool, bool]
     precision: float
     recall: float
     f1: float
@@ -128,6 +136,11 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         self._idf: Idf | None = None
         self._idf_key: tuple[tuple[str | None, ...], ...] | None = None
         self.progress: Callable[[int, int], None] | None = None  # (sentences embedded, to embed) while embedding
+        # The batch floors of the segments that had one, by (system, text, references) and index: few, and kept so
+        # that explain_segment shows what system_stats counted.
+        self._floors: BoundedCache[tuple[str, str, tuple[str, ...]], dict[int, list[tuple[bool, bool]]]] = BoundedCache(
+            10_000
+        )
 
     @property
     def name(self) -> str:
@@ -160,12 +173,20 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
             )
         return weights(encoded.ids, self._idf if self.config.idf else None, self.encoder.special_ids)
 
-    def _pair(self, hyp: Encoded, hyp_w: np.ndarray, ref: Encoded, ref_w: np.ndarray) -> ReferenceMatch:
-        """bert-score's ``greedy_cos_idf`` on one pair, with its float32 torch arithmetic."""
+    def _pair(
+        self, hyp: Encoded, hyp_w: np.ndarray, ref: Encoded, ref_w: np.ndarray, floors: tuple[bool, bool]
+    ) -> ReferenceMatch:
+        """bert-score's ``greedy_cos_idf`` on one pair, with its float32 torch arithmetic; ``floors``: whether the
+        pair's batch padded its reference (a zero column: the candidate tokens' maxima are at least 0) and its
+        candidate (a zero row, for the reference tokens)."""
         torch = self.encoder.torch
         sim = hyp.embeddings @ ref.embeddings.T
         word_precision, hyp_match = sim.max(dim=1)
         word_recall, ref_match = sim.max(dim=0)
+        if floors[0]:
+            word_precision = word_precision.clamp(min=0.0)
+        if floors[1]:
+            word_recall = word_recall.clamp(min=0.0)
         hyp_scale = torch.from_numpy(hyp_w)
         ref_scale = torch.from_numpy(ref_w)
         precision = (word_precision * (hyp_scale / hyp_scale.sum())).sum()
@@ -180,18 +201,26 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
             similarity=sim.numpy(),
             hyp_match=tuple(int(j) for j in hyp_match),
             ref_match=tuple(int(i) for i in ref_match),
+            hyp_best=tuple(float(x) for x in word_precision),
+            ref_best=tuple(float(x) for x in word_recall),
+            floored=(
+                bool(floors[0] and bool((sim.max(dim=1).values < 0).any())),
+                bool(floors[1] and bool((sim.max(dim=0).values < 0).any())),
+            ),
             precision=float(precision),
             recall=float(recall),
             f1=float(f1),
         )
 
-    def _segment(self, hyp: Encoded, refs: Sequence[Encoded]) -> tuple[np.ndarray, list[ReferenceMatch], np.ndarray]:
+    def _segment(
+        self, hyp: Encoded, refs: Sequence[Encoded], floors: Sequence[tuple[bool, bool]]
+    ) -> tuple[np.ndarray, list[ReferenceMatch], np.ndarray]:
         """(row, the match with each reference, the candidate's weights): P, R and F each maximized over the
         references, as bert-score does (NaN propagates through the maximum, as torch's does)."""
         if not refs:
             raise ValueError("bertscore: BERTScore needs at least one reference per segment")
         hyp_w = self._weights(hyp)
-        matches = [self._pair(hyp, hyp_w, ref, self._weights(ref)) for ref in refs]
+        matches = [self._pair(hyp, hyp_w, r, self._weights(r), f) for r, f in zip(refs, floors, strict=True)]
         table = np.array([[m.precision, m.recall, m.f1] for m in matches], dtype=np.float64)
         row = np.where(np.isnan(table).any(axis=0), np.nan, table.max(axis=0, initial=-np.inf))
         return row, matches, hyp_w
@@ -200,8 +229,22 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         return np.array(self.explain(hyp, refs).row, dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str]) -> BERTScoreExplanation:
+        """The evidence of one pair on its own: no batch, so no zero padding floors a similarity."""
+        return self._explain(hyp, refs, [(False, False)] * len(refs))
+
+    def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> BERTScoreExplanation:
+        """The evidence of segment ``index`` of ``system`` with the floors of the batch :meth:`system_stats` put it
+        in (a note says when that batch is not known here)."""
+        floors = self._floors.get((system, hyp, tuple(refs)), {}).get(index)
+        if floors is None:
+            found = self._explain(hyp, refs, [(False, False)] * len(refs))
+            note = "scored without its batch: bert-score's zero padding, if it floored a similarity, is not shown"
+            return replace(found, notes=(*found.notes, note))
+        return self._explain(hyp, refs, floors)
+
+    def _explain(self, hyp: str, refs: Sequence[str], floors: Sequence[tuple[bool, bool]]) -> BERTScoreExplanation:
         encoded = self.encoder.encode([hyp, *refs], self.config.batch_size)
-        row, matches, hyp_w = self._segment(encoded[0], encoded[1:])
+        row, matches, hyp_w = self._segment(encoded[0], encoded[1:], floors)
         column = COLUMNS.index(self.config.score)
         best = [_first_max([(m.precision, m.recall, m.f1)[k] for m in matches]) for k in range(3)]
         notes = list(self._notes(encoded))
@@ -210,6 +253,13 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
                 f"P, R and F are each the maximum over the references (bert-score): P from reference {best[0] + 1}, "
                 f"R from {best[1] + 1}, F from {best[2] + 1}"
             )
+        for k, m in enumerate(matches):
+            sides = [side for side, floored in zip(("candidate", "reference"), m.floored, strict=True) if floored]
+            if sides:
+                notes.append(
+                    f"reference {k + 1}: a {' and a '.join(sides)} token's best similarity is negative and counts 0, "
+                    "as bert-score's zero padding of this pair's batch makes it"
+                )
         return BERTScoreExplanation(
             score=float(row[column]),
             row=tuple(float(x) for x in row),
@@ -234,17 +284,54 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
             return [f"a sentence longer than {limit} tokens was cut at {limit}, as bert-score's tokenizer call does"]
         return []
 
+    def _batch_floors(
+        self, hyps: Sequence[Encoded], per_segment: Sequence[Sequence[Encoded]]
+    ) -> list[list[tuple[bool, bool]]]:
+        """For every (segment, reference) pair, whether bert-score's batch of pairs pads its reference and its
+        candidate: pairs in order (a segment's references one after another), ``batch_size`` at a time."""
+        pairs = [(len(h.ids), len(r.ids)) for h, refs in zip(hyps, per_segment, strict=True) for r in refs]
+        size = self.config.batch_size
+        flags = []
+        for start in range(0, len(pairs), size):
+            batch = pairs[start : start + size]
+            longest_hyp, longest_ref = max(h for h, _ in batch), max(r for _, r in batch)
+            flags += [(r < longest_ref, h < longest_hyp) for h, r in batch]
+        found, k = [], 0
+        for refs in per_segment:
+            found.append(flags[k : k + len(refs)])
+            k += len(refs)
+        return found
+
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
-        """P, R, F of every segment; embeds every unique sentence not yet cached (references once for all systems)."""
+        """P, R, F of every segment, matched in bert-score's batches; embeds every unique sentence not yet cached
+        (references once for all systems)."""
+        return self._stats(hyps, refs)[0]
+
+    def system_stats(self, system: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        stats, floors = self._stats(hyps, refs)
+        per_segment = [segment_refs(refs, i) for i in range(len(hyps))]
+        for i, (hyp, seg_refs) in enumerate(zip(hyps, per_segment, strict=True)):
+            if any(a or b for a, b in floors[i]):
+                self._floors.setdefault((system, hyp, tuple(seg_refs)), {})[i] = floors[i]
+            else:
+                self._floors.pop((system, hyp, tuple(seg_refs)), None)
+        return stats
+
+    def _stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
+    ) -> tuple[SegmentStats, list[list[tuple[bool, bool]]]]:
         check_corpus(hyps, refs, self.id)
         self.prepare(refs)
         per_segment = [segment_refs(refs, i) for i in range(len(hyps))]
         unique = list(dict.fromkeys([*hyps, *(r for rs in per_segment for r in rs)]))
         encoded = dict(zip(unique, self.encoder.encode(unique, self.config.batch_size, self.progress), strict=True))
+        encoded_refs = [[encoded[r] for r in rs] for rs in per_segment]
+        floors = self._batch_floors([encoded[h] for h in hyps], encoded_refs)
         rows = np.empty((len(hyps), 3), dtype=np.float64)
-        for i, (hyp, seg_refs) in enumerate(zip(hyps, per_segment, strict=True)):
-            rows[i], _, _ = self._segment(encoded[hyp], [encoded[r] for r in seg_refs])
-        return SegmentStats(self.id, self.columns, rows, self.aggregate, tuple(self._notes(list(encoded.values()))))
+        for i, hyp in enumerate(hyps):
+            rows[i], _, _ = self._segment(encoded[hyp], encoded_refs[i], floors[i])
+        notes = tuple(self._notes(list(encoded.values())))
+        return SegmentStats(self.id, self.columns, rows, self.aggregate, notes), floors
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return np.asarray(pooled, dtype=np.float64)[..., COLUMNS.index(self.config.score)]
