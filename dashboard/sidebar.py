@@ -80,7 +80,8 @@ def _sidebar() -> None:
         chosen = st.multiselect(
             "Metrics",
             offered,
-            default=[m for m in state.metric_ids() if m in offered],
+            # A value put in the box's state (the Data page adding an external metric) wins over the default.
+            default=None if METRICS_BOX in st.session_state else [m for m in state.metric_ids() if m in offered],
             format_func=state.label,
             key=METRICS_BOX,
         )
