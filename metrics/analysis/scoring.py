@@ -79,6 +79,9 @@ class BucketSettings:
             raise ValueError(f"alpha must lie strictly between 0 and 1, not {self.alpha}")
 
 
+DEFAULT_SETTINGS = BucketSettings()
+
+
 def subset(stats: SegmentStats, index: np.ndarray) -> SegmentStats:
     """The statistics of the segments in ``index`` (their rows, in that order)."""
     return SegmentStats(stats.metric, stats.columns, stats.rows[index], stats.aggregate, stats.notes)
@@ -123,7 +126,7 @@ class _Resampler:
         return found
 
 
-def _intervals(observed: np.ndarray, samples: np.ndarray) -> list[Interval]:
+def intervals_of(observed: np.ndarray, samples: np.ndarray) -> list[Interval]:
     """:func:`~metrics.stats.significance.estimate_interval` (NumPy mean) of many rows of resample scores."""
     ordered = np.sort(samples, axis=1)
     n = ordered.shape[1]
@@ -149,7 +152,7 @@ def bucket_scores(
     metrics: Mapping[str, Metric],
     stats: Mapping[str, Mapping[str, SegmentStats]],
     baseline: str | None = None,
-    settings: BucketSettings = BucketSettings(),
+    settings: BucketSettings = DEFAULT_SETTINGS,
 ) -> tuple[tuple[BucketResult, ...], tuple[str, ...]]:
     """Scores of every non-empty bucket, and notes naming the empty ones (left out).
 
@@ -194,7 +197,7 @@ def bucket_scores(
         b = names.index(base)
         for found, g in zip(scores, groups, strict=True):
             width = len(g.systems)
-            intervals = _intervals(observed[row : row + width], samples[row : row + width])
+            intervals = intervals_of(observed[row : row + width], samples[row : row + width])
             p_values: list[float | None] = [None] * width
             if bucketing.shared and width > 1:
                 tested = _p_values(samples[row : row + width], observed[row : row + width], b)

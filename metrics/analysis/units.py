@@ -148,6 +148,16 @@ def unit_for(metric: Metric, refs: Sequence[Sequence[str | None]]) -> TokenUnit:
     return CJK_CHARACTERS if is_cjk(first) else unit
 
 
+def word_unit(metrics: Sequence[Metric], refs: Sequence[Sequence[str | None]]) -> TokenUnit:
+    """The unit words and n-grams are counted in: the first of ``metrics`` that counts words (chrF and CER count
+    characters), else whitespace words; characters for CJK text (see :func:`unit_for`)."""
+    for metric in metrics:
+        if token_unit(metric).words:
+            return unit_for(metric, refs)
+    first = [text for text in refs[0] if text is not None] if refs else []
+    return CJK_CHARACTERS if is_cjk(first) else WHITESPACE_WORDS
+
+
 @dataclass(frozen=True)
 class Lengths:
     """Lengths in one unit: ``refs[i]`` the mean length of segment ``i``'s references, ``hyps[system][i]`` the
