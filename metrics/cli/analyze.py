@@ -22,13 +22,13 @@ from typing import Any
 
 from metrics.analysis import agreement as agreement_module
 from metrics.analysis.buckets import BucketKind, parse_edges
-from metrics.analysis.disagreement import disagreements
-from metrics.analysis.documents import document_scores, ranking_flips
-from metrics.analysis.ngrams import DEFAULT_ALPHA, DEFAULT_TOP, characteristic_ngrams, corpus_matches
+from metrics.analysis.disagreement import Disagreement, disagreements
+from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
+from metrics.analysis.ngrams import DEFAULT_ALPHA, DEFAULT_TOP, NgramReport, characteristic_ngrams, corpus_matches
 from metrics.analysis.plan import build, parse_spec
 from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
-from metrics.analysis.words import FREQUENCY_EDGES, frequencies, word_accuracy
+from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
 from metrics.cli.analysis_text import format_analysis
 from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
@@ -144,7 +144,8 @@ def _buckets(args: argparse.Namespace, scored: Scored, metadata: Metadata | None
     if any(s.kind is BucketKind.METADATA for s in specs) and metadata is None:
         raise ValueError("bucketing by a metadata column needs --meta FILE")
     stats = {r.name: dict(r.stats) for r in evaluation.systems}
-    sections, notes = [], []
+    sections: list[BucketSection] = []
+    notes: list[str] = []
     cache = _LengthCache(scored)
     for spec in specs:
         if spec.kind.value in edges:
@@ -203,7 +204,7 @@ def analyse(args: argparse.Namespace) -> Analysis:
         if args.ngrams or args.word_accuracy
         else []
     )
-    ngrams = ()
+    ngrams: tuple[NgramReport, ...] = ()
     if args.ngrams:
         a, b = _pair(args.ngrams, names, "--ngrams")
         low, high = settings.ngram_orders
@@ -211,20 +212,21 @@ def analyse(args: argparse.Namespace) -> Analysis:
             s: corpus_matches([unit.tokens(t) for t in scored.systems[s]], ref_tokens, low, high) for s in (a, b)
         }
         ngrams = (characteristic_ngrams(a, b, matches, min_n=low, max_n=high, alpha=args.ngram_alpha, top=args.top),)
-    words = ()
+    words: tuple[WordAccuracy, ...] = ()
     if args.word_accuracy:
         corpus = read_segments(args.freq_corpus).texts if args.freq_corpus else [t for s in scored.refs for t in s]
         counts = frequencies(unit.tokens(t) for t in corpus)
         outputs = {s: [unit.tokens(t) for t in texts] for s, texts in scored.systems.items()}
         words = word_accuracy(outputs, ref_tokens, counts, edges.get("words", FREQUENCY_EDGES), settings.buckets)
-    documents, flips = (), ()
+    documents: tuple[DocumentScores, ...] = ()
+    flips: tuple[RankingFlip, ...] = ()
     if args.documents and metadata is not None:
         stats = {r.name: dict(r.stats) for r in evaluation.systems}
         documents = document_scores(metadata.column(args.documents), evaluation.metrics, stats)
         corpus_scores = {r.name: dict(r.scores) for r in evaluation.systems}
         higher = {m: bool(metric.higher_is_better) for m, metric in evaluation.metrics.items()}
         flips = ranking_flips(documents, corpus_scores, higher)
-    found = ()
+    found: tuple[Disagreement, ...] = ()
     if args.disagreements:
         a, b = _pair(args.disagreements, names, "--disagreements")
         segment = {r.name: dict(r.segment_scores) for r in evaluation.systems}
