@@ -19,7 +19,6 @@ from metrics.analysis.buckets import (
     LENGTH_EDGES,
     BucketKind,
     by_category,
-    by_slices,
     by_values,
     edge_labels,
     parse_edges,
@@ -28,6 +27,7 @@ from metrics.analysis.disagreement import disagreements
 from metrics.analysis.documents import document_scores, ranking_flips
 from metrics.analysis.ngrams import characteristic_ngrams, corpus_matches
 from metrics.analysis.scoring import BucketSettings, bucket_scores, subset
+from metrics.analysis.slices import Slice, by_slices
 from metrics.analysis.units import WHITESPACE_WORDS, lengths, reference_lengths, token_unit, unit_for
 from metrics.analysis.words import frequencies, word_accuracy
 from metrics.core.registry import create
@@ -325,10 +325,12 @@ def test_disagreements_need_opposite_opinions():
 def test_categories_slices_and_bad_buckets():
     bucketing = by_category("meta:domain", "domain", ["news", "talk", "news"])
     assert bucketing.labels == ("news", "talk") and list(bucketing.segments(0)) == [0, 2]
-    (only,) = by_slices({"short ones": [2, 0]}, 3)
+    (only,) = by_slices([Slice("short ones", "", (0, 2))], 3)
     assert only.labels == ("short ones",) and list(only.segments(0)) == [0, 2]
-    with pytest.raises(ValueError, match="outside"):
-        by_slices({"x": [5]}, 3)
+    with pytest.raises(ValueError, match="the data has 3 segments"):
+        by_slices([Slice("x", "", (5,))], 3)
+    with pytest.raises(ValueError, match="increasing"):
+        Slice("x", "", (2, 0))
     with pytest.raises(ValueError, match="too many buckets"):
         by_category("meta:id", "id", [str(i) for i in range(500)])
     assert WHITESPACE_WORDS.tokens("a  b") == ["a", "b"]

@@ -12,7 +12,7 @@ buckets them), so every system has its own segments in a bucket.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -165,16 +165,3 @@ def by_category(key: str, title: str, values: Sequence[str]) -> Bucketing:
     return Bucketing(
         BucketKind.METADATA, key, title, labels, np.array([number[v] for v in values], dtype=np.intp).reshape(-1)
     )
-
-
-def by_slices(slices: Mapping[str, Sequence[int]], n_segments: int) -> tuple[Bucketing, ...]:
-    """One single-bucket bucketing per named slice (slices may overlap, so each stands alone)."""
-    found = []
-    for name, segments in slices.items():
-        index = np.full(n_segments, -1, dtype=np.intp)
-        chosen = np.asarray(segments, dtype=np.intp)
-        if chosen.size and (chosen.min() < 0 or chosen.max() >= n_segments):
-            raise ValueError(f"slice {name!r} names segments outside 1–{n_segments}")
-        index[chosen] = 0
-        found.append(Bucketing(BucketKind.SLICE, f"slice:{name}", f"slice {name}", (name,), index))
-    return tuple(found)
