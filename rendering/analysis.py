@@ -278,6 +278,12 @@ def agreement_frame(found: Sequence[Agreement], labels: Mapping[str, str]) -> pd
     )
 
 
+AGREEMENT_CAPTION = (
+    " human agr.: estimated share of human pairwise judgements agreeing with the metric on a difference this large "
+    "(an estimate from WMT system pairs, Kocmi et al. 2024; BLEU and chrF only) — it answers another question than p."
+)
+
+
 def agreement_text(value: float | None) -> str:
     """An estimate as a rounded percentage (it is a fit, not a measurement)."""
     return "" if value is None else f"≈{100 * value:.0f}%"

@@ -89,6 +89,14 @@ def agreements(
     return tuple(found)
 
 
+def baseline_agreement(
+    metrics: Mapping[str, Metric], scores: Mapping[str, Mapping[str, float]], baseline: str
+) -> dict[tuple[str, str], float]:
+    """``(system, metric_id)`` → the estimate for each system's difference to ``baseline`` (covered metrics)."""
+    pairs = [(name, baseline) for name in scores if name != baseline]
+    return {(g.a, g.metric): g.human_agreement for g in agreements(metrics, scores, pairs)}
+
+
 def all_pairs(systems: Sequence[str]) -> list[tuple[str, str]]:
     """Every pair in input order, the earlier system first (as the all-pairs test orders them)."""
     return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1 :]]
