@@ -22,7 +22,7 @@ from dashboard.dataset import Dataset, stream_hash
 from metrics.analysis import agreement as agreement_module
 from metrics.analysis.disagreement import Disagreement, disagreements
 from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
-from metrics.analysis.ngrams import NgramReport, characteristic_ngrams, corpus_matches
+from metrics.analysis.ngrams import NgramReport, characteristic_ngrams, corpus_matches, reference_counts
 from metrics.analysis.plan import BucketSpec, build
 from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.slices import Slice, by_slices
@@ -134,10 +134,14 @@ def ngram_report(
     if a == b:
         raise ValueError(f"characteristic n-grams compare two different systems; both are {a!r}")
 
+    def allowed() -> list[Counter[Ngram]]:
+        key = ("allowed", unit_key, orders, data.refs_hash)
+        return _one(key, "references", "Counting reference n-grams",
+                    lambda: reference_counts(_ref_tokens(unit, unit_key), orders[0], orders[1]))  # fmt: skip
+
     def matches(name: str) -> list[Counter[Ngram]]:
         def run() -> list[Counter[Ngram]]:
-            hyps = _tokens(unit, unit_key, data.systems[name])
-            return corpus_matches(hyps, _ref_tokens(unit, unit_key), orders[0], orders[1])
+            return corpus_matches(_tokens(unit, unit_key, data.systems[name]), allowed(), orders[0], orders[1])
 
         key = ("matches", unit_key, orders, data.refs_hash, data.system_hash(name))
         return _one(key, name, "Counting n-gram matches", run)

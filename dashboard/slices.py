@@ -59,7 +59,7 @@ def save_form(mask: np.ndarray) -> None:
     """The explorer's form: name the segments its filters keep (``mask``) and save them as a slice."""
     chosen = tuple(int(i) for i in np.flatnonzero(mask))
     with st.expander(f"Save these {len(chosen)} segments as a slice for the Analysis page"):
-        description = describe_filters(dict(st.session_state))
+        description = describe_filters(st.session_state.to_dict())
         st.caption(f"Filters: {escape_markdown(description)}")
         left, right = st.columns([3, 1])
         name = left.text_input("Slice name", max_chars=MAX_NAME, key="ex_slice_name")

@@ -5,6 +5,7 @@ differences, and segments where metrics disagree. Only the chosen section is com
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import streamlit as st
 
@@ -210,7 +211,7 @@ def show_buckets() -> None:
 
 def _number_columns(columns: Sequence[str]) -> dict[str, object]:
     formats = {"score", "95% CI low", "95% CI high", "precision", "recall", "F-measure", "F 95% CI low",
-               "F 95% CI high", "ratio", "Δ = A − B", "its Δ (A − B)", "its Δ (A − B) ", "size (SD)",
+               "F 95% CI high", "ratio", "Δ = A − B", "Δ A − B (A's metric)", "Δ A − B (B's metric)", "size (SD)",
                "share of pairs"}  # fmt: skip
     found: dict[str, object] = {c: st.column_config.NumberColumn(format="%.4f") for c in columns if c in formats}
     if "p vs baseline" in columns:
@@ -279,8 +280,8 @@ def show_ngrams() -> None:
     left, right = st.columns(2)
     picked = None
     for column, contrasts, title, key in (
-        (left, report.a_better, f"{a} matches more", "an_ng_table_a"),
-        (right, report.b_better, f"{b} matches more", "an_ng_table_b"),
+        (left, report.a_better, f"A = {a} matches more than B = {b}", "an_ng_table_a"),
+        (right, report.b_better, f"B = {b} matches more than A = {a}", "an_ng_table_b"),
     ):
         column.markdown(f"**{escape_markdown(title)}**")
         frame = ngram_frame(contrasts)
@@ -382,7 +383,9 @@ def show_trust() -> None:
         return
     only_baseline = st.toggle(f"Only pairs with the baseline ({escape_markdown(baseline)})", value=len(names) > 5,
                               key="an_trust_baseline")  # fmt: skip
-    shown = [g for g in found if baseline in (g.a, g.b)] if only_baseline else list(found)
+    # with the baseline as B, every Δ reads "this system − the baseline"
+    turned = [replace(g, a=g.b, b=g.a, delta=-g.delta) if g.a == baseline else g for g in found]
+    shown = [g for g in turned if g.b == baseline] if only_baseline else list(found)
     frame = agreement_frame(shown, labels)
     st.dataframe(frame, hide_index=True, key="an_trust_table", height=table_height(len(frame)),
                  column_config=_number_columns(frame.columns))  # fmt: skip
@@ -416,8 +419,10 @@ def show_disagreement() -> None:
         texts = segments_frame([d.segment for d in shown], {"reference": data.refs[0], a: data.systems[a],
                                                             b: data.systems[b]})  # fmt: skip
         frame = frame.join(texts)
+    columns = _number_columns(frame.columns)
+    columns.update({c: st.column_config.TextColumn(width="medium") for c in ("reference", a, b) if c in frame.columns})
     event = st.dataframe(frame, on_select="rerun", selection_mode="single-row", key="an_dis_table",
-                         height=table_height(len(frame)), column_config=_number_columns(frame.columns))  # fmt: skip
+                         height=table_height(len(frame)), column_config=columns)  # fmt: skip
     open_segment(event, [d.segment for d in shown], "an_dis_open")
     downloads(document(header(), disagreements=found), "disagreements")
 

@@ -72,12 +72,15 @@ def bucket_figure(
     intervals; a bar with a black outline differs significantly from the baseline in that bucket."""
     metric_ids = list(labels)
     order = _label_order(section.results)
+    shown = {label: escape_html(label) for label in order}
+    if section.bucketing.shared:  # every system has the same segments there: say how many under the label
+        shown = {r.label: f"{escape_html(r.label)}<br>n = {len(r.segments)}" for r in section.results}
     fig = make_subplots(
         rows=len(metric_ids),
         cols=1,
         shared_xaxes=True,
         subplot_titles=[escape_html(labels[m]) for m in metric_ids],
-        vertical_spacing=0.12 / max(1, len(metric_ids) - 1) if len(metric_ids) > 1 else 0.0,
+        vertical_spacing=110 / (160 + 260 * len(metric_ids)),  # room for the tick labels and the next title
     )
     for k, system in enumerate(systems):
         colour = PALETTE[k % len(PALETTE)]
@@ -90,7 +93,7 @@ def bucket_figure(
             marks = [significant(e, alpha) for _, e in entries]
             fig.add_trace(
                 go.Bar(
-                    x=[escape_html(label) for label, _ in entries],
+                    x=[shown[label] for label, _ in entries],
                     y=[e.score for _, e in entries],
                     error_y={
                         "type": "data",
@@ -119,7 +122,8 @@ def bucket_figure(
                 row=row,
                 col=1,
             )
-    fig.update_xaxes(categoryorder="array", categoryarray=[escape_html(label) for label in order])
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[shown[label] for label in order],
+                     showticklabels=True)  # fmt: skip
     title = escape_html(section.bucketing.title)
     if baseline is not None and section.bucketing.shared:
         title += f" · outlined: differs from {escape_html(baseline)} (paired bootstrap p < {alpha:g})"
@@ -149,6 +153,7 @@ def counts_figure(section: BucketSection, systems: Sequence[str]) -> go.Figure:
                 hovertemplate="%{fullData.name} · %{x}: %{y} segments<extra></extra>",
             )
         )
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[escape_html(x) for x in order])
     fig.update_layout(
         barmode="group",
         height=320,
@@ -202,29 +207,18 @@ def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.F
                 "<br>%{customdata[0]} matches of %{customdata[1]} reference words<extra></extra>",
             )
         )
-    fig.update_xaxes(title="word frequency", categoryorder="array", categoryarray=[escape_html(x) for x in order])
+    fig.update_xaxes(title="word frequency (occurrences)", type="category", categoryorder="array",
+                     categoryarray=[escape_html(x) for x in order])  # fmt: skip
     fig.update_yaxes(title="word F-measure", range=[0, 1])
     fig.update_layout(barmode="group", height=420, margin={"l": 10, "r": 10, "t": 30, "b": 40})
     return fig
 
 
 def ngram_frame(contrasts: Sequence[NgramContrast]) -> pd.DataFrame:
-    if not contrasts:
-        return pd.DataFrame(columns=["n-gram", "n", "A matches", "B matches", "ratio", "segments"])
-    first = contrasts[0]
-    return pd.DataFrame(
-        [
-            {
-                "n-gram": c.text,
-                "n": c.n,
-                f"{first.a} matches": c.matches_a,
-                f"{first.b} matches": c.matches_b,
-                "ratio": c.ratio,
-                "segments": len(c.segments),
-            }
-            for c in contrasts
-        ]
-    )
+    """One row per n-gram; ``A``/``B``: the corpus matches of the two systems (named in the section's title)."""
+    columns = ["n-gram", "n", "A", "B", "ratio", "segments"]
+    rows = [[c.text, c.n, c.matches_a, c.matches_b, c.ratio, len(c.segments)] for c in contrasts]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def segments_frame(
@@ -311,9 +305,9 @@ def disagreement_frame(found: Sequence[Disagreement], labels: Mapping[str, str])
             {
                 "segment": d.segment + 1,
                 "prefers A": labels[d.for_a],
-                "its Δ (A − B)": d.delta_for_a,
+                "Δ A − B (A's metric)": d.delta_for_a,
                 "prefers B": labels[d.for_b],
-                "its Δ (A − B) ": d.delta_for_b,
+                "Δ A − B (B's metric)": d.delta_for_b,
                 "size (SD)": d.size,
             }
             for d in found

@@ -25,7 +25,7 @@ from metrics.analysis.buckets import (
 )
 from metrics.analysis.disagreement import disagreements
 from metrics.analysis.documents import document_scores, ranking_flips
-from metrics.analysis.ngrams import characteristic_ngrams, corpus_matches
+from metrics.analysis.ngrams import characteristic_ngrams, corpus_matches, reference_counts
 from metrics.analysis.scoring import BucketSettings, bucket_scores, subset
 from metrics.analysis.slices import Slice, by_slices
 from metrics.analysis.units import WHITESPACE_WORDS, lengths, reference_lengths, token_unit, unit_for
@@ -192,7 +192,8 @@ def test_ngram_matches_equal_a_brute_force_count():
     corpus = slice_corpus("ted")
     a, b = "sys1", "sys2"
     refs = [[r.split()] for r in corpus.refs[0]]
-    matches = {s: corpus_matches([h.split() for h in corpus.systems[s]], refs) for s in (a, b)}
+    allowed = reference_counts(refs)
+    matches = {s: corpus_matches([h.split() for h in corpus.systems[s]], allowed) for s in (a, b)}
     report = characteristic_ngrams(a, b, matches, top=30)
     totals = {s: Counter() for s in (a, b)}
     segments = defaultdict(set)
@@ -215,7 +216,7 @@ def test_ngram_matches_equal_a_brute_force_count():
 def test_ngram_matches_clip_at_the_largest_reference_count():
     hyp = ["the", "the", "the", "cat"]
     refs = [["the", "cat"], ["the", "the", "dog"]]
-    found = corpus_matches([hyp], [refs])[0]
+    found = corpus_matches([hyp], reference_counts([refs]))[0]
     assert found[("the",)] == 2 and found[("cat",)] == 1 and found[("the", "the")] == 1
     with pytest.raises(ValueError, match="both are 'A'"):
         characteristic_ngrams("A", "A", {"A": [found]})

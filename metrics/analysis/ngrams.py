@@ -59,24 +59,29 @@ class NgramReport:
     b_better: tuple[NgramContrast, ...]
 
 
-def segment_matches(hyp: Tokens, refs: Sequence[Tokens], min_n: int, max_n: int) -> Counter[Ngram]:
-    """Clipped matches of every n-gram of ``hyp`` against the references of one segment."""
-    found = ngram_counts(hyp, min_n, max_n)
-    if not found:
-        return Counter()
-    allowed: Counter[Ngram] = Counter()
-    for ref in refs:
-        allowed |= ngram_counts(ref, min_n, max_n)  # | keeps the maximum count per n-gram
-    return Counter({g: min(c, allowed[g]) for g, c in found.items() if allowed[g] > 0})
+def reference_counts(refs: Sequence[Sequence[Tokens]], min_n: int = 1, max_n: int = 4) -> list[Counter[Ngram]]:
+    """Per segment, the largest count of every n-gram over its references (``refs[i]``: segment ``i``'s token
+    lists): what an output may match, computed once for every system."""
+    found = []
+    for segment in refs:
+        allowed: Counter[Ngram] = Counter()
+        for ref in segment:
+            allowed |= ngram_counts(ref, min_n, max_n)  # | keeps the maximum count per n-gram
+        found.append(allowed)
+    return found
 
 
 def corpus_matches(
-    hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], min_n: int = 1, max_n: int = 4
+    hyps: Sequence[Tokens], allowed: Sequence[Counter[Ngram]], min_n: int = 1, max_n: int = 4
 ) -> list[Counter[Ngram]]:
-    """Per segment, the clipped matches of a system's output (``refs[i]``: segment ``i``'s references)."""
-    if len(hyps) != len(refs):
-        raise ValueError(f"{len(hyps)} outputs for {len(refs)} segments of references")
-    return [segment_matches(h, r, min_n, max_n) for h, r in zip(hyps, refs, strict=True)]
+    """Per segment, the clipped matches of a system's output against :func:`reference_counts`."""
+    if len(hyps) != len(allowed):
+        raise ValueError(f"{len(hyps)} outputs for {len(allowed)} segments of references")
+    found = []
+    for hyp, limit in zip(hyps, allowed, strict=True):
+        counts = ngram_counts(hyp, min_n, max_n)
+        found.append(Counter({g: min(c, limit[g]) for g, c in counts.items() if g in limit}))
+    return found
 
 
 def _check(a: str, b: str, min_n: int, max_n: int, alpha: float, top: int) -> None:

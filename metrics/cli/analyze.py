@@ -24,7 +24,14 @@ from metrics.analysis import agreement as agreement_module
 from metrics.analysis.buckets import BucketKind, parse_edges
 from metrics.analysis.disagreement import Disagreement, disagreements
 from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
-from metrics.analysis.ngrams import DEFAULT_ALPHA, DEFAULT_TOP, NgramReport, characteristic_ngrams, corpus_matches
+from metrics.analysis.ngrams import (
+    DEFAULT_ALPHA,
+    DEFAULT_TOP,
+    NgramReport,
+    characteristic_ngrams,
+    corpus_matches,
+    reference_counts,
+)
 from metrics.analysis.plan import build, parse_spec
 from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
@@ -208,9 +215,8 @@ def analyse(args: argparse.Namespace) -> Analysis:
     if args.ngrams:
         a, b = _pair(args.ngrams, names, "--ngrams")
         low, high = settings.ngram_orders
-        matches = {
-            s: corpus_matches([unit.tokens(t) for t in scored.systems[s]], ref_tokens, low, high) for s in (a, b)
-        }
+        allowed = reference_counts(ref_tokens, low, high)
+        matches = {s: corpus_matches([unit.tokens(t) for t in scored.systems[s]], allowed, low, high) for s in (a, b)}
         ngrams = (characteristic_ngrams(a, b, matches, min_n=low, max_n=high, alpha=args.ngram_alpha, top=args.top),)
     words: tuple[WordAccuracy, ...] = ()
     if args.word_accuracy:
