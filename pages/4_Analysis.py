@@ -337,8 +337,8 @@ def show_slices() -> None:
         st.rerun()
     found = compute.slice_sections(evaluation, tuple(usable), baseline)
     combined = BucketSection(found[0].bucketing, tuple(r for s in found for r in s.results))
-    st.plotly_chart(bucket_figure(combined, labels, chart_systems("an_slice_systems"), alpha, baseline),
-                    key="an_slice_chart")  # fmt: skip
+    figure = bucket_figure(combined, labels, chart_systems("an_slice_systems"), alpha, baseline, "saved slices")
+    st.plotly_chart(figure, key="an_slice_chart")
     frame = bucket_frame(found, labels, alpha).rename(columns={"bucket": "slice"})
     st.dataframe(frame, hide_index=True, key="an_slice_table", height=table_height(len(frame)),
                  column_config=_number_columns(frame.columns))  # fmt: skip

@@ -67,6 +67,7 @@ def bucket_figure(
     systems: Sequence[str],
     alpha: float,
     baseline: str | None = None,
+    title: str | None = None,
 ) -> go.Figure:
     """Grouped bars per bucket, one panel per metric, one colour per system (in ``systems``), whiskers for the 95 %
     intervals; a bar with a black outline differs significantly from the baseline in that bucket."""
@@ -124,7 +125,7 @@ def bucket_figure(
             )
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=[shown[label] for label in order],
                      showticklabels=True)  # fmt: skip
-    title = escape_html(section.bucketing.title)
+    title = escape_html(section.bucketing.title if title is None else title)
     if baseline is not None and section.bucketing.shared:
         title += f" · outlined: differs from {escape_html(baseline)} (paired bootstrap p < {alpha:g})"
     fig.update_layout(

@@ -9,7 +9,9 @@ statistics alone: sacrebleu's draws for the bucket's number of segments and seed
 p-value; in float64, so they differ from sacrebleu's float32 resample arithmetic by ~1e-7 relative. A
 per-system bucket (length difference, the system's own sentence score, as compare-mt buckets them) holds other
 segments for every system: it gets its interval but no paired test. The p-values are uncorrected: one test per
-system and bucket, a mark of where to look rather than a family-wise claim.
+system and bucket, a mark of where to look rather than a family-wise claim; a bucket of fewer than
+``min_test_segments`` segments (10) gets no test, as its resamples barely vary (sacrebleu's test gives one
+segment p = 1/1001).
 
 CIDEr-D's rows keep the document frequencies of the whole corpus (as its bootstrap does), so a CIDEr-D bucket is
 the mean of those segment scores, not pycocoevalcap run on the bucket alone.
@@ -71,9 +73,11 @@ class BucketSettings:
     n_bootstrap: int = 1000
     seed: int = DEFAULT_SEED
     alpha: float = DEFAULT_ALPHA
+    min_test_segments: int = 10  # below this a resample cannot vary enough for a test (one segment: p = 1/1001)
 
     def __post_init__(self) -> None:
         check_count("n_bootstrap", self.n_bootstrap)
+        check_count("min_test_segments", self.min_test_segments)
         check_seed(self.seed)
         if not 0 < self.alpha < 1:
             raise ValueError(f"alpha must lie strictly between 0 and 1, not {self.alpha}")
@@ -199,7 +203,7 @@ def bucket_scores(
             width = len(g.systems)
             intervals = intervals_of(observed[row : row + width], samples[row : row + width])
             p_values: list[float | None] = [None] * width
-            if bucketing.shared and width > 1:
+            if bucketing.shared and width > 1 and len(g.index) >= settings.min_test_segments:
                 tested = _p_values(samples[row : row + width], observed[row : row + width], b)
                 p_values = [None if s == b else float(tested[s]) for s in range(width)]
             for s, interval, p in zip(g.systems, intervals, p_values, strict=True):
@@ -216,8 +220,16 @@ def bucket_scores(
         )
         for g, found in zip(groups, scores, strict=True)
     )
-    notes = (f"{bucketing.title}: no segments in bucket(s) {', '.join(empty)}; left out",) if empty else ()
-    return results, notes
+    notes = [f"{bucketing.title}: no segments in bucket(s) {', '.join(empty)}; left out"] if empty else []
+    small = [
+        bucketing.labels[g.position] for g in groups if bucketing.shared and len(g.index) < settings.min_test_segments
+    ]
+    if small and len(names) > 1:
+        notes.append(
+            f"{bucketing.title}: bucket(s) {', '.join(small)} hold fewer than {settings.min_test_segments} segments; "
+            "no paired test there"
+        )
+    return results, tuple(notes)
 
 
 def significant(score: BucketScore, alpha: float) -> bool:
