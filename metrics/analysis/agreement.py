@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import mt_thresholds  # type: ignore[import-untyped]
+import mt_thresholds
 
 from metrics.bleu.metric import BLEU, BLEUConfig
 from metrics.chrf.metric import CHRF, CHRFConfig
