@@ -12,7 +12,7 @@ scale); ``edges`` overrides them per bucketing kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,8 +109,3 @@ def build(
     diffs = np.stack([found.hyps[name] - found.refs for name in names])
     title = f"output − reference length ({found.unit})"
     return by_values(spec.kind, spec.key, title, diffs, spec.edges or LENGTH_DIFF_EDGES, names)
-
-
-def system_texts(evaluation: Evaluation, systems: Mapping[str, Sequence[str]]) -> dict[str, Sequence[str]]:
-    """The outputs of the evaluated systems, in the evaluation's order."""
-    return {r.name: systems[r.name] for r in evaluation.systems}
