@@ -103,7 +103,7 @@ def _pair(text: str, names: Sequence[str], flag: str) -> tuple[str, str]:
 
 
 def _edges(items: Sequence[str]) -> dict[str, tuple[float, ...]]:
-    kinds = {k.value for k in BucketKind} | {"words"}
+    kinds = {k.value for k in BucketKind if k not in (BucketKind.METADATA, BucketKind.SLICE)} | {"words"}
     found = {}
     for item in items:
         kind, sep, text = item.partition("=")
