@@ -11,7 +11,14 @@ from metrics.io.results import to_json
 from rendering import export
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
-from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
+from rendering.tables import (
+    groups_text,
+    metric_labels,
+    metric_notes,
+    overview_table,
+    style_overview,
+    systems_text,
+)
 from rendering.text import escape_markdown
 
 data = page_setup("overview")
@@ -47,8 +54,14 @@ if reports is not None:
                 pvalues[(name, metric_id)] = pair.p_value
         groups[metric_id] = report["groups"]
 
-for label, note, systems in metric_notes(evaluation):
-    st.warning(f"**{escape_markdown(label)}** ({escape_markdown(', '.join(systems))}): {escape_markdown(note)}")
+for group in metric_notes(evaluation):
+    where = f"{', '.join(group.metrics)} on {systems_text(group.systems, len(names))}"
+    st.warning(f"**{escape_markdown(where)}**: {escape_markdown(group.message)}")
+    if group.details:
+        with st.expander(f"What it found, system by system ({len(group.details)})"):
+            st.markdown(
+                "\n".join(f"- {escape_markdown(s)}: {escape_markdown('; '.join(d))}" for s, d in group.details.items())
+            )
 
 table = overview_table(evaluation, intervals or None, pvalues or None)
 st.dataframe(style_overview(table, evaluation), key="scores_table")

@@ -20,7 +20,7 @@ from metrics.cli.text import format_table
 from metrics.core.registry import SPECS, create_many, parse_set_options
 from metrics.evaluate import evaluate
 from metrics.io.inputs import InputError, check_same_length, read_segments
-from metrics.io.results import Note, build_results, to_csv, to_json
+from metrics.io.results import Note, build_results, note_groups, to_csv, to_json
 
 
 def _metric_list(text: str) -> list[str]:
@@ -61,8 +61,13 @@ def run_score(args: argparse.Namespace) -> str:
     input_notes = [Note(n) for f in (*refs, *systems) for n in f.notes]
     results = build_results(evaluation, cli_stats.compute(args, evaluation), segments=args.segments, notes=input_notes)
     for note in results.notes:
-        where = f"{note.metric} on {', '.join(note.systems)}: " if note.metric else ""
-        print(f"scorelens: {'warning' if note.metric else 'note'}: {where}{note.message}", file=sys.stderr)
+        if note.metric is None:
+            print(f"scorelens: note: {note.message}", file=sys.stderr)
+    for group in note_groups(results.notes):
+        print(f"scorelens: warning: {', '.join(group.metrics)} on {', '.join(group.systems)}: {group.message}",
+              file=sys.stderr)  # fmt: skip
+        for system, details in group.details.items():
+            print(f"scorelens:   {system}: {'; '.join(details)}", file=sys.stderr)
     if args.format == "json":
         return to_json(results)
     if args.format == "csv":

@@ -76,7 +76,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import Metric, SegmentStats, StatsNote
 from metrics.core.config import check_options, option
 from metrics.core.tokens import Token
 from metrics.rouge155.printed import PrintedReport, f_measure, printed_report, round5
@@ -356,10 +356,10 @@ class _Rouge155(Metric[Any, Any]):
         )
         if not lost:
             return base
-        note = (
-            f"{self.name}: ROUGE-1.5.5's tokenizer deletes every non-ASCII letter and digit ({lost} texts had some), "
-            "so such words never match (Chinese/Japanese text scores 0). tokenizer=unicode keeps them; it is not "
-            "a ROUGE-1.5.5 option."
+        note = StatsNote(
+            "ROUGE-1.5.5's tokenizer deletes every non-ASCII letter and digit, so such words never match "
+            "(Chinese/Japanese text scores 0). tokenizer=unicode keeps them; it is not a ROUGE-1.5.5 option.",
+            f"{lost} texts had some",
         )
         return dataclasses.replace(base, notes=(note,))
 
