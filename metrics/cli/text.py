@@ -57,6 +57,12 @@ def _statistics(results: Results) -> list[str]:
     return lines
 
 
+def format_scores(results: Results) -> str:
+    """``-b/--score-only``: one line per system, its scores in metric order, tab-separated (as sacrebleu -b)."""
+    ids = [m.id for m in results.metrics]
+    return "".join("\t".join(f"{system.scores[m]:.4f}" for m in ids) + "\n" for system in results.systems)
+
+
 def format_table(results: Results) -> str:
     """Scores (systems × metrics), signatures, then whatever statistics were computed."""
     return "\n".join([*_scores(results), *_statistics(results)]) + "\n"
