@@ -67,7 +67,7 @@ def test_csv_and_table_formats(capsys):
     assert lines[1].startswith("bleu,BLEU,true,LT22,") and lines[1].endswith(
         ",,,,nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
     )
-    main(["score", "--refs", *REFS, "--systems", *SYSTEMS])
+    main(["score", "--refs", *REFS, "--systems", *SYSTEMS, "-m", "chrf"])
     assert "chrF2" in capsys.readouterr().out
 
 
@@ -177,9 +177,9 @@ def test_version(capsys):
 
 
 def test_every_csv_row_of_numbers_carries_its_signature(capsys):
-    main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,ter", "--segments", "--format", "json"])
+    main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,chrf", "--segments", "--format", "json"])
     signatures = json.loads(capsys.readouterr().out)["signatures"]
-    main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,ter", "--segments", "--format", "csv"])
+    main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,chrf", "--segments", "--format", "csv"])
     import csv
     import io
 
@@ -187,7 +187,7 @@ def test_every_csv_row_of_numbers_carries_its_signature(capsys):
     scores, segments = tables
     assert len(scores) == 4 and len(segments) == 2 * 2 * 400
     assert all(row["signature"] == signatures[row["metric"]] for row in scores + segments)
-    assert signatures["ter"].startswith("nrefs:2|case:lc|tok:tercom|")
+    assert signatures["chrf"].startswith("nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0")
 
 
 def test_metrics_are_chosen_from_the_data_when_not_given(capsys):
@@ -229,12 +229,6 @@ def test_chinese_references_get_sacrebleus_tokenizer_unless_the_user_set_one(cap
 
 
 def test_all_pairs_take_enough_resamples_and_say_so(capsys):
-    args = ["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "chrf", "--paired-bs", "--all-pairs", "--format", "json"]
-    assert main([*args, "--alpha", "0.01"]) == 0
-    out, err = capsys.readouterr()
-    doc = json.loads(out)
-    # 2 systems, 1 pair at α = 0.01: 10 / 0.01 − 1 = 999 → 1000; nothing to raise
-    assert doc["statistics"]["n_bootstrap"] == 1000 and "nrefs:2|bs:1000|" in doc["signatures"]["chrf"]
     three = [*SYSTEMS, str(DEEN / "sys" / "PROMT.txt")]
     args = ["score", "-r", *REFS, "-i", *three, "-m", "chrf", "--paired-bs", "--all-pairs", "--format", "json"]
     assert main([*args, "--alpha", "0.01"]) == 0
@@ -245,8 +239,6 @@ def test_all_pairs_take_enough_resamples_and_say_so(capsys):
     assert main([*args, "--n-bootstrap", "500"]) == 0
     assert json.loads(capsys.readouterr().out)["statistics"]["n_bootstrap"] == 500
     paired = ["score", "-r", *REFS, "-i", *three, "-m", "chrf", "--paired-bs", "--format", "json"]
-    assert main(paired) == 0  # against a baseline, as sacrebleu: its 1000
-    assert json.loads(capsys.readouterr().out)["statistics"]["n_bootstrap"] == 1000
     with pytest.raises(SystemExit):
         main([*paired, "--n-bootstrap", "lots"])
     assert "'lots' is neither a whole number nor auto" in capsys.readouterr().err

