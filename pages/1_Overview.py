@@ -67,7 +67,7 @@ if reports is not None:
         for name in names:
             pair = report["pairs"].get(frozenset((baseline, name)))
             if pair is not None:
-                pvalues[(name, metric_id)] = pair.p_value
+                pvalues[(name, metric_id)] = pair.evidence  # 1 for an output identical to the baseline's
         groups[metric_id] = report["groups"]
 
 for group in metric_notes(evaluation):
@@ -86,7 +86,8 @@ if reports is None:
 else:
     st.caption(
         f"Best per metric highlighted. 95% bootstrap intervals ({n_resamples:,} resamples, seed {state.SEED}); "
-        f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05)."
+        f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05; 1 for an output identical to "
+        "the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
     )
     pairs = len(names) * (len(names) - 1) // 2
     floor = pairs / (n_resamples + 1)

@@ -114,8 +114,10 @@ def _fifteen() -> Dataset:
 
 
 def test_fifteen_systems_take_enough_resamples_and_copies_stay_tied():
-    at = app("app.py", _fifteen(), ["chrf"]).run()
+    at = app("app.py", _fifteen(), ["chrf"], baseline="copy A").run()
     assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert table.loc["copy B", "chrF2 p"] == "1.0000" and float(table.loc["poor", "chrF2 p"]) < 0.001
     box = at.selectbox(key="resamples_box")
     assert box.value is None and "auto (21,000 for 15 systems)" in box.options[0]
     assert any("21,000 resamples" in shown(c.value) for c in at.caption)
