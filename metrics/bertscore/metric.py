@@ -24,7 +24,6 @@ users report ``F.mean()``.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -361,13 +360,3 @@ def _version(package: str) -> str:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "none"
-
-
-def stderr_progress(label: str) -> Callable[[int, int], None]:
-    """A progress callback writing ``label: 640/2000 sentences embedded`` over itself on stderr."""
-
-    def report(done: int, total: int) -> None:
-        end = "\n" if done >= total else ""
-        print(f"\r{label}: {done}/{total} sentences embedded", end=end, file=sys.stderr, flush=True)
-
-    return report
