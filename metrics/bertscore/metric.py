@@ -32,7 +32,7 @@ from typing import Literal
 import numpy as np
 
 from metrics.bertscore.encoder import DEFAULT_MODEL_NAME, Encoded, Encoder, Idf, encoder, model_path, weights
-from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, segment_refs
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -329,7 +329,7 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         rows = np.empty((len(hyps), 3), dtype=np.float64)
         for i, hyp in enumerate(hyps):
             rows[i], _, _ = self._segment(encoded[hyp], encoded_refs[i], floors[i])
-        notes = tuple(self._notes(list(encoded.values())))
+        notes = tuple(StatsNote(kind) for kind in self._notes(list(encoded.values())))
         return SegmentStats(self.id, self.columns, rows, self.aggregate, notes), floors
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:

@@ -136,7 +136,9 @@ def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
             note(f"{found}: {applied.summary()}; -l none keeps the defaults")
     metrics = create_many(metric_ids, options)
     texts = {s.name: list(s.texts) for s in system_files}
-    externals = cli_external.external_metrics(args.external, args.external_meta, metric_ids, list(texts), len(streams[0]))
+    externals = cli_external.external_metrics(
+        args.external, args.external_meta, metric_ids, list(texts), len(streams[0])
+    )
     progress = ProgressBar()
     step = {"fraction": 0.0}
 

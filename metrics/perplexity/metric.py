@@ -26,7 +26,7 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.extras import NEURAL
@@ -202,7 +202,11 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         self.prepare(refs)
         explained = [self.explain(hyp, ()) for hyp in hyps]
         rows = np.array([e.row for e in explained], dtype=np.float64).reshape(len(hyps), 2)
-        notes = tuple(dict.fromkeys(n for e in explained for n in e.notes))
+        by_kind: dict[str, list[int]] = {}
+        for i, e in enumerate(explained):
+            for kind in e.notes:
+                by_kind.setdefault(kind, []).append(i + 1)
+        notes = tuple(StatsNote(kind, segments_text(numbers)) for kind, numbers in by_kind.items())
         return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
