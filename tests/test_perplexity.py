@@ -14,6 +14,7 @@ from nltk.lm import KneserNeyInterpolated, Vocabulary, WittenBellInterpolated
 from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline
 from nltk.util import ngrams
 
+from metrics.core.base import segments_text
 from metrics.core.registry import create
 from metrics.evaluate import full_signature
 from rendering.evidence import explanation_parts
@@ -76,9 +77,14 @@ def test_a_corpus_file_trains_the_model_and_the_signature_says_so(tmp_path, wmt)
 def test_unknown_words_without_a_cutoff_are_infinitely_surprising(wmt):
     hyps, refs = wmt
     metric = create("perplexity", {"unk_cutoff": 1})
-    stats = metric.stats(["the zyxwvut", *hyps[1:]], refs)
-    assert math.isinf(metric.segment_scores(stats)[0]) and math.isinf(metric.corpus_score(stats))
-    assert any("probability 0" in str(n) and "1 segment(s) (1)" in str(n) for n in stats.notes)
+    texts = ["the zyxwvut", *hyps[1:]]
+    stats = metric.stats(texts, refs)
+    assert math.isinf(metric.corpus_score(stats))
+    vocabulary = {w for stream in refs for r in stream for w in r.split()}
+    unseen = [i + 1 for i, h in enumerate(texts) if any(w not in vocabulary for w in h.split())]
+    infinite = [i + 1 for i, s in enumerate(metric.segment_scores(stats)) if math.isinf(s)]
+    assert infinite == unseen and unseen[0] == 1
+    assert [n.detail for n in stats.notes if "probability 0" in n.kind] == [segments_text(unseen)]
     ex = metric.explain("the zyxwvut", [])
     assert ex.seen[1] == "<UNK>" and ex.probabilities[1] == 0.0  # <UNK> was never counted
 

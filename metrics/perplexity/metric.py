@@ -5,7 +5,8 @@ Two kinds of model:
 * an interpolated n-gram model (Witten–Bell or Kneser–Ney, :mod:`metrics.perplexity.ngram`) trained with nltk 3.10.4
   on the loaded references (every reference sentence of the corpus bound by :meth:`Perplexity.prepare`) or on a
   corpus file (one sentence per line). Texts are split on whitespace; words seen fewer than ``unk_cutoff`` times in
-  training become ``<UNK>`` — with a cutoff of 1 an unseen word has probability 0 and the perplexity is ∞. A
+  training become ``<UNK>`` — with a cutoff of 1 (or a training text with no word rare enough to make ``<UNK>``)
+  an unseen word has probability 0 and the perplexity is ∞, as in nltk. A
   segment's perplexity equals ``lm.perplexity(ngrams(pad_both_ends(words, n=order), order))`` of nltk's model;
 * a causal language model from a local Hugging Face folder (the neural extra, :mod:`metrics.perplexity.causal`).
 
@@ -181,7 +182,8 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         if math.isinf(nll):
             notes = (
                 *notes,
-                "a token has probability 0 under the model (an unseen word with unk cutoff 1): perplexity ∞",
+                "a token has probability 0 under the model (a word never counted in training, not even as <UNK>): "
+                "perplexity ∞",
             )
         return PerplexityExplanation(
             score=float(self.score_pooled(np.array(row))),
