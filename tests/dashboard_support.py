@@ -13,6 +13,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from dashboard.dataset import Dataset
+from metrics.core.registry import SPECS, available_metrics
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -205,7 +206,18 @@ ALL_VIEWS = (
     "cider",
     "characTER",
     "eed",
+    "perplexity",
+    "bertscore",
 )
+
+
+def installed_views() -> list:
+    """The metrics of :data:`ALL_VIEWS` installed here; those needing the neural extra run under ``-m neural``."""
+    return [
+        pytest.param(m, marks=pytest.mark.neural) if SPECS[m].requires else m
+        for m in ALL_VIEWS
+        if m in available_metrics()
+    ]
 
 
 def with_downloads(at: AppTest) -> tuple[AppTest, dict[str, bytes]]:

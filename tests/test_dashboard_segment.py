@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from dashboard_support import (
-    ALL_VIEWS,
     IMG,
     LINK,
     MATH,
@@ -15,15 +14,16 @@ from dashboard_support import (
     assert_safe_html,
     hostile_dataset,
     html_bodies,
+    installed_views,
     markdown_bodies,
     plotly_specs,
     shown,
     small_dataset,
 )
 
-from metrics.core.registry import available_metrics, create
+from metrics.core.registry import create
 
-VIEWS = [m for m in ALL_VIEWS if m in available_metrics()]
+VIEWS = installed_views()
 
 
 def test_side_by_side_cards_with_bleu_evidence():

@@ -6,17 +6,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from dashboard_support import ALL_VIEWS, HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html
+from dashboard_support import HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html, installed_views
 
 from metrics.core.explanation import Explanation
-from metrics.core.registry import available_metrics, create
+from metrics.core.registry import create
 from rendering.evidence import explanation_parts, order_labels
 from rendering.figures import rankings_figure, scores_figure
 from rendering.ngram_view import plain_html
 
 HYP = HOSTILE_LINE
 REFS = [f"the cat sat {SCRIPT} on {IMG} the mat {LINK} and {MATH} .", f"a {LINK} cat {MATH} sat"]
-METRICS = [m for m in ALL_VIEWS if m in available_metrics()]
+METRICS = installed_views()
 
 
 def _explain(metric_id: str):

@@ -366,3 +366,21 @@ def test_user_text_is_escaped_on_the_page():
         for chart in at.get("plotly_chart"):
             spec = json.loads(chart.proto.spec)
             assert not any("<script" in s or "<b>" in s or "<img" in s for s in _strings(spec["data"])), metric_id
+
+
+@pytest.mark.neural
+def test_bertscore_draws_the_matrix_and_rescales_with_the_readers_baseline():
+    need("bertscore")
+    from metrics.core.registry import create
+
+    hyp, ref = "the cat sat on the mat", "a cat was sitting on the mat"
+    at = type_pair(show(page(), "bertscore"), hyp, [ref])
+    expected = create("bertscore").explain(hyp, [ref])
+    assert score(at) == f"{expected.score:.4f}"
+    assert len(at.get("plotly_chart")) == 1  # the similarity matrix with its greedy matches
+    candidate = next(f for f in frames(at) if "w·cos / Σw" in f and f["token"].iloc[1] == "the")
+    assert candidate["w·cos / Σw"].sum() == pytest.approx(expected.precision, abs=1e-6)
+    at.number_input(key="teach_bertscore_baseline").set_value(0.8).run()
+    assert not at.exception, at.exception
+    rescaled = (expected.score - 0.8) / 0.2
+    assert rf"{{1 - 0.8000}} = {teach.tex(rescaled)}" in latex(at)
