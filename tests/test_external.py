@@ -277,3 +277,22 @@ def test_data_page_adds_an_external_metric_that_every_page_shows():
     segment = app("pages/3_Segment.py", loaded, ["bleu", "judge"], seg_metric="judge").run()
     assert not segment.exception, segment.exception
     assert any("judge.jsonl, line 1" in body for body in (e.proto.body for e in segment.get("html")))
+
+
+def test_explorer_columns_and_analysis_buckets_hold_the_files_scores():
+    data = small_dataset()
+    values = {n: [0.5 * k, 2.0, -1.0, 3.0 + k] for k, n in enumerate(data.systems)}
+    data = data.with_external(parse_external(jsonl(values), "judge.jsonl", "judge", list(data.systems), 4))
+    at = app("app.py", data, ["bleu", "judge"]).run()
+    at.switch_page("pages/2_Explorer.py").run()
+    assert not at.exception, at.exception
+    frame = at.dataframe[0].value
+    for name in data.systems:
+        assert list(frame[f"{name} · judge"]) == values[name]
+    at = app("pages/4_Analysis.py", data, ["bleu", "judge"], an_section="Buckets").run()
+    assert not at.exception, at.exception
+    buckets = at.dataframe[0].value
+    rows = buckets[buckets["metric"] == "judge"].set_index("system")
+    assert set(rows["segments"]) == {4}  # every reference is shorter than 10 words: one bucket
+    for name in data.systems:
+        assert rows.loc[name, "score"] == pytest.approx(np.mean(values[name]), rel=1e-12)
