@@ -75,6 +75,7 @@ class BERTScoreConfig:
         "can floor a negative best similarity at 0, so it may change a rare token's term, as in bert-score.",
         low=1,
         high=4096,
+        step=1,
     )
 
     def __post_init__(self) -> None:

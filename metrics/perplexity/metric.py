@@ -51,7 +51,7 @@ class PerplexityConfig:
         needs={"causal": NEURAL},
     )
     order: int = option(
-        3, label="n-gram order", help="Words of context + 1 (Kneser–Ney needs at least 2).", low=1, high=6
+        3, label="n-gram order", help="Words of context + 1 (Kneser–Ney needs at least 2).", low=1, high=6, step=1
     )
     unk_cutoff: int = option(
         2,
@@ -60,6 +60,7 @@ class PerplexityConfig:
         "and gives an unseen word probability 0 (perplexity ∞).",
         low=1,
         high=100,
+        step=1,
     )
     discount: float = option(
         0.1,
