@@ -374,11 +374,12 @@ def show_documents() -> None:
 
 
 def show_trust() -> None:
-    found = compute.agreement(evaluation)
+    found = compute.agreement(evaluation, data.language)
     if not found:
         st.info(
             "No chosen metric has an estimate: mt-thresholds covers sacrebleu's BLEU and chrF2 at their default "
-            "options (COMET, BLEURT and BERTScore once external scores arrive)."
+            "options (BLEU with the target language's tokenizer on Chinese, Japanese or Korean references: zh, "
+            "ja-mecab, ko-mecab; COMET, BLEURT and BERTScore once external scores arrive)."
         )
         return
     only_baseline = st.toggle(f"Only pairs with the baseline ({escape_markdown(baseline)})", value=len(names) > 5,
