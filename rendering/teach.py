@@ -201,9 +201,14 @@ def split_options(metric_id: str, options: Mapping[str, Any]) -> tuple[dict[str,
 
 def controls(metric_id: str) -> tuple[Control, ...]:
     """The what-if controls of a metric: every option of its config except work bounds (they change nothing on
-    one sentence pair), starting from the registry preset, then the lesson's own what-ifs."""
+    one sentence pair) and free text (a model folder is a setup, not a what-if), starting from the registry preset,
+    then the lesson's own what-ifs."""
     config: object = build_config(metric_class(metric_id).Config, SPECS[metric_id].preset)
-    options = (Control(o, getattr(config, o.name)) for o in config_options(type(config)) if not o.info.work_bound)
+    options = (
+        Control(o, getattr(config, o.name))
+        for o in config_options(type(config))
+        if not o.info.work_bound and o.kind != "text"
+    )
     return (*options, *_LESSON_CONTROLS.get(metric_id, ()))
 
 

@@ -14,7 +14,7 @@ from rendering.teach import Context, Lesson, Step, Table, aligned, lesson, num, 
 from rendering.text import escape_markdown
 
 MISTAKES = (
-    "The matrix includes [CLS] and [SEP]: they weigh 0, but a token may still find its best match in one of them.",
+    "The matrix includes \\[CLS\\] and \\[SEP\\]: they weigh 0, but a token may still find its best match in one of them.",
     "Greedy matching is not an alignment: several candidate tokens may match the same reference token.",
     "With several references bert-score takes the maximum of P, of R and of F separately — the three may come from "
     "different references, and F is then not the harmonic mean of the P and R it reports.",
@@ -57,7 +57,7 @@ def bertscore_lesson(
         Step(
             "1. Contextual embeddings",
             f"Both sentences are cut into the model's word pieces ({len(hyp_tokens)} and {len(ref_tokens)} with "
-            f"[CLS] and [SEP]) and run through {escape_markdown(ex.model)}; each token's vector is the output of layer "
+            f"\\[CLS\\] and \\[SEP\\]) and run through {escape_markdown(ex.model)}; each token's vector is the output of layer "
             f"{ex.layers}, divided by its length so that a dot product is a cosine. The same word gets a different "
             "vector in another context — that is what lets BERTScore credit paraphrases.",
             formulas=(r"\hat{x}_i = \frac{x_i}{\lVert x_i \rVert}",),
@@ -76,7 +76,7 @@ def bertscore_lesson(
     weight_text = (
         f"idf over the {ex.idf_documents} reference sentences of the loaded corpus"
         if ex.idf
-        else "1 for every token and 0 for [CLS] and [SEP]"
+        else "1 for every token and 0 for \\[CLS\\] and \\[SEP\\]"
     )
     hyp_table = _side_table(hyp_tokens, ex.hyp_weights, hyp_best, [ref_tokens[j] for j in match.hyp_match])
     ref_table = _side_table(ref_tokens, match.weights, ref_best, [hyp_tokens[i] for i in match.ref_match])

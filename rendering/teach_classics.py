@@ -155,6 +155,15 @@ CLASSICS: tuple[Classic, ...] = (
         "weights depend on the loaded dataset: common words like “a” weigh little, rare ones a lot",
         "",
     ),
+    Classic(
+        "bertscore-freezing",
+        "BERTScore: “it is freezing today” against “the weather is cold today”",
+        "it is freezing today",
+        ("the weather is cold today",),
+        ("bertscore", "bleu", "chrf", "meteor"),
+        "no shared word but “is” and “today”, yet “freezing” finds “cold” among its closest tokens",
+        "Zhang et al. (2020), BERTScore, Figure 1",
+    ),
 )
 
 # The classic a metric opens with.
@@ -172,6 +181,7 @@ FIRST: dict[str, str] = {
     "meteor": "meteor-was",
     "ter": "ter-saudi",
     "cider": "cider-horse",
+    "bertscore": "bertscore-freezing",
 }
 
 
