@@ -266,7 +266,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         row = np.array([len(hyp_tokens), ref_len, *correct, *total], dtype=np.float64)
         return row, hyp_counts, ref_index
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return self._counts(self.tokenize(hyp), self._refs(refs))[0]
 
     def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
@@ -333,7 +333,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         """Sentence BLEU as ``sacrebleu.sentence_bleu``: effective order on."""
         return np.asarray(self._score(stats.rows, True), dtype=np.float64)
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> BLEUExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> BLEUExplanation:
         ref_info = self._refs(refs)
         hyp_tokens = self.tokenize(hyp)
         row, hyp_counts, ref_index = self._counts(hyp_tokens, ref_info)

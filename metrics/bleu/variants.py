@@ -108,7 +108,7 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
         c = self.config
         return f"ngram:{c.max_ngram_order}|smooth:method{c.smoothing}|reweigh:{'yes' if c.auto_reweigh else 'no'}|nltk:{NLTK_VERSION}"
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         if not refs:
             raise ValueError("BLEU needs at least one reference per segment")
         hyp_tokens = hyp.split()
@@ -216,8 +216,8 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
             raise ValueError(f"{self.id}: cannot score an empty corpus")
         return self._explain_pooled(stats.pooled(), stats.rows[-1]).score
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> NltkBLEUExplanation:
-        row = self.segment_row(hyp, refs)
+    def _explain(self, hyp: str, refs: Sequence[str]) -> NltkBLEUExplanation:
+        row = self._segment_row(hyp, refs)
         return self._explain_pooled(row, row)
 
 

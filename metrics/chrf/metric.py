@@ -236,7 +236,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         candidates = [self._candidates(hyp, segment_refs(refs, i))[0] for i, hyp in enumerate(hyps)]
         return SegmentStats(self.id, self.columns, self._choose(candidates)[0], self.aggregate)
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return self._choose([self._candidates(hyp, refs)[0]])[0][0]
 
     def _prec_rec(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -283,7 +283,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         scores = self._combine(np.atleast_2d(pooled)).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
         candidates, hyp_ngrams = self._candidates(hyp, refs)
         chosen, scores = self._choose([candidates])
         row = chosen[0]

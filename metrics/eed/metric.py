@@ -368,11 +368,11 @@ class EED(Metric[EEDConfig, EEDExplanation]):
         best = min(range(len(results)), key=lambda k: results[k].score)  # first of equal minima
         return results, best
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         results, best = self._results(hyp, refs, trace=False)
         return np.array([results[best].score], dtype=np.float64)
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> EEDExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> EEDExplanation:
         results, best = self._results(hyp, list(refs), trace=True)
         notes = tuple(f"reference {k + 1}: {note}" for k, r in enumerate(results) for note in r.notes)
         score = results[best].score

@@ -294,7 +294,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     def _row(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
         """The segment's statistics as floats (:meth:`segment_row` without the array)."""
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return np.array(self._row(hyp, refs), dtype=np.float64)
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
@@ -431,7 +431,7 @@ class RougeN(_Rouge):
             candidates.append(_Candidate(ngram_overlap(hyp_counts, ref_counts), hyp_total, ref_total))
         return _best_row(candidates)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """Shared n-grams with clipped counts and every occurrence's token position, for every reference."""
         n = self.n
         hyp_tokens = self.tokenizer.tokens(hyp)
@@ -498,7 +498,7 @@ class RougeL(_Rouge):
             candidates.append(_Candidate(lcs_length(ref_words, words, masks), len(words), len(ref_words)))
         return _best_row(candidates)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """One LCS per reference as (reference index, hypothesis index) pairs, and the DP grid on demand."""
         hyp_tokens = self.tokenizer.tokens(hyp)
         ref_tokens = [self.tokenizer.tokens(r) for r in refs]
@@ -576,7 +576,7 @@ class RougeLsum(_Rouge):
             ranges.append((start, len(tokens)))
         return tuple(tokens), ranges
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """Per reference sentence: the LCS with each hypothesis sentence, LCS∪, and the positions credited."""
         hyp_tokens, hyp_ranges = self._sentence_tokens(hyp)
         hyp_sents = [[t.text for t in hyp_tokens[a:b]] for a, b in hyp_ranges]

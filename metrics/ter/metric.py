@@ -186,7 +186,7 @@ class TER(Metric[TERConfig, TERExplanation]):
         )
         return _Segment(hyp_words, ref_words, traces, best, row)
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return self._segment(hyp, refs).row
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -212,7 +212,7 @@ class TER(Metric[TERConfig, TERExplanation]):
             f"(search_budget={self.config.search_budget:,}); its TER may be higher than sacrebleu's"
         )
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> TERExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> TERExplanation:
         seg = self._segment(hyp, refs)
         casefold = not self.config.case_sensitive
         hyp_tokens = locate(hyp, seg.hyp_words, casefold=casefold)

@@ -264,7 +264,7 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
         )
         return hyp_symbols, pairs, best, row
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return self._segment(hyp, refs)[3]
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -297,7 +297,7 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
             return tuple(Token(c, None, None) for c in symbols)  # lowercasing moved the characters
         return tuple(Token(c, offset + i, offset + i + 1) for i, c in enumerate(symbols))
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> ErrorRateExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> ErrorRateExplanation:
         hyp_symbols, pairs, best, row = self._segment(hyp, refs)
         hyp_tokens = self._tokens(hyp, hyp_symbols)
         results = []
