@@ -262,7 +262,7 @@ class GoogleBLEU(BLEU):
         c = self.config
         return f"tok:none|reflen:shortest|ngram:{c.max_ngram_order}|smooth:{'add-one' if c.smooth else 'none'}|impl:tensorflow-nmt"
 
-    def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
+    def _combine(self, pooled: np.ndarray) -> _Combined:
         n = self.config.max_ngram_order
         rows = np.atleast_2d(pooled)
         matches, possible = rows[:, 2 : 2 + n], rows[:, 2 + n : 2 + 2 * n]
@@ -284,5 +284,5 @@ class GoogleBLEU(BLEU):
         halvings = np.zeros((len(rows), n), dtype=np.int64)
         return _Combined(exponent, bp, precisions, halvings, eff, logs, log_sum, geometric, geometric * bp)
 
-    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
-        return np.asarray(self._score(stats.rows, False), dtype=np.float64)
+    def _notes(self, row: np.ndarray) -> tuple[str, ...]:
+        return ()  # compute_bleu has no effective order to turn on

@@ -183,7 +183,7 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         return float(self.score_pooled(stats.pooled()))
 
     def segment_scores(self, stats: SegmentStats) -> np.ndarray:
-        """One score per segment. BLEU overrides this to use sacrebleu's ``sentence_bleu`` semantics."""
+        """One score per segment: :meth:`score_pooled` of each row, the same options as the corpus score."""
         return np.asarray(self.score_pooled(stats.rows), dtype=np.float64)
 
     def score(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
