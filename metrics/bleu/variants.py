@@ -105,8 +105,13 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
         )
 
     def signature(self) -> str:
+        """``smooth:methodK`` carries the parameter the method reads (ε, k or α), as sacrebleu's ``smooth:floor[0.10]``."""
         c = self.config
-        return f"ngram:{c.max_ngram_order}|smooth:method{c.smoothing}|reweigh:{'yes' if c.auto_reweigh else 'no'}|nltk:{NLTK_VERSION}"
+        param = {1: f"[eps={c.epsilon:g}]", 4: f"[k={c.k:g}]", 6: f"[alpha={c.alpha:g}]", 7: f"[k={c.k:g}]"}
+        smooth = f"method{c.smoothing}{param.get(c.smoothing, '')}"
+        return (
+            f"ngram:{c.max_ngram_order}|smooth:{smooth}|reweigh:{'yes' if c.auto_reweigh else 'no'}|nltk:{NLTK_VERSION}"
+        )
 
     def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         if not refs:

@@ -352,5 +352,7 @@ class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
         return np.asarray(pooled, dtype=np.float64)[..., 0]
 
     def signature(self) -> str:
-        bound = "none" if self.config.max_shift_work is None else f"{self.config.max_shift_work:.0e}"
+        work = self.config.max_shift_work
+        # 2e+08 for round bounds, every digit otherwise: two bounds that can give different scores never print alike
+        bound = "none" if work is None else f"{work:.0e}" if float(f"{work:.0e}") == work else str(work)
         return f"tok:split|case:mixed|refs:min|shiftbound:{bound}|ref:rwth-i6-CharacTER-c4b25cb|version:{VERSION}"

@@ -168,10 +168,13 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         return tuple(f"{stat}_{kind}" for kind in kinds for stat in ("hyp", "ref", "match"))
 
     def signature(self) -> str:
+        """sacrebleu's chrF signature; it leaves β to the metric's name (chrF2, chrF3), so ``beta:`` is added when
+        β is not 2 and the signature alone says what was computed."""
         c = self.config
+        beta = f"|beta:{c.beta:g}" if c.beta != 2 else ""
         return (
             f"case:{'lc' if c.lowercase else 'mixed'}|eff:{'no' if c.eps_smoothing else 'yes'}|nc:{c.char_order}"
-            f"|nw:{c.word_order}|space:{'yes' if c.whitespace else 'no'}|version:{REFERENCE_VERSION}"
+            f"|nw:{c.word_order}|space:{'yes' if c.whitespace else 'no'}{beta}|version:{REFERENCE_VERSION}"
         )
 
     def _ngrams(self, text: str) -> list[Counter[str]]:

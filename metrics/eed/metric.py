@@ -52,6 +52,7 @@ from metrics.core.explanation import Explanation
 
 VERSION = "scorelens-0.1.0"
 f32 = np.float32
+DEFAULT_MAX_CELLS = 20_000_000
 
 _TITLES = re.compile(r"(Dr|Jr|Prof|Rev|Gen|Mr|Mt|Mrs|Ms) .")
 _DECIMALS = re.compile(r"(\d) ([.,]) (\d)")
@@ -92,7 +93,7 @@ class EEDConfig:
         1.0, label="Insertion cost", help="Cost of inserting a hypothesis character.", low=0.0, step=0.1
     )
     max_cells: int | None = option(
-        20_000_000,
+        DEFAULT_MAX_CELLS,
         label="Alignment limit (cells)",
         help="A hypothesis/reference pair of more cells is not aligned and scores 1.0 (noted). none (left empty) = "
         "always align.",
@@ -441,4 +442,6 @@ class EED(Metric[EEDConfig, EEDExplanation]):
     def signature(self) -> str:
         c = self.config
         params = f"alpha:{c.alpha:g}|rho:{c.rho:g}|del:{c.deletion:g}|ins:{c.insertion:g}"
+        if c.max_cells != DEFAULT_MAX_CELLS:  # a pair beyond it scores 1.0, so a different bound may change scores
+            params += f"|maxcells:{c.max_cells if c.max_cells is not None else 'none'}"
         return f"variant:{c.variant}|lang:{c.language}|refs:min|{params}|version:{VERSION}"
