@@ -10,7 +10,8 @@ WordNet exceptions, no 5-decimal rounding, no bootstrap averages, F1 only) are l
 Scores are on a 0–1 scale. F is F1 (rouge-score has no β). With several references each type independently takes
 the reference with the highest F (first maximum, as rouge-score's ``score_multi``). The corpus score is the mean of
 the segment F scores (rouge-score itself only offers ``BootstrapAggregator``, whose ``mid`` is the median of 1000
-unseeded bootstrap means: random, so not a parity target).
+bootstrap means from NumPy's unseeded global random state; :mod:`metrics.stats.rouge_bootstrap` computes it from
+these rows with a seed, equal to rouge-score's for that seed).
 
 Per segment the statistics are ``[precision, recall, fmeasure, hits, hyp_total, ref_total, best_ref]`` of the
 winning reference: ``hits`` clipped n-gram matches / LCS length / clipped union-LCS hits, ``hyp_total`` and
