@@ -277,6 +277,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 f"stem:{'yes' if c.stemmer else 'no'}",
                 "f:f1",
                 "multi:max-f",
+                "agg:mean",  # of the segment F; rouge-score's BootstrapAggregator reports a median of resample means
                 f"ref:{REFERENCE}",
                 f"version:{VERSION}",
             ]
