@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from metrics.core.registry import DEFAULT_MT
+from metrics.core.language import Language, detect_language
 from metrics.io.inputs import InputError
 from metrics.stats.human import HumanScores
 
@@ -39,7 +39,7 @@ class Dataset:
     refs: tuple[tuple[str, ...], ...]
     ref_names: tuple[str, ...]
     source: tuple[str, ...] | None = None
-    default_metrics: tuple[str, ...] = DEFAULT_MT
+    default_metrics: tuple[str, ...] | None = None  # None: chosen from the data (metrics.core.defaults)
     notes: tuple[str, ...] = field(default=())
     # Arrays cannot take part in ``==``; fingerprint() covers the judgments instead.
     human: HumanScores | None = field(default=None, compare=False)
@@ -73,6 +73,11 @@ class Dataset:
     @property
     def refs_hash(self) -> str:
         return stream_hash(["\x1d".join(stream) for stream in self.refs])
+
+    @property
+    def language(self) -> Language | None:
+        """The references' language when it is Chinese, Japanese or Korean (a sample of segments tells)."""
+        return detect_language(self.refs).language
 
     def system_hash(self, name: str) -> str:
         return stream_hash(self.systems[name])

@@ -29,7 +29,7 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from metrics.bleu.metric import _LOG_ZERO, BLEU, BLEUExplanation, _Combined, max_order_option
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import Metric, SegmentStats, StatsNote, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_counts
@@ -227,17 +227,23 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
             hyp_len=hyp_len,
             ref_len=ref_len,
             brevity_penalty=bp,
-            notes=self._overlap_warning(nums, "hypothesis"),
+            notes=self._overlap_warning(nums),
         )
 
-    def _overlap_warning(self, nums: Sequence[int], what: str) -> tuple[str, ...]:
-        """nltk's method0 warning: some order has no overlap (after a unigram match; none at all scores 0 at once)."""
+    def _missing_orders(self, nums: Sequence[int]) -> str:
+        """The orders nltk's method0 warns about (``"2-, 3- and 4-gram"``): no overlap after a unigram match (none at
+        all scores 0 at once); ``""`` when it does not warn."""
         missing = [str(i + 1) for i, count in enumerate(nums) if count == 0]
         if self.config.smoothing != 0 or not missing or nums[0] == 0:
+            return ""
+        return "-, ".join(missing[:-1]) + ("- and " if len(missing) > 1 else "") + f"{missing[-1]}-gram"
+
+    def _overlap_warning(self, nums: Sequence[int]) -> tuple[str, ...]:
+        orders = self._missing_orders(nums)
+        if not orders:
             return ()
-        orders = "-, ".join(missing[:-1]) + ("- and " if len(missing) > 1 else "") + f"{missing[-1]}-gram"
         return (
-            f"the {what} contains 0 counts of {orders} overlaps (nltk warns): without smoothing (method0) that "
+            f"the hypothesis contains 0 counts of {orders} overlaps (nltk warns): without smoothing (method0) that "
             "precision becomes sys.float_info.min, so the score is about 0 however many lower-order n-grams match; "
             "use a lower n-gram order or a smoothing method",
         )
@@ -248,16 +254,21 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
         stats = super().stats(hyps, refs)
         n = self.config.max_ngram_order
         nums = stats.rows[:, 2 : 2 + n]
-        warned = [i + 1 for i, row in enumerate(nums) if self._overlap_warning([int(x) for x in row], "")]
-        notes: list[str] = []
+        warned = [i + 1 for i, row in enumerate(nums) if self._missing_orders([int(x) for x in row])]
+        notes: list[StatsNote] = []
         if warned:
-            shown = ", ".join(map(str, warned[:20])) + (" …" if len(warned) > 20 else "")
-            notes.append(
-                f"{self.id}: {len(warned)} segment(s) ({shown}) have no n-gram overlap of some order; nltk's "
-                "sentence_bleu warns for each and, without smoothing (method0), scores them about 0"
+            kind = (
+                "no n-gram overlap of some order: nltk's sentence_bleu warns for each of these segments and, without "
+                "smoothing (method0), scores them about 0"
             )
-        if len(stats):
-            notes += [f"{self.id}: {note}" for note in self._overlap_warning([int(x) for x in nums.sum(0)], "corpus")]
+            notes.append(StatsNote(kind, segments_text(warned)))
+        corpus_orders = self._missing_orders([int(x) for x in nums.sum(0)]) if len(stats) else ""
+        if corpus_orders:
+            kind = (
+                "the corpus has no n-gram overlap of some order: nltk's corpus_bleu warns and, without smoothing "
+                "(method0), scores it about 0"
+            )
+            notes.append(StatsNote(kind, f"0 counts of {corpus_orders} overlaps"))
         return replace(stats, notes=(*stats.notes, *notes))
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -335,7 +346,13 @@ class GoogleBLEUExplanation(BLEUExplanation):
 
 
 class GoogleBLEU(BLEU):
-    """BLEU as the Google/TensorFlow ``compute_bleu`` scores it; 0–1 scale like that code."""
+    """BLEU as the Google/TensorFlow ``compute_bleu`` scores it; 0–1 scale like that code.
+
+    Where that code divides by zero (``ratio = translation_length / reference_length``, then ``1 / ratio``) and
+    raises ``ZeroDivisionError`` — no hypothesis words, or no reference words — the score here is 0 where one side
+    has words (no hypothesis words: brevity penalty ``exp(1 − 1/0) = 0``; no reference words: every precision is 0)
+    and NaN, undefined, where neither has any (``0/0``), as ``tests/test_fuzz.py`` found.
+    """
 
     id: ClassVar[str] = "bleu-google"
     Config: ClassVar[type] = GoogleBLEUConfig
