@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import state
+from dashboard import segment_metadata, state
 from dashboard.compute import LRU, Job, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from metrics.analysis import agreement as agreement_module
@@ -34,7 +34,6 @@ from metrics.evaluate import Evaluation
 from metrics.io.analysis import BucketSection
 from metrics.io.metadata import Metadata
 
-METADATA = "analysis_metadata"
 SETTINGS = BucketSettings(n_bootstrap=state.N_RESAMPLES, seed=state.SEED)
 
 
@@ -45,14 +44,7 @@ def _store() -> LRU:
 
 def metadata() -> Metadata | None:
     """The loaded segment metadata, if it fits the loaded data (a new dataset drops it)."""
-    found = st.session_state.get(METADATA)
-    if found is None or len(found) != len(state.dataset()):
-        return None
-    return found
-
-
-def set_metadata(value: Metadata | None) -> None:
-    st.session_state[METADATA] = value
+    return segment_metadata.loaded(len(state.dataset()))
 
 
 def _content(data: Dataset, evaluation: Evaluation) -> tuple[Hashable, ...]:

@@ -10,7 +10,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dashboard import analysis as compute
-from dashboard import slices, state
+from dashboard import segment_metadata, slices, state
 from dashboard.sidebar import scored_page
 from metrics.analysis.buckets import LENGTH_DIFF_EDGES, LENGTH_EDGES, edge_labels, parse_edges
 from metrics.analysis.plan import BucketSpec, parse_spec
@@ -74,7 +74,7 @@ with top[1].expander("Segment metadata (domain, document id, genre…)", expande
     )
     if upload is not None and st.session_state.get("an_meta_id") != upload.file_id:
         try:
-            compute.set_metadata(parse_metadata(upload.getvalue(), upload.name, len(data)))
+            segment_metadata.replace(parse_metadata(upload.getvalue(), upload.name, len(data)))
             st.session_state["an_meta_id"] = upload.file_id
         except InputError as err:
             st.error(escape_markdown(str(err)))
