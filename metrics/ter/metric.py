@@ -17,7 +17,10 @@ words, 0 when there are neither); a segment score is the same formula on one row
 
 Very long segments: sacrebleu's search is quadratic or worse in the segment length. Ours is exact and much
 faster, but a 100 000-token line could still take minutes, so ``search_budget`` caps the work of one
-hypothesis/reference search (the default never binds on sentence- or paragraph-length input). A segment whose
+hypothesis/reference search. The default never binds on real text: measured with ``python -m benchmarks.work_bounds``,
+the largest search on WMT22 de-en paragraphs (consecutive segments joined; 2 340 searches of 245–285 words, 765 of
+380–439 words) takes 1.9·10⁸ units (0.2 s; a unit is about a nanosecond), on the 300 longest CNN/DM summaries
+7·10⁷; the default 2·10⁹ is 11× the largest. A segment whose
 search was cut keeps the shifts found so far, so its TER can only be *higher* than sacrebleu's; it is never
 silent: :meth:`TER.stats` adds a note per such segment and the explanation carries it. ``search_budget=0`` turns
 shifts off for everything (plain banded edit distance, also reported).
