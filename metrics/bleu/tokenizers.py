@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import regex
 
+from metrics.kernels import kernel
+
 # The 13a post-tokenizer: the four regexes of mteval-v13a, applied in this order with re.sub semantics.
 _RE_13A = (
     (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),  # ASCII symbols and most punctuation
@@ -58,6 +60,9 @@ _ZH_RANGES = (
 
 
 def _post_13a(line: str) -> str:
+    compiled = kernel("tokenize")
+    if compiled is not None:
+        return str(compiled.post_13a(line))  # the same four rules in one C scan each (tests compare the two)
     for pattern, repl in _RE_13A:
         line = pattern.sub(repl, line)
     return " ".join(line.split())
