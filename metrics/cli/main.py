@@ -21,6 +21,7 @@ from metrics.core.registry import SPECS, create_many, parse_set_options
 from metrics.evaluate import evaluate
 from metrics.io.inputs import InputError, check_same_length, read_segments
 from metrics.io.results import Note, build_results, to_csv, to_json
+from metrics.parallel import available_jobs
 
 
 def _metric_list(text: str) -> list[str]:
@@ -43,6 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument("--format", choices=("json", "csv", "table"), default="table")
+    score.add_argument(
+        "--jobs",
+        type=int,
+        default=available_jobs(),
+        metavar="N",
+        help="worker processes (default: one per processor; the numbers are the same with any N)",
+    )
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
     return parser
@@ -57,7 +65,11 @@ def run_score(args: argparse.Namespace) -> str:
     names = [s.name for s in systems]
     if len(set(names)) != len(names):
         raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
-    evaluation = evaluate({s.name: list(s.texts) for s in systems}, [list(r.texts) for r in refs], metrics)
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+    evaluation = evaluate(
+        {s.name: list(s.texts) for s in systems}, [list(r.texts) for r in refs], metrics, jobs=args.jobs
+    )
     input_notes = [Note(n) for f in (*refs, *systems) for n in f.notes]
     results = build_results(evaluation, cli_stats.compute(args, evaluation), segments=args.segments, notes=input_notes)
     for note in results.notes:
