@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from types import ModuleType
 from dataclasses import dataclass
+from types import ModuleType
 from typing import ClassVar, Literal, NamedTuple
 
 import numpy as np

@@ -29,9 +29,9 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from types import ModuleType
 from dataclasses import dataclass
 from itertools import chain
+from types import ModuleType
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np

@@ -29,6 +29,7 @@ from typing import Literal
 
 import regex
 
+from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token
 
 TokenizerName = Literal["default", "unicode"]
@@ -83,12 +84,10 @@ class RougeTokenizer:
         self.stemmer = stemmer
         self._stem: Callable[[str], str] | None = None
         if stemmer:
-            from nltk.stem.porter import PorterStemmer
-
-            porter = PorterStemmer()  # mode NLTK_EXTENSIONS, as rouge-score's DefaultTokenizer(use_stemmer=True)
+            porter = porter_stemmer()  # as rouge-score's DefaultTokenizer(use_stemmer=True)
 
             def stem(word: str) -> str:
-                stemmed = porter.stem(word)
+                stemmed = porter(word)
                 return stemmed if _VALID_TOKEN.match(stemmed) else ""
 
             # Per instance, not global: a fresh metric starts cold, the Porter stemmer is deterministic anyway.
