@@ -19,4 +19,4 @@ def porter_stemmer() -> Callable[[str], str]:
         return stem
     from nltk.stem.porter import PorterStemmer
 
-    return PorterStemmer().stem  # type: ignore[no-any-return]
+    return PorterStemmer().stem
