@@ -7,7 +7,10 @@ KERNELS = ("lcs", "ngrams", "porter", "ter", "tokenize")
 
 setup(
     ext_modules=cythonize(
-        [Extension(f"metrics.kernels._{name}", [f"metrics/kernels/_{name}.pyx"], extra_compile_args=["-O3"]) for name in KERNELS],
+        [
+            Extension(f"metrics.kernels._{name}", [f"metrics/kernels/_{name}.pyx"], extra_compile_args=["-O3"])
+            for name in KERNELS
+        ],
         compiler_directives={"language_level": 3},
         quiet=True,
     )
