@@ -154,3 +154,19 @@ def test_clipped_matches_equal_counters(max_order: int) -> None:
         assert compiled.clipped_matches(hyp, refs, 1, max_order) == expected
         text = "".join(chr(97 + x) if x >= 0 else "Z" for x in hyp)  # -1: an item no reference has
         assert compiled.clipped_matches(text, ["".join(chr(97 + x) for x in r) for r in refs], 1, max_order) == expected
+
+
+def test_ter_kernel_on_random_pairs() -> None:
+    """Short pairs over a tiny vocabulary: many shifts, ties and blocks at the end of the hypothesis."""
+    from metrics.core.edits import EditOp
+
+    compiled = kernel("ter")
+    assert compiled is not None
+    rng = random.Random(3)
+    for _ in range(3000):
+        vocab = rng.randint(1, 5)
+        hyp = [rng.randint(0, vocab) for _ in range(rng.randint(1, 14))]
+        ref = [rng.randint(0, vocab) for _ in range(rng.randint(1, 14))]
+        trace = ter_pair([str(x) for x in hyp], [str(x) for x in ref])
+        expected = (trace.edits, len(trace.shifts), *(trace.count(op) for op in (EditOp.SUBSTITUTE, EditOp.INSERT)))
+        assert compiled.ter_pair(hyp, ref)[:5] == (*expected, trace.count(EditOp.DELETE))

@@ -106,8 +106,8 @@ cdef void band_row(
 
 
 cdef void perform_shift(const int *words, int n, int start, int length, int target, int *out) noexcept nogil:
-    """sacrebleu's ``_perform_shift`` into ``out``."""
-    cdef int k = 0, p
+    """sacrebleu's ``_perform_shift`` into ``out`` (``n`` words in, ``n`` out)."""
+    cdef int k = 0, p, end
     if target < start:
         for p in range(target):
             out[k] = words[p]; k += 1
@@ -127,13 +127,15 @@ cdef void perform_shift(const int *words, int n, int start, int length, int targ
         for p in range(target, n):
             out[k] = words[p]; k += 1
     else:
+        # Python's slices stop at the end of the list: length + target may lie past it
+        end = length + target if length + target < n else n
         for p in range(start):
             out[k] = words[p]; k += 1
-        for p in range(start + length, length + target):
+        for p in range(start + length, end):
             out[k] = words[p]; k += 1
         for p in range(start, start + length):
             out[k] = words[p]; k += 1
-        for p in range(length + target, n):
+        for p in range(end, n):
             out[k] = words[p]; k += 1
 
 
