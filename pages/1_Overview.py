@@ -7,8 +7,10 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.sidebar import page_setup
+from metrics.analysis.agreement import baseline_agreement
 from metrics.io.results import to_json
 from rendering import export
+from rendering.analysis import AGREEMENT_CAPTION, with_agreement
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
@@ -51,13 +53,15 @@ for label, note, systems in metric_notes(evaluation):
     st.warning(f"**{escape_markdown(label)}** ({escape_markdown(', '.join(systems))}): {escape_markdown(note)}")
 
 table = overview_table(evaluation, intervals or None, pvalues or None)
-st.dataframe(style_overview(table, evaluation), key="scores_table")
+trust = baseline_agreement(evaluation.metrics, {r.name: dict(r.scores) for r in evaluation.systems}, baseline)
+st.dataframe(style_overview(with_agreement(table, trust, labels), evaluation), key="scores_table")
 if reports is None:
     st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.stats.significance.")
 else:
     st.caption(
         f"Best per metric highlighted. 95% bootstrap intervals ({state.N_RESAMPLES} resamples, seed {state.SEED}); "
         f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05)."
+        + (AGREEMENT_CAPTION if trust else "")
     )
     st.markdown("**Groups of tied systems** (best first; Holm-corrected paired bootstrap, α = 0.05)")
     for metric_id, metric_groups in groups.items():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from dashboard import state
+from dashboard import slices, state
 from dashboard.sidebar import scored_page
 from rendering.tables import column_name, metric_labels, sentence_scores
 
@@ -70,6 +70,7 @@ with st.expander("Filters", expanded=True):
             mask &= (diff >= chosen[0]) & (diff <= chosen[1])
 
 view = frame[mask]
+slices.save_form(mask)  # the Analysis page scores saved slices
 s1, s2 = st.columns([3, 1])
 sort_by = s1.selectbox(
     "Sort by", ["segment", *[c for c in view.columns if c not in ("reference", "source")]], key="ex_sort"

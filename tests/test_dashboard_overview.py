@@ -45,8 +45,25 @@ def test_scores_equal_sacrebleu_and_best_is_named(overview):
     for name, hyps in data.systems.items():
         assert table.loc[name, "BLEU"] == pytest.approx(BLEU().corpus_score(list(hyps), refs).score, rel=1e-9)
         assert table.loc[name, "chrF2"] == pytest.approx(CHRF().corpus_score(list(hyps), refs).score, rel=1e-9)
-    assert list(table.columns) == ["BLEU", "BLEU 95% CI", "BLEU p", "chrF2", "chrF2 95% CI", "chrF2 p"]
+    assert list(table.columns) == [
+        "BLEU", "BLEU 95% CI", "BLEU p", "BLEU human agr.", "chrF2", "chrF2 95% CI", "chrF2 p", "chrF2 human agr.",
+    ]  # fmt: skip
     assert table.loc["alpha", "BLEU p"] == "baseline"
+
+
+def test_human_agreement_estimate_beside_each_p_value(overview):
+    """The estimate of Kocmi et al. 2024 (mt-thresholds) for each system's difference to the baseline."""
+    import mt_thresholds
+
+    table = overview.dataframe[0].value
+    assert table.loc["alpha", "BLEU human agr."] == ""  # the baseline has no difference to judge
+    for name in ("beta", "gamma"):
+        for label, metric in (("BLEU", "bleu"), ("chrF2", "chrf")):
+            delta = table.loc[name, label] - table.loc["alpha", label]
+            expected = mt_thresholds.accuracy(abs(delta), metric)
+            assert table.loc[name, f"{label} human agr."] == f"≈{expected:.0f}%"
+    captions = " ".join(c.value for c in overview.caption)
+    assert "Kocmi et al. 2024" in captions
 
 
 def test_intervals_pvalues_and_groups_come_from_the_significance_module(overview):

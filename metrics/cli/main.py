@@ -14,24 +14,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from metrics.cli import analyze
 from metrics.cli import stats as cli_stats
+from metrics.cli.common import print_notes, score_files
 from metrics.cli.listing import list_metrics
 from metrics.cli.text import format_table
-from metrics.core.registry import SPECS, create_many, parse_set_options
-from metrics.evaluate import evaluate
-from metrics.io.inputs import InputError, check_same_length, read_segments
-from metrics.io.results import Note, build_results, to_csv, to_json
+from metrics.core.registry import SPECS
+from metrics.io.inputs import InputError
+from metrics.io.results import build_results, to_csv, to_json
 from metrics.parallel import available_jobs
-
-
-def _metric_list(text: str) -> list[str]:
-    ids = [m.strip() for m in text.split(",") if m.strip()]
-    unknown = [m for m in ids if m not in SPECS]
-    if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; valid metrics: {', '.join(SPECS)}")
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"metric listed twice in {text!r}")
-    return ids
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,28 +44,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
+    analyze.add_parser(sub)
     return parser
 
 
 def run_score(args: argparse.Namespace) -> str:
-    metric_ids = _metric_list(args.metrics)
-    metrics = create_many(metric_ids, parse_set_options(args.options))
-    refs = [read_segments(path) for path in args.refs]
-    systems = [read_segments(path) for path in args.systems]
-    check_same_length([*refs, *systems])
-    names = [s.name for s in systems]
-    if len(set(names)) != len(names):
-        raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
     if args.jobs < 1:
         raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
-    evaluation = evaluate(
-        {s.name: list(s.texts) for s in systems}, [list(r.texts) for r in refs], metrics, jobs=args.jobs
-    )
-    input_notes = [Note(n) for f in (*refs, *systems) for n in f.notes]
-    results = build_results(evaluation, cli_stats.compute(args, evaluation), segments=args.segments, notes=input_notes)
-    for note in results.notes:
-        where = f"{note.metric} on {', '.join(note.systems)}: " if note.metric else ""
-        print(f"scorelens: {'warning' if note.metric else 'note'}: {where}{note.message}", file=sys.stderr)
+    scored = score_files(args.metrics, args.options, args.refs, args.systems, jobs=args.jobs)
+    statistics = cli_stats.compute(args, scored.evaluation)
+    results = build_results(scored.evaluation, statistics, segments=args.segments, notes=scored.notes)
+    print_notes(results.notes)
     if args.format == "json":
         return to_json(results)
     if args.format == "csv":
@@ -86,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        output = list_metrics() if args.command == "metrics" else run_score(args)
+        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": analyze.run}
+        output = commands[args.command](args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)
         return 2
