@@ -161,7 +161,7 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
             refs=tuple(texts for _, texts in refs),
             ref_names=tuple(name for name, _ in refs),
             source=src,
-            default_metrics=metrics or Dataset.default_metrics,
+            default_metrics=tuple(metrics) or None,
             human=human,
         )
     except InputError as err:

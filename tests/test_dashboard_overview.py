@@ -120,7 +120,8 @@ def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
     page = json.loads(downloads["scorelens.json"])
     assert page["dataset"] == "WMT22 de-en" and cli["dataset"] is None
     assert page == {**cli, "dataset": "WMT22 de-en"}
-    assert len(page["pairs"]) == 2 * 10 and page["signatures"]["bleu"].startswith("nrefs:2|bs:1000|seed:12345|")
+    # 5 systems, 10 Holm-corrected pairs: both take 2000 resamples, so that 10/2001 ≤ 0.05/10
+    assert len(page["pairs"]) == 2 * 10 and page["signatures"]["bleu"].startswith("nrefs:2|bs:2000|seed:12345|")
     table = at.dataframe[0].value
     for system in page["systems"]:  # and the numbers are the ones the page shows
         assert system["scores"]["bleu"] == table.loc[system["name"], "BLEU"]
@@ -130,7 +131,7 @@ def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
         tables = [archive.read(name).decode() for name in archive.namelist()]
     assert "\n".join(tables) == capsys.readouterr().out
     latex = downloads["scorelens.tex"].decode()
-    assert f"{page['systems'][0]['scores']['bleu']:.2f}" in latex and "bs:1000|seed:12345" in latex
+    assert f"{page['systems'][0]['scores']['bleu']:.2f}" in latex and "bs:2000|seed:12345" in latex
 
 
 def test_rerun_and_page_switch_never_recompute(monkeypatch):

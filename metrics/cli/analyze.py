@@ -37,7 +37,7 @@ from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
 from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
 from metrics.cli.analysis_text import format_analysis
-from metrics.cli.common import Scored, print_notes, score_files
+from metrics.cli.common import Scored, add_input_arguments, print_notes, score_files
 from metrics.cli.stats import resolve_seed
 from metrics.io.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, analysis_tables, to_json
 from metrics.io.inputs import read_segments
@@ -50,10 +50,7 @@ DEFAULT_BUCKETS = "ref-length,length-diff"
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("analyze", help="error analysis: buckets, n-grams, word accuracy, documents, agreement")
-    parser.add_argument("--refs", nargs="+", required=True, metavar="FILE", help="reference files (one stream each)")
-    parser.add_argument("--systems", nargs="+", required=True, metavar="FILE", help="system output files")
-    parser.add_argument("--metrics", default="bleu,chrf", help="comma-separated metric ids (see scorelens metrics)")
-    parser.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
+    add_input_arguments(parser)
     parser.add_argument("--source", metavar="FILE", help="source segments (for src-length buckets)")
     parser.add_argument(
         "--buckets",
@@ -183,7 +180,7 @@ def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_mo
 
 
 def analyse(args: argparse.Namespace) -> Analysis:
-    scored = score_files(args.metrics, args.options, args.refs, args.systems, args.source)
+    scored = score_files(args, args.source)
     evaluation = scored.evaluation
     names = [r.name for r in evaluation.systems]
     baseline = args.baseline or names[0]
