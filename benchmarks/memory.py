@@ -20,11 +20,12 @@ SYSTEMS = ("baseline", "pointer-gen", "pointer-gen-cov")
 def peak(argv: Sequence[str]) -> tuple[float, float]:
     """(peak resident memory in MB, wall seconds) of one command."""
     start = time.perf_counter()
-    process = subprocess.Popen(list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    process = subprocess.Popen(list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    errors = process.stderr.read() if process.stderr else ""  # read before waiting: a full pipe would block it
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        raise RuntimeError(f"{' '.join(argv)} failed: {errors[-2000:]}")
     return usage.ru_maxrss / 1024, elapsed  # Linux reports kilobytes
 
 
