@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus
+from metrics.parallel import compute_rows
 
 
 def nrefs_label(refs: Sequence[Sequence[str | None]]) -> str:
@@ -49,27 +50,23 @@ def evaluate(
     refs: Sequence[Sequence[str | None]],
     metrics: Mapping[str, Metric],
     progress: Callable[[float, str], None] | None = None,
+    *,
+    jobs: int = 1,
 ) -> Evaluation:
     """Sufficient statistics, corpus and segment scores of every system under every metric.
 
-    ``progress(fraction, message)`` is called before each (system, metric) pair, so a front end can show it.
+    ``jobs`` > 1 computes the rows in that many forked processes (:mod:`metrics.parallel`; single-threaded
+    callers only). ``progress(fraction, message)`` is called as the work advances, so a front end can show it.
     """
     if not systems:
         raise ValueError("no systems to score")
     for name, hyps in systems.items():
         check_corpus(hyps, refs, f"system {name!r}")
+    rows = compute_rows(systems, refs, metrics, jobs, progress)
     results = []
-    steps = len(systems) * len(metrics)
-    done = 0
-    for name, hyps in systems.items():
-        stats, scores, segments = {}, {}, {}
-        for metric_id, metric in metrics.items():
-            if progress is not None:
-                progress(done / steps, f"{metric.name} on {name}")
-            stats[metric_id] = metric.system_stats(name, hyps, refs)
-            scores[metric_id] = metric.corpus_score(stats[metric_id])
-            segments[metric_id] = metric.segment_scores(stats[metric_id])
-            done += 1
+    for name, stats in rows.items():
+        scores = {metric_id: metric.corpus_score(stats[metric_id]) for metric_id, metric in metrics.items()}
+        segments = {metric_id: metric.segment_scores(stats[metric_id]) for metric_id, metric in metrics.items()}
         results.append(SystemResult(name, stats, scores, segments))
     if progress is not None:
         progress(1.0, "done")

@@ -13,8 +13,8 @@ from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.eed.metric import EEDExplanation
 from metrics.external import ExternalExplanation
-from metrics.perplexity import PerplexityExplanation
-from metrics.wer.metric import ErrorRateExplanation
+from metrics.perplexity.metric import PerplexityExplanation
+from metrics.wer.metric import ErrorRateExplanation, WordMeasureExplanation
 from rendering import (
     teach_bertscore,
     teach_bleu,
@@ -45,6 +45,9 @@ no_lesson(
 )
 no_lesson(NltkBLEUExplanation, "nltk's BLEU keeps only counts per order, no n-gram evidence to derive from")
 no_lesson(ErrorRateExplanation, "one edit distance over the reference length; the Segment page shows the alignment")
+no_lesson(
+    WordMeasureExplanation, "one formula over WER's hit and edit counts; the Segment page shows it and the alignment"
+)
 no_lesson(CharacTERExplanation, "no lesson written yet; the Segment page shows its shifts and character alignment")
 no_lesson(EEDExplanation, "no lesson written yet; the Segment page shows its alignment grid")
 no_lesson(PerplexityExplanation, "no lesson written yet; the Segment page shows each token's surprisal")

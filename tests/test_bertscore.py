@@ -15,6 +15,7 @@ bert_score = pytest.importorskip("bert_score")
 
 from metrics.bertscore.encoder import default_model_path  # noqa: E402
 from metrics.core.registry import create  # noqa: E402
+from metrics.evaluate import evaluate  # noqa: E402
 from rendering.evidence import explanation_parts  # noqa: E402
 from rendering.lessons import build_lesson  # noqa: E402
 from rendering.teach import Context  # noqa: E402
@@ -107,19 +108,24 @@ def test_a_folder_that_is_not_a_model_is_refused(tmp_path):
         create("bertscore", {"model": str(tmp_path)}).stats(["a"], [["a"]])
 
 
+# Two real WMT22 de-en pairs (LT22, segments 1431 and 1308) whose candidate has a token with a negative best
+# similarity, and a longer pair that makes their batch pad them
+PADDED_HYPS = [
+    "Twilights on the Poor",
+    "* How should the federal government function in the future?",
+    "This is a considerably longer candidate sentence about the weather in Berlin today and tomorrow.",
+]
+PADDED_REFS = [
+    "Zippers on arms and legs",
+    "* How should the MBundestag function in the future?",
+    "This is a considerably longer reference sentence about the weather in Berlin today, and tomorrow too.",
+]
+
+
 def test_the_zero_padding_of_bert_scores_batches_is_replayed():
     """Two real WMT22 de-en pairs (LT22, segments 1431 and 1308) whose candidate has a token with a negative best
     similarity: bert-score's batch pads their matrices with zeros, which floors that token at 0."""
-    hyps = [
-        "Twilights on the Poor",
-        "* How should the federal government function in the future?",
-        "This is a considerably longer candidate sentence about the weather in Berlin today and tomorrow.",
-    ]
-    refs = [
-        "Zippers on arms and legs",
-        "* How should the MBundestag function in the future?",
-        "This is a considerably longer reference sentence about the weather in Berlin today, and tomorrow too.",
-    ]
+    hyps, refs = PADDED_HYPS, PADDED_REFS
     expected = _reference(hyps, [refs], idf=False)
     metric = create("bertscore")
     stats = metric.system_stats("LT22", hyps, [refs])
@@ -129,3 +135,18 @@ def test_the_zero_padding_of_bert_scores_batches_is_replayed():
     ex = metric.explain_segment("LT22", 0, hyps[0], [refs[0]])
     assert ex.row == tuple(stats.rows[0]) and ex.references[0].floored == (True, False)
     assert 0.0 in ex.references[0].hyp_best and any("zero padding" in n for n in ex.notes)
+
+
+def test_jobs_compute_bertscore_here_so_its_explanations_keep_their_batch():
+    """Under --jobs the lexical metrics' rows come from forked workers and BERTScore's from this process, after them:
+    the rows of one process, and explain_segment finds the batch floors that scoring found."""
+    systems = {"LT22": PADDED_HYPS, "reversed": PADDED_HYPS[::-1]}
+    ids = ("bleu", "chrf", "bertscore")
+    one = evaluate(systems, [PADDED_REFS], {m: create(m) for m in ids}, jobs=1)
+    metrics = {m: create(m) for m in ids}
+    several = evaluate(systems, [PADDED_REFS], metrics, jobs=2)
+    for name in systems:
+        for m in ids:
+            np.testing.assert_array_equal(several.system(name).stats[m].rows, one.system(name).stats[m].rows)
+    ex = metrics["bertscore"].explain_segment("LT22", 0, PADDED_HYPS[0], [PADDED_REFS[0]])
+    assert ex.references[0].floored == (True, False) and not any("without its batch" in n for n in ex.notes)

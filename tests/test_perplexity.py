@@ -48,7 +48,7 @@ def test_every_probability_and_segment_equal_nltk(wmt, model, cls, order, segmen
         grams = list(ngrams(pad_both_ends(hyp.split(), n=order), order))
         assert rel_close(scores[i], lm.perplexity(grams)), i
         if i < 10:
-            ex = metric.explain(hyp, [])
+            ex = metric.explain(hyp, [stream[i] for stream in refs])
             assert list(ex.probabilities) == [lm.score(g[-1], g[:-1]) for g in grams]
     nll, count = stats.rows.sum(axis=0)
     assert metric.corpus_score(stats) == math.exp(nll / count)
@@ -85,7 +85,7 @@ def test_unknown_words_without_a_cutoff_are_infinitely_surprising(wmt):
     infinite = [i + 1 for i, s in enumerate(metric.segment_scores(stats)) if math.isinf(s)]
     assert infinite == unseen and unseen[0] == 1
     assert [n.detail for n in stats.notes if "probability 0" in n.kind] == [segments_text(unseen)]
-    ex = metric.explain("the zyxwvut", [])
+    ex = metric.explain("the zyxwvut", [refs[0][0]])
     assert ex.seen[1] == "<UNK>" and ex.probabilities[1] == 0.0  # <UNK> was never counted
 
 
@@ -93,7 +93,7 @@ def test_the_heat_strip_shows_every_token_with_its_surprisal(wmt):
     hyps, refs = wmt
     metric = create("perplexity")
     metric.prepare(refs)
-    ex = metric.explain(hyps[3], [])
+    ex = metric.explain(hyps[3], [stream[3] for stream in refs])
     assert [t.text for t in ex.tokens] == [*hyps[3].split(), "</s>", "</s>"]
     assert ex.row == (sum(ex.surprisals), float(len(hyps[3].split()) + 2))
     assert all(hyps[3][t.start : t.end] == t.text for t in ex.tokens if t.located)
@@ -138,7 +138,7 @@ def test_a_causal_lm_from_a_folder_equals_its_own_loss(tmp_path):
             expected = float(loss) * (len(full) - 1)
             assert stats.rows[i, 0] == pytest.approx(expected, rel=1e-5) and stats.rows[i, 1] == len(full) - 1
     assert any("windows of 16" in str(n) for n in stats.notes)  # the last text is longer than the model's context
-    ex = metric.explain(hyps[0], [])
+    ex = metric.explain(hyps[0], [texts[0]])
     assert "".join(hyps[0][t.start : t.end] for t in ex.tokens if t.located).replace(" ", "") == hyps[0].replace(
         " ", ""
     )

@@ -1,9 +1,6 @@
 """BERTScore as bert-score 0.3.13 computes it, on a local model (the ``neural`` extra: torch, transformers)."""
 
-from metrics.bertscore.metric import BERTScore, BERTScoreExplanation
 from metrics.core.extras import NEURAL
 from metrics.core.registry import register
 
-register(BERTScore, "bertscore", label="BERTScore (bert-score)", requires=(NEURAL,), rank=95)
-
-__all__ = ["BERTScore", "BERTScoreExplanation"]
+register("metrics.bertscore.metric:BERTScore", "bertscore", label="BERTScore (bert-score)", requires=(NEURAL,), rank=95)

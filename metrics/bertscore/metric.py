@@ -32,7 +32,7 @@ from typing import Literal
 import numpy as np
 
 from metrics.bertscore.encoder import DEFAULT_MODEL_NAME, Encoded, Encoder, Idf, encoder, model_path, weights
-from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, segment_refs
+from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, check_segment, segment_refs
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -151,6 +151,11 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         return COLUMNS
 
     @property
+    def in_process(self) -> bool:
+        """Torch runs threads of its own, and the embedding cache and the batch floors explain_segment reads stay."""
+        return True
+
+    @property
     def encoder(self) -> Encoder:
         if self._encoder is None:
             self._encoder = encoder(model_path(self.config.model), self.config.num_layers)
@@ -225,24 +230,25 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         row = np.where(np.isnan(table).any(axis=0), np.nan, table.max(axis=0, initial=-np.inf))
         return row, matches, hyp_w
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return np.array(self.explain(hyp, refs).row, dtype=np.float64)
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        return np.array(self._explain(hyp, refs).row, dtype=np.float64)
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> BERTScoreExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> BERTScoreExplanation:
         """The evidence of one pair on its own: no batch, so no zero padding floors a similarity."""
-        return self._explain(hyp, refs, [(False, False)] * len(refs))
+        return self._evidence(hyp, refs, [(False, False)] * len(refs))
 
     def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> BERTScoreExplanation:
         """The evidence of segment ``index`` of ``system`` with the floors of the batch :meth:`system_stats` put it
         in (a note says when that batch is not known here)."""
+        hyp, refs = check_segment(hyp, refs, self.name)
         floors = self._floors.get((system, hyp, tuple(refs)), {}).get(index)
         if floors is None:
-            found = self._explain(hyp, refs, [(False, False)] * len(refs))
+            found = self._explain(hyp, refs)
             note = "scored without its batch: bert-score's zero padding, if it floored a similarity, is not shown"
             return replace(found, notes=(*found.notes, note))
-        return self._explain(hyp, refs, floors)
+        return self._evidence(hyp, refs, floors)
 
-    def _explain(self, hyp: str, refs: Sequence[str], floors: Sequence[tuple[bool, bool]]) -> BERTScoreExplanation:
+    def _evidence(self, hyp: str, refs: Sequence[str], floors: Sequence[tuple[bool, bool]]) -> BERTScoreExplanation:
         encoded = self.encoder.encode([hyp, *refs], self.config.batch_size)
         row, matches, hyp_w = self._segment(encoded[0], encoded[1:], floors)
         column = COLUMNS.index(self.config.score)

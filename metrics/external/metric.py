@@ -119,10 +119,10 @@ class External(Metric[ExternalConfig, ExternalExplanation]):
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
         raise self._refuse()
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         raise self._refuse()
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> ExternalExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> ExternalExplanation:
         raise self._refuse()
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:

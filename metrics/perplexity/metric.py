@@ -125,6 +125,11 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
     def reads_references(self) -> bool:
         return self.config.model != "causal" and not self.config.corpus
 
+    @property
+    def in_process(self) -> bool:
+        """A causal LM runs torch's threads; an n-gram model is plain Python and may be forked."""
+        return self.config.model == "causal"
+
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
         """Train the n-gram model on the references (unless it trains on a corpus file or is a causal LM)."""
         if self.config.model == "causal":
@@ -156,7 +161,7 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
             )
         return self._ngram
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> PerplexityExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> PerplexityExplanation:
         del refs  # the model, not the segment's references, scores the text
         if self.config.model == "causal":
             lm = causal_lm(self.config.causal_model)
@@ -197,13 +202,13 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
             model=self._model_label(),
         )
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return np.array(self.explain(hyp, refs).row, dtype=np.float64)
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        return np.array(self._explain(hyp, refs).row, dtype=np.float64)
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
         check_corpus(hyps, refs, self.id)
         self.prepare(refs)
-        explained = [self.explain(hyp, ()) for hyp in hyps]
+        explained = [self._explain(hyp, ()) for hyp in hyps]
         rows = np.array([e.row for e in explained], dtype=np.float64).reshape(len(hyps), 2)
         by_kind: dict[str, list[int]] = {}
         for i, e in enumerate(explained):
