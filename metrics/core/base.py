@@ -78,6 +78,33 @@ def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metr
                 raise TypeError(f"{metric}: reference {k + 1} of segment {i + 1} is {type(stream[i]).__name__}")
 
 
+class CorpusSummary(ABC):
+    """What a metric needs to know about the whole reference corpus before it can score one segment (CIDEr-D's
+    document frequencies). Summaries of disjoint sets of segments add up (``+``) to the summary of their union, so
+    that a corpus split into partitions can be summarized partition by partition."""
+
+    @abstractmethod
+    def __add__(self, other: Any) -> CorpusSummary:
+        """The summary of both sets of segments together."""
+
+
+class CorpusDependent(ABC):
+    """A metric whose segment rows depend on the whole reference corpus, not only on the segment's own
+    references. A run that scores the corpus in partitions summarizes each partition's references
+    (:meth:`summarize`), adds the summaries up and scores every partition :meth:`within <stats_within>` the total:
+    the rows equal those :meth:`Metric.stats` gives on the whole corpus."""
+
+    @abstractmethod
+    def summarize(self, refs: Sequence[Sequence[str | None]]) -> CorpusSummary:
+        """The summary of these reference streams (all the corpus, or the segments of one partition)."""
+
+    @abstractmethod
+    def stats_within(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], summary: CorpusSummary
+    ) -> SegmentStats:
+        """Rows of these segments, scored within the corpus that ``summary`` describes."""
+
+
 class Metric(ABC, Generic[ConfigT, ExplanationT]):
     """Base class: a frozen config, per-segment statistics, a corpus score from pooled rows, a signature, and the
     evidence behind a segment's score as an :class:`~metrics.core.explanation.Explanation` of ``explanation_type``.
