@@ -77,19 +77,12 @@ def _summaries(
 
 
 def _collect(client: Client, futures: Sequence[Future], progress: Progress | None) -> list[PartResult]:
-    from distributed import KilledWorker, as_completed
+    from distributed import as_completed
 
     results = []
     try:
         for done, future in enumerate(as_completed(futures), start=1):
-            try:
-                results.append(future.result())
-            except KilledWorker as err:
-                raise ClusterError(
-                    f"task {err.task} ran on workers that died {err.allowed_failures + 1} times, Dask's limit "
-                    "(distributed.scheduler.allowed-failures); a worker dies when it runs out of memory (try smaller "
-                    "partitions) or is stopped"
-                ) from None
+            results.append(future.result())
             if progress is not None:
                 progress(done / len(futures), f"{done} of {len(futures)} partitions scored")
     except BaseException:
@@ -107,6 +100,25 @@ def run(
     progress: Progress | None = None,
 ) -> Scored:
     """Score ``source`` with ``metrics`` on the cluster of ``client``; the numbers are the local engine's."""
+    from distributed import KilledWorker
+
+    try:
+        return _run(client, source, metrics, partition_size, progress)
+    except KilledWorker as err:
+        raise ClusterError(
+            f"task {err.task} ran on workers that died {err.allowed_failures + 1} times, Dask's limit "
+            "(distributed.scheduler.allowed-failures); a worker dies when it runs out of memory (try smaller "
+            "partitions) or is stopped"
+        ) from None
+
+
+def _run(
+    client: Client,
+    source: Source,
+    metrics: Mapping[str, Metric[Any, Any]],
+    partition_size: int | None,
+    progress: Progress | None,
+) -> Scored:
     plan = source.plan(client)
     workers = len(client.scheduler_info()["workers"])
     ranges = partitions(plan.segments, partition_size or default_partition_size(plan.segments, workers))
