@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import resource
 import subprocess
@@ -87,7 +88,7 @@ def run_engine(engine: str, ref: Path, hyp: Path, metric_ids: list[str], workers
     from metrics.io.inputs import read_segments
 
     metrics = {m: create(m) for m in metric_ids}
-    report: dict[str, Any] = {"engine": engine}
+    report: dict[str, Any] = {"engine": engine, "load": [round(os.getloadavg()[0], 1)]}
     if engine == "local":
         start = time.perf_counter()
         refs, hyps = read_segments(ref), read_segments(hyp)
@@ -124,6 +125,7 @@ def run_engine(engine: str, ref: Path, hyp: Path, metric_ids: list[str], workers
                 "client": _peak_mb(),
             }
     segments = len(evaluation.systems[0].segment_scores[metric_ids[0]])
+    report["load"].append(round(os.getloadavg()[0], 1))  # the machine is shared: other work slows either engine
     report.update(
         segments=segments,
         segments_per_second=segments / report["seconds"],
@@ -146,19 +148,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.engine is not None:
         print(json.dumps(run_engine(args.engine, ref, hyp, metric_ids, args.workers)))
         return 0
+    print(f"{args.segments:,} segments (WMT22 de-en, perturbed, seed {SEED}), metrics {', '.join(metric_ids)}")
     reports = []
     for engine in ("local", "dask"):
         child = [sys.executable, "-m", "benchmarks.distributed", *(argv or sys.argv[1:]), "--engine", engine]
         out = subprocess.run(child, cwd=ROOT, check=True, capture_output=True, text=True).stdout
-        reports.append(json.loads(out.strip().splitlines()[-1]))
-    print(f"{args.segments:,} segments (WMT22 de-en, perturbed, seed {SEED}), metrics {', '.join(metric_ids)}")
-    for r in reports:
+        r = json.loads(out.strip().splitlines()[-1])
+        reports.append(r)
         label = r["engine"] if r["engine"] == "local" else f"dask, {args.workers} workers"
         startup = f" (+{r['startup_seconds']:.1f} s cluster start-up)" if "startup_seconds" in r else ""
         memory = ", ".join(f"{where} {mb:,.0f} MB" for where, mb in r["peak_mb"].items())
-        print(
-            f"  {label:18} {r['seconds']:8.1f} s{startup}  {r['segments_per_second']:9,.0f} segments/s  peak: {memory}"
-        )
+        print(f"  {label:18} {r['seconds']:8.1f} s{startup}  {r['segments_per_second']:9,.0f} segments/s", flush=True)
+        print(f"  {'':18} peak memory: {memory}; load average before/after: {r['load']}", flush=True)
     same = reports[0]["digests"] == reports[1]["digests"] and reports[0]["scores"] == reports[1]["scores"]
     print(f"  rows, corpus and segment scores identical: {'yes' if same else 'NO'}")
     print(f"  corpus scores: {reports[0]['scores']}")

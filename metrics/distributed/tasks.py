@@ -2,8 +2,11 @@
 partition's references, adding summaries up, and scoring a partition with the local engine's code.
 
 Metrics travel as a :class:`Recipe` (class and frozen config), not as objects: a metric the caller already used
-carries caches that need not cross the network. A worker builds each metric once per thread and keeps it, so
-what it loads (WordNet, the bound document frequencies) serves every partition it scores.
+carries caches that need not cross the network. Each task builds its own metrics, so their caches of prepared
+references live as long as one partition and a worker's memory is bounded by the partition size (kept across a
+million segments, they would grow to their 200,000-entry limits). A corpus-dependent metric is the exception: it is
+kept per worker thread, because binding the corpus summary (CIDEr-D's idf of every n-gram) is its costly part and
+it caches nothing per text. What a metric loads once per process (WordNet) is shared either way.
 """
 
 from __future__ import annotations
@@ -30,12 +33,14 @@ class Recipe:
         return cls(type(metric), metric.config)
 
 
-_built: BoundedCache[tuple[Recipe, int], Metric[Any, Any]] = BoundedCache(limit=256)
+_bound: BoundedCache[tuple[Recipe, int], Metric[Any, Any]] = BoundedCache(limit=64)
 
 
 def built(recipe: Recipe) -> Metric[Any, Any]:
-    """This thread's instance of the metric (one per thread: metrics keep caches and bound corpora)."""
-    return _built.get_or_make((recipe, threading.get_ident()), lambda: recipe.cls(recipe.config))
+    """A new instance of the metric, or this thread's kept one for a corpus-dependent metric."""
+    if not issubclass(recipe.cls, CorpusDependent):
+        return recipe.cls(recipe.config)
+    return _bound.get_or_make((recipe, threading.get_ident()), lambda: recipe.cls(recipe.config))
 
 
 def summarize_part(reader: PartReader, recipes: Mapping[str, Recipe]) -> dict[str, CorpusSummary]:
@@ -59,6 +64,6 @@ def score_part(
 ) -> PartResult:
     """Rows of one partition for every system and metric, with what the gather checks."""
     part = reader.read()
-    metrics = {metric_id: built(recipe) for metric_id, recipe in recipes.items()}
+    metrics = {metric_id: built(recipe) for metric_id, recipe in recipes.items()}  # built for this partition
     stats = segment_stats(part.systems, part.refs, metrics, summaries)
     return PartResult(part.start, part.stop, stats, reference_counts(part.refs), part.notes)
