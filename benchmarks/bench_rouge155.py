@@ -24,7 +24,7 @@ from pathlib import Path
 
 from benchmarks import perl_rouge155
 from benchmarks.common import Case, load_set
-from metrics.rouge155.metric import RougeS, RougeSU, RougeW
+from metrics.rouge155 import RougeS, RougeSU, RougeW
 from metrics.rouge155.printed import printed_evaluation
 
 SYSTEMS = ("baseline", "pointer-gen", "pointer-gen-cov")

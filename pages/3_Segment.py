@@ -66,7 +66,6 @@ order = 1
 if orders:
     label = st.radio("n-gram order", orders, horizontal=True, key=f"seg_order:{metric_id}")
     order = orders.index(label) + 1
-lowercase = bool(getattr(evaluation.metrics[metric_id].config, "lowercase", False))
 st.caption(f"Signature: {escape_markdown(evaluation.signatures[metric_id])}")
 
 
@@ -94,10 +93,8 @@ for start in range(0, len(shown), int(per_row)):
                 explanation,
                 data.systems[system][index],
                 data.segment_refs(index),
-                columns=evaluation.metrics[metric_id].columns,
                 order=order,
                 reference=None if reference_choice == 0 else reference_choice - 1,
-                lowercase=lowercase,
             )
             for k, part in enumerate(p for p in parts if not p.detail):
                 show(part, f"part:{system}:{k}")

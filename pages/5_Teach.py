@@ -11,7 +11,7 @@ import streamlit as st
 from dashboard.sidebar import page_setup
 from dashboard.widgets import option_widget
 from metrics.core.base import Metric
-from rendering import teach
+from rendering import lessons, teach
 from rendering.teach_classics import Classic, by_key, classics_for
 from rendering.text import escape_markdown
 
@@ -25,7 +25,7 @@ st.caption(
     "score cannot disagree."
 )
 
-ready, missing = teach.lesson_status()
+ready, missing = lessons.lesson_status()
 if not ready:
     st.error("No metric lessons are available in this installation.")
     st.stop()
@@ -114,9 +114,9 @@ if data.systems and len(data):
         cols[2].button("Use it", key="teach_ds_load", on_click=_load_segment)
 if missing:
     st.caption(
-        "Lessons not available yet: "
-        + ", ".join(escape_markdown(teach.label(m)) for m in missing)
-        + " (their metric modules are not installed or not finished)."
+        "Without a lesson: "
+        + "; ".join(f"{escape_markdown(teach.label(m))} ({escape_markdown(why)})" for m, why in missing.items())
+        + "."
     )
 
 hyp = st.text_area(
@@ -183,7 +183,7 @@ def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
     metric_opts, lesson_opts = teach.split_options(metric_id, opts)
     metric = _metric(metric_id, json.dumps(metric_opts, sort_keys=True), data.refs_hash, data.refs)
     context = teach.Context(data.refs, data.title, lesson_opts)
-    return teach.build_lesson(metric_id, metric, hyp, refs, context)
+    return lessons.build_lesson(metric, hyp, refs, context)
 
 
 defaults = teach.default_options(metric_id)

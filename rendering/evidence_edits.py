@@ -1,5 +1,6 @@
-"""Views of edit-distance evidence: the TER trace (shifts, then the alignment of the shifted hypothesis) and the
-CharacTER shifts with its character alignment. Both draw with :func:`rendering.edits_html.alignment_html`."""
+"""Views of edit-distance evidence: the TER trace (shifts, then the alignment of the shifted hypothesis), the
+WER/CER alignment, the CharacTER shifts with its character alignment and the EED grid. The alignments are drawn with
+:func:`rendering.edits_html.alignment_html`, in :class:`~metrics.core.edits.EditOp`'s sense of insert and delete."""
 
 from __future__ import annotations
 
@@ -8,63 +9,51 @@ from typing import Any
 
 import pandas as pd
 
-from metrics.core.tokens import Token
-from rendering.edits_html import LEGEND, Op, Step, alignment_html, counts_html, legend, shifted_blocks_html
+from metrics.character.metric import CharacTERExplanation
+from metrics.core.edits import EditExplanation
+from metrics.eed.metric import EEDExplanation
+from metrics.ter.metric import TERExplanation
+from metrics.wer.metric import ErrorRateExplanation
+from rendering.edits_html import Step, alignment_html, alignment_steps, counts_html, legend, shifted_blocks_html
 from rendering.figures import argmin_figure
 from rendering.ngram_view import plain_html
 from rendering.parts import Part, note
-
-_OPS: dict[str, Op] = {"MATCH": "match", "SUBSTITUTE": "sub", "INSERT": "ins", "DELETE": "del"}
-
-
-def _op(edit_op: Any) -> Op:
-    """Both edit enums (``metrics.core.levenshtein`` and ``metrics.ter.search``) share member names, not values."""
-    return _OPS[edit_op.name]
+from rendering.view import ViewOptions, evidence_view
 
 
-def _shown(text: str, token: Token | None) -> str | None:
-    """The token as the user wrote it (TER lowercases by default), falling back to the metric's form."""
-    if token is None:
-        return None
-    return text[token.start : token.end] if token.located else token.text
+def _counts(ex: EditExplanation[Any], k: int, first: tuple[str, str], rate: str) -> Part:
+    """The steps of the alignment with reference ``k`` by kind, and the rate the chosen one gives."""
+    ref = ex.references[k]
+    return Part(
+        "html",
+        counts_html(
+            [
+                first,
+                ("substitutions", str(ref.substitutions)),
+                ("insertions", str(ref.insertions)),
+                ("deletions", str(ref.deletions)),
+                ("edits", str(ref.edits)),
+                (rate, f"{ex.edits} / {ex.avg_ref_len:g} (average reference length) = {ex.score:.4f}"),
+            ]
+        ),
+        f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best_ref else ""),
+    )
 
 
-def ter_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
-    k = ex.best if reference is None else reference
+@evidence_view.register(TERExplanation)
+def ter_parts(ex: TERExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    k = ex.best_ref if options.reference is None else options.reference
     ref = ex.references[k]
     blocks = []
-    moved: set[int | None] = set()
+    moved: set[int] = set()
     for n, shift in enumerate(ref.shifts, start=1):
-        located = [t for t in shift.tokens if t.located]
-        moved |= {t.start for t in located}
-        if located:
+        spans = [(t.start, t.end) for t in shift.tokens if t.start is not None and t.end is not None]
+        moved |= {start for start, _ in spans}
+        if spans:
             label = f"shift {n}: '{' '.join(shift.words)}' from position {shift.start + 1} to {shift.dest + 1}"
-            blocks.append((located[0].start, located[-1].end, label))
-    steps = [
-        Step(
-            _op(e.op),
-            _shown(hyp, e.hyp_token),
-            _shown(refs[k], e.ref_token),
-            e.hyp_token is not None and e.hyp_token.located and e.hyp_token.start in moved,
-        )
-        for e in ref.alignment
-    ]
-    edits = len(ref.shifts) + ref.substitutions + ref.deletions + ref.insertions
+            blocks.append((spans[0][0], spans[-1][1], label))
     parts = [
-        Part(
-            "html",
-            counts_html(
-                [
-                    ("shifts", str(len(ref.shifts))),
-                    ("substitutions", str(ref.substitutions)),
-                    ("deletions", str(ref.deletions)),
-                    ("insertions", str(ref.insertions)),
-                    ("edits", f"{edits}"),
-                    ("TER", f"{ex.edits} / {ex.avg_ref_len:g} (average reference length) = {ex.score:.4f}"),
-                ]
-            ),
-            f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best else ""),
-        ),
+        _counts(ex, k, ("shifts", str(len(ref.shifts))), "TER"),
         Part("html", shifted_blocks_html(hyp, blocks), "Hypothesis with the shifted blocks"),
     ]
     if ref.shifts:
@@ -81,8 +70,13 @@ def ter_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = No
             ]
         )
         parts.append(Part("table", table, "Shifts, in the order applied"))
+    steps = alignment_steps(ref, hyp, refs[k], moved)
     parts.append(
-        Part("html", LEGEND + alignment_html(steps), "Shifted hypothesis (top) aligned with the reference (bottom)")
+        Part(
+            "html",
+            legend("word") + alignment_html(steps),
+            "Shifted hypothesis (top) aligned with the reference (bottom)",
+        )
     )
     if ref.candidate_cap_hit:
         parts.append(note("The shift search stopped at sacrebleu's 1000-candidate cap (its last shift discarded)."))
@@ -91,8 +85,9 @@ def ter_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = No
     return parts + [note(n) for n in ex.notes]
 
 
-def character_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
-    k = ex.best if reference is None else reference
+@evidence_view.register(CharacTERExplanation)
+def character_parts(ex: CharacTERExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    k = ex.best_ref if options.reference is None else options.reference
     ref = ex.references[k]
     parts = [
         Part(
@@ -107,7 +102,7 @@ def character_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | Non
                     ("CharacTER", f"{ref.score:.4f} ({ref.rule})"),
                 ]
             ),
-            f"Against reference {k + 1}" + (" (lowest)" if k == ex.best else ""),
+            f"Against reference {k + 1}" + (" (lowest)" if k == ex.best_ref else ""),
         )
     ]
     if ref.shifts:
@@ -148,20 +143,25 @@ def character_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | Non
     else:
         steps = [
             Step(
-                _op(e.op),
+                e.op,
                 ref.shifted[e.hyp_index] if e.hyp_index is not None else None,
                 ref.reference_text[e.ref_index] if e.ref_index is not None else None,
             )
             for e in ref.edits
         ]
         parts.append(
-            Part("html", LEGEND + alignment_html(steps), "Shifted hypothesis (top) vs reference, by character")
+            Part(
+                "html",
+                legend("character", shifts=False) + alignment_html(steps),
+                "Shifted hypothesis (top) vs reference, by character",
+            )
         )
     return parts + [note(n) for n in (*ref.notes, *ex.notes)]
 
 
-def eed_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
-    k = ex.best if reference is None else reference
+@evidence_view.register(EEDExplanation)
+def eed_parts(ex: EEDExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    k = ex.best_ref if options.reference is None else options.reference
     al = ex.references[k]
     parts = [
         Part(
@@ -175,7 +175,7 @@ def eed_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = No
                     ("variant", str(ex.variant)),
                 ]
             ),
-            f"Against reference {k + 1}" + (" (lowest)" if k == ex.best else ""),
+            f"Against reference {k + 1}" + (" (lowest)" if k == ex.best_ref else ""),
         ),
         Part("html", plain_html(al.hypothesis), "Preprocessed hypothesis (columns)"),
         Part("html", plain_html(al.reference), "Preprocessed reference (rows)"),
@@ -209,51 +209,22 @@ def eed_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = No
     return parts + [note(n) for n in (*al.notes, *ex.notes)]
 
 
-def error_rate_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
-    """WER/CER (jiwer): chunks of equal/substituted/inserted/deleted units against one reference."""
-    k = ex.best if reference is None else reference
+@evidence_view.register(ErrorRateExplanation)
+def error_rate_parts(ex: ErrorRateExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    """WER/CER (jiwer): the alignment of the hypothesis with one reference, unit by unit."""
+    k = ex.best_ref if options.reference is None else options.reference
     ref = ex.references[k]
     unit = "word" if ex.unit == "word" else "character"
-    parts = [
-        Part(
-            "html",
-            counts_html(
-                [
-                    ("hits", str(ref.hits)),
-                    ("substitutions", str(ref.substitutions)),
-                    ("deletions", str(ref.deletions)),
-                    ("insertions", str(ref.insertions)),
-                    ("rate", f"{ex.edits} / {ex.avg_ref_len:g} = {ex.score:.4f}"),
-                ]
-            ),
-            f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best else ""),
-        )
-    ]
-    if ref.chunks is None:
+    parts = [_counts(ex, k, ("hits", str(ref.matches)), "WER" if ex.unit == "word" else "CER")]
+    if ref.alignment is None:
         parts.append(note(f"The segment is too long to align; at least {ref.lower_bound} edits."))
         return parts + [note(n) for n in ex.notes]
-
-    def text_of(tokens: Sequence[Token], i: int, source: str) -> str:
-        token = tokens[i]
-        return source[token.start : token.end] if token.located else token.text
-
-    steps = []
-    for chunk in ref.chunks:
-        kind = chunk.type.name
-        h = range(chunk.hyp_start_idx, chunk.hyp_end_idx)
-        r = range(chunk.ref_start_idx, chunk.ref_end_idx)
-        if kind in ("EQUAL", "SUBSTITUTE"):
-            op: Op = "match" if kind == "EQUAL" else "sub"
-            steps += [
-                Step(op, text_of(ex.hyp_tokens, i, hyp), text_of(ref.tokens, j, refs[k]))
-                for i, j in zip(h, r, strict=True)
-            ]
-        elif kind == "INSERT":  # jiwer: hypothesis units the reference lacks
-            steps += [Step("ins", text_of(ex.hyp_tokens, i, hyp), None) for i in h]
-        else:
-            steps += [Step("del", None, text_of(ref.tokens, j, refs[k])) for j in r]
-    key = legend(
-        f"{unit} of the reference the hypothesis lacks", f"{unit} of the hypothesis the reference lacks", shifts=False
+    steps = alignment_steps(ref, hyp, refs[k])
+    parts.append(
+        Part(
+            "html",
+            legend(unit, shifts=False) + alignment_html(steps),
+            "Alignment: hypothesis (top), reference (bottom)",
+        )
     )
-    parts.append(Part("html", key + alignment_html(steps), "Alignment: hypothesis (top), reference (bottom)"))
     return parts + [note(n) for n in ex.notes]

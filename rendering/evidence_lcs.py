@@ -8,20 +8,32 @@ LCS path per (reference sentence, hypothesis sentence) pair, as the evidence lis
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from metrics.rouge.metric import LcsEvidence, LsumEvidence, RougeExplanation, RougeRefScore
+from metrics.rouge155.weighted_lcs import WlcsExplanation
 from rendering.edits_html import counts_html
 from rendering.figures import lcs_grid_figure
-from rendering.ngram_view import LEGEND, Occurrence, ngram_html, token_units
+from rendering.ngram_view import LEGEND, Occurrence, Status, ngram_html, token_units
 from rendering.parts import Part, note
+from rendering.view import ViewOptions, evidence_view
 
 MAX_GRID = 80
 
 
-def _scores(ref: Any) -> Part:
+def _equal_tokens(ref_words: Sequence[str], hyp_words: Sequence[str]) -> np.ndarray:
+    """A grid for :func:`lcs_grid_figure` that marks where a reference and a hypothesis token are equal (row and
+    column 0 stay empty, as in an LCS grid)."""
+    grid = np.zeros((len(ref_words) + 1, len(hyp_words) + 1), dtype=np.int64)
+    for i, r in enumerate(ref_words):
+        for j, h in enumerate(hyp_words):
+            grid[i + 1, j + 1] = int(r == h)
+    return grid
+
+
+def _scores(ref: RougeRefScore) -> Part:
     return Part(
         "html",
         counts_html(
@@ -36,11 +48,10 @@ def _scores(ref: Any) -> Part:
 
 
 def rouge_l_parts(
-    ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None, limit: int = MAX_GRID
+    ex: RougeExplanation, ev: LcsEvidence, hyp: str, refs: Sequence[str], k: int, limit: int = MAX_GRID
 ) -> list[Part]:
-    k = ex.best_ref if reference is None else reference
+    """ROUGE-L against reference ``k``, whose evidence is ``ev``."""
     ref = ex.references[k]
-    ev = ref.evidence
     text, units = token_units(hyp, ex.hyp_tokens)
     rtext, runits = token_units(refs[k], ref.ref_tokens)
     hyp_occ = [Occurrence(j, 1, "match", f"LCS: ref {i + 1} = hyp {j + 1}") for i, j in ev.pairs]
@@ -56,15 +67,14 @@ def rouge_l_parts(
     ]
     if cut:
         parts.append(note(cut))
-    return parts + [note(w) for w in ex.warnings]
+    return parts + [note(w) for w in ex.notes]
 
 
 def rouge_lsum_parts(
-    ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None, limit: int = MAX_GRID
+    ex: RougeExplanation, ev: LsumEvidence, hyp: str, refs: Sequence[str], k: int, limit: int = MAX_GRID
 ) -> list[Part]:
-    k = ex.best_ref if reference is None else reference
+    """ROUGE-Lsum against reference ``k``, whose evidence is ``ev``."""
     ref = ex.references[k]
-    ev = ref.evidence
     hyp_words = [t.text for t in ex.hyp_tokens]
     ref_words = [t.text for t in ref.ref_tokens]
     paths: list[list[tuple[int, int]]] = []
@@ -82,14 +92,10 @@ def rouge_lsum_parts(
             ]
         hits = set(sent.hits)
         for i in sent.union:
-            status = "match" if i in hits else "clip"
+            status: Status = "match" if i in hits else "clip"
             label = "in LCS∪, credited" if i in hits else "in LCS∪ but its token was already used up (clipped)"
             ref_occ.append(Occurrence(sent.start + i, 1, status, f"sentence {sent.index + 1}: {label}"))
-    grid = np.array([[1 if r == h else 0 for h in hyp_words] for r in ref_words], dtype=np.int64).reshape(
-        len(ref_words), len(hyp_words)
-    )
-    padded = np.zeros((len(ref_words) + 1, len(hyp_words) + 1), dtype=np.int64)
-    padded[1:, 1:] = grid
+    padded = _equal_tokens(ref_words, hyp_words)
     boundaries = ([s.start for s in ev.sentences], [start for start, _ in ev.hyp_sentences])
     fig, cut = lcs_grid_figure(
         ref_words, hyp_words, padded, paths, path_names=names, limit=limit, boundaries=boundaries
@@ -121,16 +127,16 @@ def rouge_lsum_parts(
     ]
     if cut:
         parts.append(note(cut))
-    return parts + [note(w) for w in ex.warnings]
+    return parts + [note(w) for w in ex.notes]
 
 
+@evidence_view.register(WlcsExplanation)
 def rouge_w_parts(
-    ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None, limit: int = MAX_GRID
+    ex: WlcsExplanation, hyp: str, refs: Sequence[str], options: ViewOptions, limit: int = MAX_GRID
 ) -> list[Part]:
     """ROUGE-W (ROUGE-1.5.5): weighted-LCS paths per sentence pair on the token grid, the hit mask on the reference
     (credited / clipped) and the runs whose f(length) weights add up to the hits."""
-    selected = [k for k, r in enumerate(ex.references) if r.selected]
-    k = reference if reference is not None else (selected[0] if selected else 0)
+    k = options.reference if options.reference is not None else (ex.best_ref or 0)
     ref = ex.references[k]
     hyp_words = [t.text for t in ex.hyp_tokens]
     ref_words = [t.text for t in ref.tokens]
@@ -139,10 +145,7 @@ def rouge_w_parts(
         f"ref sentence {p.ref_sentence + 1} × hyp sentence {p.hyp_sentence + 1} (weight {p.weight:g})"
         for p in ref.paths
     ]
-    padded = np.zeros((len(ref_words) + 1, len(hyp_words) + 1), dtype=np.int64)
-    for i, r in enumerate(ref_words):
-        for j, h in enumerate(hyp_words):
-            padded[i + 1, j + 1] = int(r == h)
+    padded = _equal_tokens(ref_words, hyp_words)
     fig, cut = lcs_grid_figure(
         ref_words,
         hyp_words,

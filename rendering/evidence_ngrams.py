@@ -1,30 +1,36 @@
-"""Views of n-gram evidence — BLEU, chrF/chrF++, ROUGE-N, CIDEr-D — all highlighted by :func:`ngram_html`.
+"""Views of n-gram evidence — BLEU (sacrebleu's, Google's, nltk's), chrF/chrF++, ROUGE-N, CIDEr-D, ROUGE-S/SU —
+all highlighted by :func:`ngram_html`.
 
-Each function reads one metric's frozen explanation and returns :class:`Part` s; nothing is rescored here.
+Each view reads one metric's frozen explanation and returns :class:`Part` s; nothing is rescored here.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import pandas as pd
 
-from metrics.core.tokens import locate
+from metrics.bleu.metric import BLEUExplanation
+from metrics.bleu.variants import NltkBLEUExplanation
+from metrics.chrf.metric import CHRFExplanation
+from metrics.cider.metric import CiderExplanation
+from metrics.rouge.metric import NgramEvidence, RougeExplanation
+from metrics.rouge155.skip_bigram import SkipBigramExplanation
 from rendering.edits_html import counts_html
 from rendering.figures import weights_figure
 from rendering.ngram_view import (
     LEGEND,
     Occurrence,
+    Status,
+    Unit,
     ngram_html,
     plain_html,
     reference_legend,
-    reference_occurrences,
     status_of,
     token_units,
 )
 from rendering.parts import Part, note
+from rendering.view import ViewOptions, evidence_view, order_labels
 
 MAX_TABLE_ROWS = 300
 
@@ -43,15 +49,21 @@ def _capped(frame: pd.DataFrame, what: str, title: str = "") -> list[Part]:
 # ----------------------------------------------------------------------------------------------------- BLEU
 
 
-def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[Part]:
-    order = max(1, min(order, len(ex.orders)))
+@order_labels.register(BLEUExplanation)
+def _bleu_orders(ex: BLEUExplanation) -> tuple[str, ...]:
+    return tuple(f"{o.order}-grams" for o in ex.orders)
+
+
+@evidence_view.register(BLEUExplanation)
+def bleu_parts(ex: BLEUExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    order = max(1, min(options.order, len(ex.orders)))
     ev = ex.orders[order - 1]
     occurrences = []
     for m in ev.ngrams:
-        source = f" (count set by reference {m.ref_index + 1})" if m.ref_index is not None else ""
+        source = f" (count set by reference {m.clip_ref + 1})" if m.clip_ref is not None else ""
         label = f"{_gram(m.ngram)}: {m.hyp_count}× here, at most {m.max_ref_count}× in a reference{source}; {m.clipped} credited"
         occurrences += [
-            Occurrence(pos, order, status_of(k, m.clipped, m.max_ref_count), label, m.ref_index)
+            Occurrence(pos, order, status_of(k, m.clipped, m.max_ref_count), label, m.clip_ref)
             for k, pos in enumerate(m.positions)
         ]
     text, units = token_units(hyp, ex.hyp_tokens)
@@ -68,15 +80,20 @@ def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[P
                     (f"{order}-gram precision", f"{ev.correct}/{ev.total} → {ev.precision:.2f}"),
                     ("length", f"hyp {ex.sys_len}, ref {ex.ref_len} (reference {ex.ref_len_index + 1})"),
                     ("BP", f"{ex.brevity_penalty:.4f}"),
+                    ("geometric mean", f"{ex.geometric_mean:.4f}"),
                     ("sentence BLEU", f"{ex.score:.2f}"),
                 ]
             ),
         ),
     ]
-    credited = [m.ngram for m in ev.ngrams if m.clipped > 0]
+    credited = [m for m in ev.ngrams if m.clipped > 0]
     for k, (ref, tokens) in enumerate(zip(refs, ex.ref_tokens, strict=True)):
         rtext, runits = token_units(ref, tokens)
-        rocc = reference_occurrences([t.text for t in tokens], credited, "credited in the hypothesis")
+        rocc = [
+            Occurrence(p, order, "match", f"{_gram(m.ngram)}: credited in the hypothesis")
+            for m in credited
+            for p in m.ref_positions[k]
+        ]
         parts.append(Part("html", ngram_html(rtext, runits, rocc), f"Reference {k + 1}: credited {order}-grams"))
     precisions = pd.DataFrame(
         [{"order": o.order, "matches": o.correct, "total": o.total, "precision": o.precision} for o in ex.orders]
@@ -89,7 +106,7 @@ def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[P
                 "in hypothesis": m.hyp_count,
                 "max in a reference": m.max_ref_count,
                 "credited (clipped)": m.clipped,
-                "reference setting the clip": (m.ref_index + 1) if m.ref_index is not None else None,
+                "reference setting the clip": (m.clip_ref + 1) if m.clip_ref is not None else None,
             }
             for m in ev.ngrams
         ]
@@ -100,38 +117,26 @@ def bleu_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[P
 # ----------------------------------------------------------------------------------------------------- chrF
 
 
-def chrf_order_labels(ex: Any) -> list[str]:
-    return [f"{'character' if o.kind == 'char' else 'word'} {o.n}-grams" for o in ex.orders]
+@order_labels.register(CHRFExplanation)
+def _chrf_orders(ex: CHRFExplanation) -> tuple[str, ...]:
+    return tuple(o.label for o in ex.orders)
 
 
-def chrf_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1, lowercase: bool = False) -> list[Part]:
-    from metrics.chrf.metric import split_punctuation  # the metric's own word splitter, for word-order offsets
-
-    order = max(1, min(order, len(ex.orders)))
+@evidence_view.register(CHRFExplanation)
+def chrf_parts(ex: CHRFExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    order = max(1, min(options.order, len(ex.orders)))
     ev = ex.orders[order - 1]
-    counts = {g.ngram: g for g in ev.ngrams}
-    if ev.kind == "char":
-        units = [(off, off + 1) for off in ex.hyp_char_offsets]
-        pieces = list(ex.hyp_chars)
-        joiner = ""
-    else:
-        words = split_punctuation(hyp.lower() if lowercase else hyp)
-        units = [(t.start, t.end) if t.located else None for t in locate(hyp, words, casefold=lowercase)]
-        pieces = words
-        joiner = " "
-    seen: Counter[str] = Counter()
+    # One unit per character of the hypothesis; whitespace between the characters of an n-gram stays plain.
+    units: list[Unit] = [None if ch.isspace() else (i, i + 1) for i, ch in enumerate(hyp)]
     occurrences = []
-    for i in range(len(pieces) - ev.n + 1):
-        gram = joiner.join(pieces[i : i + ev.n])
-        c = counts.get(gram)
-        if c is None:
-            continue
-        k = seen[gram]
-        seen[gram] += 1
-        label = f"{gram!r}: {c.hyp_count}× here, {c.ref_count}× in reference {ex.ref_index + 1}; {c.matched} matched"
-        occurrences.append(Occurrence(i, ev.n, status_of(k, c.matched, c.ref_count), label, ex.ref_index))
+    for c in ev.ngrams:
+        label = f"{c.ngram!r}: {c.hyp_count}× here, {c.ref_count}× in reference {ex.best_ref + 1}; {c.matched} matched"
+        occurrences += [
+            Occurrence(start, end - start, status_of(k, c.matched, c.ref_count), label, ex.best_ref)
+            for k, (start, end) in enumerate(c.hyp_spans)
+        ]
     parts = [
-        Part("html", LEGEND + ngram_html(hyp, units, occurrences), f"Hypothesis, {chrf_order_labels(ex)[order - 1]}"),
+        Part("html", LEGEND + ngram_html(hyp, units, occurrences), f"Hypothesis, {ev.label}"),
         Part(
             "html",
             counts_html(
@@ -139,7 +144,7 @@ def chrf_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1, lowercase
                     ("matches", f"{ev.n_match} of {ev.n_hyp} (hyp) / {ev.n_ref} (ref)"),
                     ("P", f"{ev.precision:.4f}"),
                     ("R", f"{ev.recall:.4f}"),
-                    ("statistics from", f"reference {ex.ref_index + 1}"),
+                    ("statistics from", f"reference {ex.best_ref + 1}"),
                     ("sentence score", f"{ex.score:.2f}"),
                 ]
             ),
@@ -150,14 +155,14 @@ def chrf_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1, lowercase
     per_order = pd.DataFrame(
         [
             {
-                "order": label,
+                "order": o.label,
                 "hyp": o.n_hyp,
                 "ref": o.n_ref,
                 "matched": o.n_match,
                 "precision": o.precision,
                 "recall": o.recall,
             }
-            for label, o in zip(chrf_order_labels(ex), ex.orders, strict=True)
+            for o in ex.orders
         ]
     )
     parts.append(Part("table", per_order, "Statistics per order", detail=True))
@@ -173,10 +178,9 @@ def chrf_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1, lowercase
 # -------------------------------------------------------------------------------------------------- ROUGE-N
 
 
-def rouge_n_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
-    k = ex.best_ref if reference is None else reference
+def rouge_n_parts(ex: RougeExplanation, ev: NgramEvidence, hyp: str, refs: Sequence[str], k: int) -> list[Part]:
+    """ROUGE-N against reference ``k``, whose evidence is ``ev``."""
     best = ex.references[k]
-    ev = best.evidence
     hyp_occ, ref_occ = [], []
     for m in ev.matches:
         label = f"{_gram(m.ngram)}: {m.hyp_count}× here, {m.ref_count}× in the reference; {m.clipped} credited"
@@ -205,7 +209,7 @@ def rouge_n_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None 
             ),
         ),
     ]
-    parts += [note(w) for w in ex.warnings]
+    parts += [note(w) for w in ex.notes]
     grams = pd.DataFrame(
         [
             {"n-gram": _gram(m.ngram), "in hypothesis": m.hyp_count, "in reference": m.ref_count, "credited": m.clipped}
@@ -218,24 +222,21 @@ def rouge_n_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None 
 # --------------------------------------------------------------------------------------------------- CIDEr-D
 
 
-def cider_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[Part]:
-    order = max(1, min(order, len(ex.grams)))
+@order_labels.register(CiderExplanation)
+def _cider_orders(ex: CiderExplanation) -> tuple[str, ...]:
+    return tuple(f"{k}-grams" for k in range(1, len(ex.grams) + 1))
+
+
+@evidence_view.register(CiderExplanation)
+def cider_parts(ex: CiderExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    order = max(1, min(options.order, len(ex.grams)))
     hyp_grams = ex.grams[order - 1]
-    shared: dict[tuple[str, ...], float] = {}
-    for ref in ex.references:
-        for term in ref.orders[order - 1].terms:
-            shared[term.gram] = shared.get(term.gram, 0.0) + term.contribution
-    words = [t.text for t in ex.tokens]
-    weight = {g.gram: g for g in hyp_grams}
+    shared = {term.gram for ref in ex.references for term in ref.orders[order - 1].terms}
     occurrences = []
-    for i in range(len(words) - order + 1):
-        gram = tuple(words[i : i + order])
-        g = weight.get(gram)
-        if g is None:
-            continue
-        status = "match" if gram in shared else "miss"
-        label = f"{_gram(gram)}: tf {g.tf}, df {g.df}, idf {g.idf:.3f}, weight {g.weight:.3f}"
-        occurrences.append(Occurrence(i, order, status, label))
+    for g in hyp_grams:
+        status: Status = "match" if g.gram in shared else "miss"
+        label = f"{_gram(g.gram)}: tf {g.tf}, df {g.df}, idf {g.idf:.3f}, weight {g.weight:.3f}"
+        occurrences += [Occurrence(p, order, status, label) for p in g.positions]
     text, units = token_units(hyp, ex.tokens)
     parts = [
         Part(
@@ -249,6 +250,7 @@ def cider_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[
                 [
                     ("CIDEr-D", f"{ex.score:.4f}"),
                     ("per order (Σ over references)", ", ".join(f"{v:.4f}" for v in ex.per_order)),
+                    ("mean over the orders", f"{ex.mean_similarity:.4f}"),
                     ("images", f"{ex.images} (ln = {ex.log_images:.4f})"),
                     ("σ", f"{ex.sigma:g}"),
                 ]
@@ -310,10 +312,10 @@ def cider_parts(ex: Any, hyp: str, refs: Sequence[str], order: int = 1) -> list[
 # ---------------------------------------------------------------------------------------------- ROUGE-S/SU
 
 
-def skip_bigram_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | None = None) -> list[Part]:
+@evidence_view.register(SkipBigramExplanation)
+def skip_bigram_parts(ex: SkipBigramExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
     """ROUGE-S/SU (ROUGE-1.5.5): shared skip-bigrams (and unigrams) highlighted on both texts, clipped ones marked."""
-    selected = [k for k, r in enumerate(ex.references) if r.selected]
-    k = reference if reference is not None else (selected[0] if selected else 0)
+    k = options.reference if options.reference is not None else (ex.best_ref or 0)
     ref = ex.references[k]
     hyp_occ, ref_occ = [], []
     for unit in ref.units:
@@ -364,7 +366,8 @@ def skip_bigram_parts(ex: Any, hyp: str, refs: Sequence[str], reference: int | N
 # ------------------------------------------------------------------------------------------------ nltk BLEU
 
 
-def nltk_bleu_parts(ex: Any, hyp: str, refs: Sequence[str]) -> list[Part]:
+@evidence_view.register(NltkBLEUExplanation)
+def nltk_bleu_parts(ex: NltkBLEUExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
     """nltk's BLEU keeps only counts per order (no n-gram list): the modified precisions as nltk computes them."""
     table = pd.DataFrame(
         [

@@ -113,17 +113,5 @@ def ngram_html(text: str, units: Sequence[Unit], occurrences: Iterable[Occurrenc
     return f'<div class="sl-text">{highlight(text, unit_spans(units, occurrences))}</div>'
 
 
-def reference_occurrences(tokens: Sequence[str], ngrams: Iterable[tuple[str, ...]], label: str) -> list[Occurrence]:
-    """Where the given (matched) n-grams occur in one reference's tokens, to show the other side of a match."""
-    wanted = set(ngrams)
-    occurrences = []
-    for n in {len(g) for g in wanted}:
-        for i in range(len(tokens) - n + 1):
-            gram = tuple(tokens[i : i + n])
-            if gram in wanted:
-                occurrences.append(Occurrence(i, n, "match", f"{' '.join(gram)}: {label}"))
-    return occurrences
-
-
 def plain_html(text: str) -> str:
     return f'<div class="sl-text">{escape_html(text)}</div>'

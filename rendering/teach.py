@@ -5,6 +5,10 @@ the score — so the numbers a teacher shows can never disagree with the number 
 plain value (:class:`Lesson`: steps with Markdown, LaTeX, tables and figures) that ``pages/5_Teach.py`` lays out;
 nothing here imports Streamlit.
 
+Lessons are found by explanation type: a family's lesson module registers its builder with :func:`lesson`
+(``@lesson.register(BLEUExplanation)``), or declares that its type has none with :func:`no_lesson` and a one-line
+reason; :mod:`rendering.lessons` imports every lesson module and answers which metrics have a lesson.
+
 Escaping rules: user text reaches Markdown only through :func:`rendering.text.escape_markdown`, HTML and plotly
 labels only through :func:`rendering.text.escape_html`, and LaTeX only through :func:`latex_text` (formulas are
 otherwise built from numbers alone). Tables hold raw strings: ``st.dataframe`` never interprets them.
@@ -12,10 +16,10 @@ otherwise built from numbers alone). Tables hold raw strings: ``st.dataframe`` n
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import singledispatch
 from typing import Any
 
 import pandas as pd
@@ -23,24 +27,8 @@ import plotly.graph_objects as go
 
 from metrics.core.base import Metric
 from metrics.core.config import Option, OptionInfo, OptionKind, build_config, config_options
+from metrics.core.explanation import Explanation
 from metrics.core.registry import SPECS, create, metric_class
-
-# metric id → "module:function" building its lesson; the order is the order of the page's metric picker.
-LESSONS: dict[str, str] = {
-    "bleu": "rendering.teach_bleu:bleu_lesson",
-    "chrf": "rendering.teach_chrf:chrf_lesson",
-    "chrf++": "rendering.teach_chrf:chrf_lesson",
-    "rouge1": "rendering.teach_rouge:rouge_lesson",
-    "rouge2": "rendering.teach_rouge:rouge_lesson",
-    "rougeL": "rendering.teach_rouge:rouge_lesson",
-    "rougeLsum": "rendering.teach_rouge:rouge_lesson",
-    "rougeW": "rendering.teach_rouge155:rouge155_lesson",
-    "rougeS": "rendering.teach_rouge155:rouge155_lesson",
-    "rougeSU": "rendering.teach_rouge155:rouge155_lesson",
-    "meteor": "rendering.teach_meteor:meteor_lesson",
-    "ter": "rendering.teach_ter:ter_lesson",
-    "cider": "rendering.teach_cider:cider_lesson",
-}
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +56,6 @@ class Lesson:
     """A derivation of one score. ``numbers`` names the quantities of the derivation (in reading order) so that two
     lessons — before and after a what-if change — can be compared quantity by quantity."""
 
-    metric_id: str
     name: str
     score: float
     score_text: str
@@ -107,7 +94,38 @@ class Control:
         return self.option.kind
 
 
-Builder = Callable[[Metric[Any, Any], str, Sequence[str], Context], Lesson]
+@singledispatch
+def lesson(
+    explanation: Explanation, metric: Metric[Any, Any], hyp: str, refs: Sequence[str], context: Context
+) -> Lesson:
+    """The lesson deriving ``explanation`` (``metric.explain(hyp, refs)``) step by step."""
+    raise LookupError(f"no lesson is registered or declared absent for {type(explanation).__name__}")
+
+
+@dataclass(frozen=True)
+class NoLesson:
+    """The declaration that an explanation type has no lesson, with the reason the Teach page shows."""
+
+    reason: str
+
+    def __call__(self, explanation: Explanation, *_: object) -> Lesson:
+        raise LookupError(f"{type(explanation).__name__} has no lesson: {self.reason}")
+
+
+def no_lesson(explanation_type: type[Explanation], reason: str) -> None:
+    """Declare that ``explanation_type`` has no lesson, and why (one line)."""
+    lesson.register(explanation_type, NoLesson(reason))
+
+
+LessonBuilder = Callable[..., Lesson]
+
+
+def lesson_for(explanation_type: type[Explanation]) -> LessonBuilder | NoLesson | None:
+    """The lesson builder or the no-lesson declaration of ``explanation_type`` (following its class hierarchy), or
+    None when neither is registered."""
+    found = lesson.dispatch(explanation_type)
+    return None if found is lesson.dispatch(object) else found
+
 
 # What-if values a reference implementation has no option for; the lesson shows them next to the real score.
 _LESSON_CONTROLS: dict[str, tuple[Control, ...]] = {
@@ -131,30 +149,6 @@ _LESSON_CONTROLS: dict[str, tuple[Control, ...]] = {
     )
     for metric_id in ("rouge1", "rouge2", "rougeL", "rougeLsum")
 }
-
-
-def builder(metric_id: str) -> Builder:
-    module_name, _, function = LESSONS[metric_id].partition(":")
-    return getattr(importlib.import_module(module_name), function)
-
-
-def lesson_status() -> tuple[tuple[str, ...], dict[str, str]]:
-    """(metric ids with a working lesson, {metric id: why there is none yet}) — metrics land in parallel."""
-    ready: list[str] = []
-    missing: dict[str, str] = {}
-    for metric_id in LESSONS:
-        try:
-            metric_class(metric_id)
-        except Exception as error:  # a missing or broken metric module hides its lesson, not the page
-            missing[metric_id] = f"metric not available yet ({type(error).__name__})"
-            continue
-        try:
-            builder(metric_id)
-        except Exception as error:
-            missing[metric_id] = f"lesson not available yet ({type(error).__name__})"
-            continue
-        ready.append(metric_id)
-    return tuple(ready), missing
 
 
 def label(metric_id: str) -> str:
@@ -184,14 +178,6 @@ def split_options(metric_id: str, options: Mapping[str, Any]) -> tuple[dict[str,
     lesson_names = _lesson_option_names(metric_id)
     metric_options = {k: v for k, v in options.items() if k not in lesson_names}
     return metric_options, {k: v for k, v in options.items() if k in lesson_names}
-
-
-def build_lesson(
-    metric_id: str, metric: Metric[Any, Any], hyp: str, refs: Sequence[str], context: Context | None = None
-) -> Lesson:
-    if not refs:
-        raise ValueError("give at least one reference")
-    return builder(metric_id)(metric, hyp, list(refs), context or Context())
 
 
 def controls(metric_id: str) -> tuple[Control, ...]:

@@ -7,15 +7,13 @@ score is the one the Sentences page shows for the same pair.
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
 from metrics.bleu.metric import BLEU, BLEUExplanation, OrderEvidence
-from rendering.teach import Context, Lesson, Step, Table, aligned, frac, gram_text, sum_lines, tex
+from rendering.teach import Context, Lesson, Step, Table, aligned, frac, gram_text, lesson, sum_lines, tex
 from rendering.text import Span, escape_markdown, highlight
 
 MISTAKES = (
@@ -39,7 +37,7 @@ CSS = (
 
 def _unigram_spans(explanation: BLEUExplanation) -> list[Span]:
     """Hypothesis words coloured by what unigram clipping did: credited, clipped away, or absent from the refs."""
-    spans = []
+    spans: list[Span] = []
     order = explanation.orders[0] if explanation.orders else None
     if order is None:
         return spans
@@ -77,11 +75,9 @@ def _precision_formula(order: OrderEvidence, smooth: str, smooth_amount: float |
             )
         return (general, rf"p_{n} = {frac(order.correct, order.total)} = {tex(p)}")
     if smooth == "exp":
-        two_k = 1.0 / (p * order.total) if p > 0 else math.inf
-        k = round(math.log2(two_k)) if math.isfinite(two_k) and two_k > 0 else 0
         return (
             general,
-            rf"p_{n} = \frac{{0}}{{{tex(order.total)}}} \;\to\; \frac{{1}}{{2^{{{k}}} \cdot {tex(order.total)}}}"
+            rf"p_{n} = \frac{{0}}{{{tex(order.total)}}} \;\to\; \frac{{1}}{{2^{{{order.exp_halvings}}} \cdot {tex(order.total)}}}"
             rf" = {tex(p)}\quad(\text{{exp smoothing}})",
         )
     if smooth == "floor":
@@ -99,25 +95,22 @@ def _precision_formula(order: OrderEvidence, smooth: str, smooth_amount: float |
     return (general, rf"p_{n} = {frac(order.correct, order.total)} = 0")
 
 
-def _order_table(order: OrderEvidence, ref_tokens: Sequence[Sequence[str]]) -> pd.DataFrame:
+def _order_table(order: OrderEvidence, n_refs: int) -> pd.DataFrame:
     """One row per distinct hypothesis n-gram: its count, its count in every reference, the clip, the credit."""
-    per_ref = [
-        Counter(tuple(toks[i : i + order.order]) for i in range(len(toks) - order.order + 1)) for toks in ref_tokens
-    ]
     rows = []
     for match in sorted(order.ngrams, key=lambda m: m.positions[0]):
         row: dict[str, Any] = {"n-gram": gram_text(match.ngram), "in hyp": match.hyp_count}
-        for k, counts in enumerate(per_ref):
-            row[f"in ref {k + 1}"] = counts[match.ngram]
+        for k, count in enumerate(match.ref_counts):
+            row[f"in ref {k + 1}"] = count
         row["max ref"] = match.max_ref_count
         row["clipped"] = match.clipped
         rows.append(row)
-    columns = ["n-gram", "in hyp", *(f"in ref {k + 1}" for k in range(len(per_ref))), "max ref", "clipped"]
+    columns = ["n-gram", "in hyp", *(f"in ref {k + 1}" for k in range(n_refs)), "max ref", "clipped"]
     return pd.DataFrame(rows, columns=columns)
 
 
-def bleu_lesson(metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
-    explanation = metric.explain(hyp, refs)
+@lesson.register(BLEUExplanation)
+def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
     config = metric.config
     n_max = config.max_ngram_order
     eff = explanation.effective_order
@@ -134,8 +127,8 @@ def bleu_lesson(metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -
         }
     ]
     token_rows += [
-        {"side": f"reference {k + 1}", "tokens": " · ".join(toks), "length": len(toks)}
-        for k, toks in enumerate(ref_texts)
+        {"side": f"reference {k + 1}", "tokens": " · ".join(toks), "length": length}
+        for k, (toks, length) in enumerate(zip(ref_texts, explanation.ref_lengths, strict=True))
     ]
     case = "lowercased, then " if config.lowercase else ""
     steps.append(
@@ -170,7 +163,7 @@ def bleu_lesson(metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -
                 "Each hypothesis n-gram is credited at most as often as it occurs in the reference that has it most "
                 "often (clipping)." + note,
                 formulas=_precision_formula(order, config.smooth, config.smooth_amount),
-                tables=(Table(f"{n}-grams", _order_table(order, ref_texts)),),
+                tables=(Table(f"{n}-grams", _order_table(order, len(ref_texts))),),
             )
         )
         numbers[f"matches m{n}"] = order.correct
@@ -178,34 +171,35 @@ def bleu_lesson(metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -
         numbers[f"p{n}"] = p
 
     # 3. geometric mean in log space
-    used = [o for o in explanation.orders if o.order <= eff]
-    logs = [math.log(o.precision / 100) if o.precision > 0 else -math.inf for o in used]
-    mean_log = sum(logs) / len(logs) if logs else -math.inf
-    geo = math.exp(mean_log) if math.isfinite(mean_log) else 0.0
-    all_zero = not any(o.correct for o in explanation.orders)
-    log_rows = [
-        {"n": o.order, "p_n": o.precision / 100, "log p_n": lg, "in the mean": o.order <= eff}
+    used = explanation.orders[:eff]
+    logs = explanation.log_precisions
+    mean_log, geo = explanation.mean_log_precision, explanation.geometric_mean
+    log_rows: list[dict[str, Any]] = [
+        {"n": o.order, "p_n (%)": o.precision, "log p_n": lg, "in the mean": True}
         for o, lg in zip(used, logs, strict=True)
     ]
     log_rows += [
-        {"n": o.order, "p_n": o.precision / 100, "log p_n": None, "in the mean": False}
-        for o in explanation.orders
-        if o.order > eff
+        {"n": o.order, "p_n (%)": o.precision, "log p_n": None, "in the mean": False} for o in explanation.orders[eff:]
     ]
     geo_formulas = (
         rf"\bar p = \exp\Big(\frac{{1}}{{{eff}}}\sum_{{n=1}}^{{{eff}}} \log p_n\Big)",
-        aligned(r"\sum_n \log p_n", sum_lines([f"({tex(lg)})" for lg in logs]), tex(sum(logs))),
-        aligned(r"\bar p", rf"\exp\big({tex(sum(logs))} / {eff}\big)", rf"\exp({tex(mean_log)}) = {tex(geo)}"),
+        aligned(
+            rf"\frac{{1}}{{{eff}}}\sum_n \log p_n",
+            rf"\frac{{1}}{{{eff}}}\big({sum_lines([f'({tex(lg)})' for lg in logs])}\big)",
+            tex(mean_log),
+        ),
+        rf"\bar p = \exp({tex(mean_log)}) = {tex(geo)}",
     )
     text = (
         f"The precisions are combined by a geometric mean, computed as the exponential of the mean **log** "
-        f"precision over the orders 1..{eff}."
+        f"precision over the orders 1..{eff}. sacrebleu takes the logs of the precisions in percent, so p̄ is a "
+        "percentage too."
     )
     if eff < n_max:
         text += f" Only {eff} of the {n_max} orders exist in this short hypothesis (effective order)."
-    if any(not math.isfinite(lg) for lg in logs):
+    if any(o.precision == 0 for o in used):
         text += " A precision of 0 has log −∞ (sacrebleu uses −9 999 999 999), so the mean is 0."
-    if all_zero:
+    if not explanation.any_match:
         text += " No n-gram of any order matches: sacrebleu returns 0 at once, before any smoothing."
     steps.append(
         Step(
@@ -216,18 +210,19 @@ def bleu_lesson(metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -
         )
     )
     numbers["mean log precision"] = mean_log
-    numbers["geometric mean p̄"] = 0.0 if all_zero else geo
+    numbers["geometric mean p̄"] = geo
 
     # 4. brevity penalty
     c, r = explanation.sys_len, explanation.ref_len
+    bp = explanation.brevity_penalty
     rule = "closest to c (ties → the shorter)" if config.ref_length == "closest" else "the shortest reference"
-    lengths = ", ".join(str(len(t)) for t in ref_texts)
+    lengths = ", ".join(str(n) for n in explanation.ref_lengths)
     if c == 0:
         bp_line = r"BP = 0 \quad(\text{empty hypothesis})"
     elif c >= r:
         bp_line = rf"c = {c} \ge r = {r} \;\Rightarrow\; BP = 1"
     else:
-        bp_line = rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = e^{{{tex(1 - r / c)}}} = {tex(explanation.brevity_penalty)}"
+        bp_line = rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = e^{{{tex(explanation.brevity_exponent)}}} = {tex(bp)}"
     steps.append(
         Step(
             f"{n_max + 3}. Brevity penalty",
@@ -237,32 +232,29 @@ def bleu_lesson(metric: BLEU, hyp: str, refs: Sequence[str], context: Context) -
         )
     )
     numbers["reference length r"] = r
-    numbers["brevity penalty BP"] = explanation.brevity_penalty
+    numbers["brevity penalty BP"] = bp
 
     # 5. final
-    score01 = explanation.score / 100
     steps.append(
         Step(
             f"{n_max + 4}. BLEU",
-            "sacrebleu reports BLEU × 100.",
+            "With the precisions in percent, BLEU comes out × 100, as sacrebleu reports it.",
             formulas=(
                 r"\mathrm{BLEU} = BP \cdot \bar p",
-                rf"\mathrm{{BLEU}} = {tex(explanation.brevity_penalty)} \cdot {tex(0.0 if all_zero else geo)} = "
-                rf"{tex(score01)} \;\to\; {tex(explanation.score, 2)}",
+                rf"\mathrm{{BLEU}} = {tex(bp)} \cdot {tex(geo)} = {tex(explanation.score, 2)}",
             ),
         )
     )
     numbers["BLEU"] = explanation.score
     precisions = "/".join(f"{o.precision:.1f}" for o in explanation.orders)
     summary = (
-        f"BLEU = {explanation.score:.2f} {precisions} (BP = {explanation.brevity_penalty:.3f} "
-        f"ratio = {c / r if r else 0.0:.3f} hyp_len = {c} ref_len = {r})"
+        f"BLEU = {explanation.score:.2f} {precisions} (BP = {bp:.3f} "
+        f"ratio = {explanation.length_ratio:.3f} hyp_len = {c} ref_len = {r})"
     )
     notes = (
         "Sentence BLEU as sacrebleu.sentence_bleu computes it (effective order on). Signature: " + metric.signature(),
     )
     return Lesson(
-        "bleu",
         metric.name,
         explanation.score,
         f"{explanation.score:.2f}",

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.chrf.metric import CHRF, CHRFExplanation, CHRFOrder
-from rendering.teach import Context, Lesson, Step, Table, frac, tex
+from metrics.chrf.metric import CHRF, AveragedF, CHRFExplanation, CHRFOrder
+from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.text import escape_markdown
 
 MISTAKES = (
@@ -45,18 +45,14 @@ def _order_table(order: CHRFOrder) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _effective(order: CHRFOrder) -> bool:
-    return order.n_hyp > 0 and order.n_ref > 0
-
-
-def chrf_lesson(metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
-    explanation: CHRFExplanation = metric.explain(hyp, refs)
+@lesson.register(CHRFExplanation)
+def chrf_lesson(explanation: CHRFExplanation, metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
     config = metric.config
     beta = config.beta
     b2 = beta * beta
     steps: list[Step] = []
     numbers: dict[str, float] = {}
-    best = explanation.ref_index
+    best = explanation.best_ref
 
     # 1. preprocessing and the reference choice
     text = (
@@ -96,7 +92,7 @@ def chrf_lesson(metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -
             "matched": o.n_match,
             "P_n": o.precision if o.n_hyp > 0 else None,
             "R_n": o.recall if o.n_ref > 0 else None,
-            "in the average": _effective(o),
+            "in the average": o.averaged,
         }
         for o in explanation.orders
     ]
@@ -114,7 +110,7 @@ def chrf_lesson(metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -
                         rf"P_1 = {frac(first.n_match, first.n_hyp)} = {tex(first.precision)}",
                         rf"R_1 = {frac(first.n_match, first.n_ref)} = {tex(first.recall)}",
                     )
-                    if _effective(first)
+                    if first.averaged
                     else (r"P_1, R_1: \text{one side has no characters}",)
                 ),
             ),
@@ -127,31 +123,28 @@ def chrf_lesson(metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -
         numbers[f"P {label}"] = o.precision
         numbers[f"R {label}"] = o.recall
 
-    effective = [o for o in explanation.orders if _effective(o)]
-    n_eff = len(effective)
-    if config.eps_smoothing:
-        per_f = []
-        for o in explanation.orders:
-            denom = b2 * o.precision + o.recall
-            per_f.append((1 + b2) * o.precision * o.recall / denom if denom > 0 else 1e-16)
-        mean_f = sum(per_f) / len(per_f)
+    combination = explanation.combination
+    if isinstance(combination, AveragedF):
         steps.append(
             Step(
                 "3. Per-order F, averaged (eps smoothing)",
                 "This variant takes F_β for every order and averages the F scores over all orders.",
                 formulas=(
                     r"\mathrm{chrF}_\beta = \frac{100}{N}\sum_{n=1}^{N} \frac{(1+\beta^2) P_n R_n}{\beta^2 P_n + R_n}",
-                    rf"\mathrm{{chrF}}_{{{tex(beta, 2)}}} = 100 \cdot {tex(mean_f)} = {tex(explanation.score, 4)}",
+                    rf"\mathrm{{chrF}}_{{{tex(beta, 2)}}} = 100 \cdot {tex(combination.mean)} = {tex(explanation.score, 4)}",
                 ),
                 tables=(
-                    Table("per-order F", pd.DataFrame({"order": [r["order"] for r in summary_rows], "F_n": per_f})),
+                    Table(
+                        "per-order F",
+                        pd.DataFrame({"order": [r["order"] for r in summary_rows], "F_n": list(combination.f)}),
+                    ),
                 ),
             )
         )
-        numbers["mean F"] = mean_f
+        numbers["mean F"] = combination.mean
     else:
-        avg_p = sum(o.precision for o in effective) / n_eff if n_eff else 0.0
-        avg_r = sum(o.recall for o in effective) / n_eff if n_eff else 0.0
+        effective = [o for o in explanation.orders if o.averaged]
+        avg_p, avg_r, n_eff = combination.precision, combination.recall, combination.orders
         steps.append(
             Step(
                 "3. Average precision and recall over the orders",
@@ -181,7 +174,6 @@ def chrf_lesson(metric: CHRF, hyp: str, refs: Sequence[str], context: Context) -
         )
     numbers["chrF score"] = explanation.score
     return Lesson(
-        metric.id if not config.word_order else "chrf++",
         metric.name,
         explanation.score,
         f"{explanation.score:.2f}",

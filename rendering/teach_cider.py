@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from metrics.cider.metric import CiderD, CiderExplanation, GramWeight
-from rendering.teach import Context, Lesson, Step, Table, gram_text, tex
+from rendering.teach import Context, Lesson, Step, Table, gram_text, lesson, tex
 from rendering.text import escape_markdown
 
 MISTAKES = (
@@ -30,10 +30,10 @@ def _weights_table(grams: Sequence[GramWeight]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["n-gram", "tf", "df", "idf", "tf·idf"])
 
 
-def cider_lesson(metric: CiderD, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
-    if metric.document_frequencies is None:
-        raise ValueError("CIDEr-D needs a loaded dataset: its document frequencies weight the n-grams")
-    explanation: CiderExplanation = metric.explain(hyp, refs)
+@lesson.register(CiderExplanation)
+def cider_lesson(
+    explanation: CiderExplanation, metric: CiderD, hyp: str, refs: Sequence[str], context: Context
+) -> Lesson:
     steps: list[Step] = []
     numbers: dict[str, float] = {}
     orders = len(explanation.grams)
@@ -130,7 +130,7 @@ def cider_lesson(metric: CiderD, hyp: str, refs: Sequence[str], context: Context
     # 4. the score
     per_order = list(explanation.per_order)
     nrefs = len(explanation.references)
-    mean = sum(per_order) / len(per_order) if per_order else 0.0
+    mean = explanation.mean_similarity
     steps.append(
         Step(
             "4. CIDEr-D",
@@ -150,7 +150,6 @@ def cider_lesson(metric: CiderD, hyp: str, refs: Sequence[str], context: Context
         f"Document frequencies of {context.corpus_title or 'the loaded dataset'}. Signature: {metric.signature()}",
     )
     return Lesson(
-        "cider",
         metric.name,
         explanation.score,
         f"{explanation.score:.4f}",

@@ -3,13 +3,12 @@ P, R, Fmean, chunks, fragmentation, penalty and the score — read from :class:`
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.meteor.metric import Meteor, MeteorAlignment, MeteorExplanation
-from rendering.teach import Context, Lesson, Step, Table, frac, tex
+from metrics.meteor.metric import MatchStage, Meteor, MeteorAlignment, MeteorExplanation
+from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.teach_figures import alignment
 
 MISTAKES = (
@@ -24,11 +23,10 @@ MISTAKES = (
     "parameters, paraphrase tables and function-word weights.",
 )
 
-_STAGES = ("exact", "stem", "synonym")
 _STAGE_TEXT = {
-    "exact": "the lowercased words are equal",
-    "stem": "their Porter stems are equal",
-    "synonym": "WordNet lists the reference stem as a synonym (lemma name) of the hypothesis stem",
+    MatchStage.EXACT: "the lowercased words are equal",
+    MatchStage.STEM: "their Porter stems are equal",
+    MatchStage.SYNONYM: "WordNet lists the reference stem as a synonym (lemma name) of the hypothesis stem",
 }
 
 
@@ -51,9 +49,11 @@ def _match_table(w: MeteorAlignment) -> pd.DataFrame:
     )
 
 
-def meteor_lesson(metric: Meteor, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
-    explanation: MeteorExplanation = metric.explain(hyp, refs)
-    w = explanation.winner
+@lesson.register(MeteorExplanation)
+def meteor_lesson(
+    explanation: MeteorExplanation, metric: Meteor, hyp: str, refs: Sequence[str], context: Context
+) -> Lesson:
+    w = explanation.chosen
     alpha, beta, gamma = explanation.alpha, explanation.beta, explanation.gamma
     steps: list[Step] = []
     numbers: dict[str, float] = {}
@@ -61,8 +61,10 @@ def meteor_lesson(metric: Meteor, hyp: str, refs: Sequence[str], context: Contex
     ref_words = [t.text for t in w.ref_tokens]
 
     # 1. the three stages
-    by_stage = Counter(m.stage.value for m in w.matches)
-    stage_rows = [{"stage": s, "matches": by_stage.get(s, 0), "a pair matches when": _STAGE_TEXT[s]} for s in _STAGES]
+    stage_rows = [
+        {"stage": stage.value, "matches": count, "a pair matches when": _STAGE_TEXT[stage]}
+        for stage, count in w.stage_counts
+    ]
     text = (
         f"Both sides are split on spaces and lowercased ({w.hyp_len} hypothesis and {w.ref_len} reference words). "
         "Three stages run in turn, each on the words the previous stages left unmatched. In every stage the "
@@ -73,25 +75,25 @@ def meteor_lesson(metric: Meteor, hyp: str, refs: Sequence[str], context: Contex
     if len(explanation.alignments) > 1:
         text += (
             f" With {len(explanation.alignments)} references the hypothesis is aligned with each and the best score "
-            f"wins: reference {explanation.best + 1}."
+            f"wins: reference {explanation.best_ref + 1}."
         )
         tables.append(
             Table(
                 "references",
                 pd.DataFrame(
                     {
-                        "reference": [a.reference + 1 for a in explanation.alignments],
+                        "reference": [a.index + 1 for a in explanation.alignments],
                         "matches": [a.m for a in explanation.alignments],
                         "chunks": [len(a.chunks) for a in explanation.alignments],
                         "score": [a.score for a in explanation.alignments],
-                        "kept": [k == explanation.best for k in range(len(explanation.alignments))],
+                        "kept": [k == explanation.best_ref for k in range(len(explanation.alignments))],
                     }
                 ),
             )
         )
     steps.append(Step("1. Matching in three stages: exact, stem, synonym", text, tables=tuple(tables)))
-    for stage in _STAGES:
-        numbers[f"{stage} matches"] = by_stage.get(stage, 0)
+    for stage, count in w.stage_counts:
+        numbers[f"{stage.value} matches"] = count
 
     # 2. the alignment
     chunk_of = {}
@@ -188,7 +190,6 @@ def meteor_lesson(metric: Meteor, hyp: str, refs: Sequence[str], context: Contex
     numbers["penalty"] = w.penalty
     numbers["METEOR"] = explanation.score
     return Lesson(
-        "meteor",
         metric.name,
         explanation.score,
         f"{explanation.score:.4f}",

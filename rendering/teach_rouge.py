@@ -8,8 +8,16 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.rouge.metric import LcsEvidence, LsumEvidence, NgramEvidence, RougeExplanation, RougeRefScore
-from rendering.teach import Context, Lesson, Step, Table, frac, gram_text, tex
+from metrics.core.base import Metric
+from metrics.rouge.metric import (
+    LcsEvidence,
+    LsumEvidence,
+    NgramEvidence,
+    RougeConfig,
+    RougeExplanation,
+    RougeRefScore,
+)
+from rendering.teach import Context, Lesson, Step, Table, frac, gram_text, lesson, tex
 from rendering.teach_figures import grid_fits, lcs_grid
 from rendering.text import escape_markdown
 
@@ -45,19 +53,15 @@ MISTAKES = {
 }
 
 
-def _token_text(tokens: Sequence[object]) -> str:
-    return " ".join(getattr(t, "text", str(t)) for t in tokens)
-
-
 def _references_table(explanation: RougeExplanation) -> pd.DataFrame:
     rows = [
         {
-            "reference": r.ref_index + 1,
+            "reference": r.index + 1,
             "hits": r.hits,
             "P": r.precision,
             "R": r.recall,
             "F1": r.fmeasure,
-            "kept": r.ref_index == explanation.best_ref,
+            "kept": r.index == explanation.best_ref,
         }
         for r in explanation.references
     ]
@@ -86,22 +90,6 @@ def _ngram_step(best: RougeRefScore, evidence: NgramEvidence, number: int) -> St
         ),
         tables=(Table(f"{n}-grams", pd.DataFrame(rows)),),
     )
-
-
-def backtrack(table: Sequence[Sequence[int]], ref: Sequence[str], hyp: Sequence[str]) -> list[tuple[int, int]]:
-    """Every grid cell the backtracking visits from ``(m, n)``: diagonal on equal words, left only when the left
-    cell is strictly greater than the upper one, else up — the rule whose matched cells are the evidence's pairs."""
-    i, j = len(ref), len(hyp)
-    cells = [(i, j)]
-    while i > 0 and j > 0:
-        if ref[i - 1] == hyp[j - 1]:
-            i, j = i - 1, j - 1
-        elif table[i][j - 1] > table[i - 1][j]:
-            j -= 1
-        else:
-            i -= 1
-        cells.append((i, j))
-    return cells
 
 
 def _lcs_step(best: RougeRefScore, evidence: LcsEvidence, number: int) -> Step:
@@ -140,7 +128,7 @@ def _lcs_step(best: RougeRefScore, evidence: LcsEvidence, number: int) -> Step:
             evidence.ref_words,
             evidence.hyp_words,
             evidence.pairs,
-            trail=backtrack(table.tolist(), evidence.ref_words, evidence.hyp_words),
+            trail=evidence.trail(),
         )
         if m and n and grid_fits(m, n)
         else None,
@@ -159,7 +147,6 @@ def _lsum_step(best: RougeRefScore, evidence: LsumEvidence, hyp_words: Sequence[
         row["credited (after clipping)"] = " ".join(words[i] for i in sentence.hits) or "—"
         row["hits"] = len(sentence.hits)
         rows.append(row)
-    total_hits = sum(len(s.hits) for s in evidence.sentences)
     hyp_sentences = [" ".join(hyp_words[a:b]) for a, b in evidence.hyp_sentences]
     text = (
         f"The hypothesis has {len(hyp_sentences)} sentence(s) and the reference {len(evidence.sentences)}. For each "
@@ -168,7 +155,7 @@ def _lsum_step(best: RougeRefScore, evidence: LsumEvidence, hyp_words: Sequence[
         "(clipping), so no word counts twice."
     )
     formulas = [
-        r"\mathrm{hits} = \sum_{i} |\mathrm{LCS}_\cup(r_i, C)| \text{ (clipped)} = " + str(total_hits),
+        r"\mathrm{hits} = \sum_{i} |\mathrm{LCS}_\cup(r_i, C)| \text{ (clipped)} = " + str(best.hits),
     ]
     if len(evidence.sentences) == 1 and len(hyp_sentences) > 1:
         formulas.append(rf"|\mathrm{{LCS}}_\cup(r_1, C)| = {len(evidence.sentences[0].union)}")
@@ -180,11 +167,17 @@ def _lsum_step(best: RougeRefScore, evidence: LsumEvidence, hyp_words: Sequence[
     )
 
 
-def rouge_lesson(metric: object, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
-    explanation: RougeExplanation = metric.explain(hyp, refs)  # type: ignore[attr-defined]
-    config = metric.config  # type: ignore[attr-defined]
-    name = metric.name  # type: ignore[attr-defined]
-    best = explanation.best
+@lesson.register(RougeExplanation)
+def rouge_lesson(
+    explanation: RougeExplanation,
+    metric: Metric[RougeConfig, RougeExplanation],
+    hyp: str,
+    refs: Sequence[str],
+    context: Context,
+) -> Lesson:
+    config = metric.config
+    name = metric.name
+    best = explanation.chosen
     evidence = best.evidence
     steps: list[Step] = []
     numbers: dict[str, float] = {}
@@ -194,7 +187,7 @@ def rouge_lesson(metric: object, hyp: str, refs: Sequence[str], context: Context
     token_rows = [{"side": "hypothesis", "tokens": " · ".join(hyp_words), "length": len(hyp_words)}]
     token_rows += [
         {
-            "side": f"reference {r.ref_index + 1}",
+            "side": f"reference {r.index + 1}",
             "tokens": " · ".join(t.text for t in r.ref_tokens),
             "length": len(r.ref_tokens),
         }
@@ -204,8 +197,8 @@ def rouge_lesson(metric: object, hyp: str, refs: Sequence[str], context: Context
         f"rouge-score's **{escape_markdown(config.tokenizer)}** tokenizer lowercases and keeps runs of letters and "
         "digits" + (", then Porter-stems words longer than 3 letters" if config.stemmer else "") + "."
     )
-    for warning in explanation.warnings:
-        text += " " + escape_markdown(warning)
+    for note in explanation.notes:
+        text += " " + escape_markdown(note)
     tables = [Table("tokens", pd.DataFrame(token_rows))]
     if len(explanation.references) > 1:
         text += f" Of {len(explanation.references)} references the one with the best F1 is kept: reference {explanation.best_ref + 1}."
@@ -253,7 +246,6 @@ def rouge_lesson(metric: object, hyp: str, refs: Sequence[str], context: Context
     numbers["R"] = r
     numbers["F1"] = f
     return Lesson(
-        metric.id,  # type: ignore[attr-defined]
         name,
         explanation.score,
         f"{explanation.score:.4f}",
@@ -261,5 +253,5 @@ def rouge_lesson(metric: object, hyp: str, refs: Sequence[str], context: Context
         numbers,
         f"{name}: P = {p:.4f}, R = {r:.4f}, F1 = {f:.4f}",
         MISTAKES[kind],
-        ("rouge-score 0.1.2 semantics. Signature: " + metric.signature(),),  # type: ignore[attr-defined]
+        ("rouge-score 0.1.2 semantics. Signature: " + metric.signature(),),
     )

@@ -1,15 +1,18 @@
 """The ROUGE-W / ROUGE-S / ROUGE-SU lesson (Lin 2004 §3.3–3.5, as ROUGE-1.5.5.pl computes them): weighted-LCS
 runs and their weights, skip-bigram tables, pooling over references, then P, R and F with α — read from
-:class:`metrics.rouge155.metric.WlcsExplanation` and :class:`metrics.rouge155.metric.SkipBigramExplanation`."""
+:class:`metrics.rouge155.weighted_lcs.WlcsExplanation` and :class:`metrics.rouge155.skip_bigram.SkipBigramExplanation`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
-from metrics.rouge155.metric import SkipBigramExplanation, WlcsExplanation
-from rendering.teach import Context, Lesson, Step, Table, frac, tex
+from metrics.rouge155.base import Rouge155, Rouge155Explanation, Rouge155Reference
+from metrics.rouge155.skip_bigram import SkipBigramExplanation
+from metrics.rouge155.weighted_lcs import WlcsExplanation
+from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.teach_figures import grid_fits, lcs_grid
 
 COMMON = (
@@ -40,15 +43,15 @@ MISTAKES_S = (
 )
 
 
-def _references_table(refs: Sequence[object]) -> pd.DataFrame:
+def _references_table(refs: Sequence[Rouge155Reference]) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
-                "reference": r.index + 1,  # type: ignore[attr-defined]
-                "hits": r.hits,  # type: ignore[attr-defined]
-                "reference total": r.ref_total,  # type: ignore[attr-defined]
-                "hypothesis total": r.hyp_total,  # type: ignore[attr-defined]
-                "counted": r.selected,  # type: ignore[attr-defined]
+                "reference": r.index + 1,
+                "hits": r.hits,
+                "reference total": r.ref_total,
+                "hypothesis total": r.hyp_total,
+                "counted": r.selected,
             }
             for r in refs
         ]
@@ -70,16 +73,7 @@ def _f_formulas(precision: float, recall: float, fmeasure: float, alpha: float) 
     )
 
 
-def _pooled(refs: Sequence[object]) -> tuple[float, float, float]:
-    chosen = [r for r in refs if r.selected]  # type: ignore[attr-defined]
-    return (
-        sum(r.hits for r in chosen),  # type: ignore[attr-defined]
-        sum(r.ref_total for r in chosen),  # type: ignore[attr-defined]
-        sum(r.hyp_total for r in chosen),  # type: ignore[attr-defined]
-    )
-
-
-def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Step], dict[str, float], tuple[str, ...]]:
+def _wlcs_lesson(explanation: WlcsExplanation, alpha: float) -> tuple[list[Step], dict[str, float], tuple[str, ...]]:
     w = explanation.weight
     hyp_words = [t.text for t in explanation.hyp_tokens]
     steps: list[Step] = []
@@ -112,15 +106,12 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
             )
         single = len(ref.sentences) == 1 and len(explanation.hyp_sentences) == 1
         if figure is None and ref.paths and single and grid_fits(len(ref_words), len(hyp_words)):
-            pairs = ref.paths[0].pairs
+            path = ref.paths[0]
+            pairs = path.pairs
             grid: list[list[float | None]] = [[None] * (len(hyp_words) + 1) for _ in range(len(ref_words) + 1)]
-            # Only the path's cells carry a value: the WLCS reached there, from the evidence's pairs and f.
-            run_len, total, last = 0, 0.0, None
-            for i, j in pairs:
-                run_len = run_len + 1 if last is not None and (i, j) == (last[0] + 1, last[1] + 1) else 1
-                total += (run_len**w) - ((run_len - 1) ** w)
-                grid[i + 1][j + 1] = total
-                last = (i, j)
+            # Only the path's cells carry a value: the WLCS reached there.
+            for (i, j), value in zip(pairs, path.values, strict=True):
+                grid[i + 1][j + 1] = value
             figure = lcs_grid(grid, ref_words, hyp_words, pairs, "the weighted LCS path (cell: WLCS so far)")
     steps.append(
         Step(
@@ -132,7 +123,7 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
             "adjacent in the reference but scattered in the hypothesis still forms one run.",
             formulas=(
                 rf"f(k) = k^{{{tex(w, 2)}}}",
-                rf"f(1) = 1,\ f(2) = {tex(2**w)},\ f(3) = {tex(3**w)},\ f(4) = {tex(4**w)}",
+                ",\\ ".join(f"f({k}) = {tex(f)}" for k, f in enumerate(explanation.run_weights[1:5], start=1)),
             ),
             tables=(
                 Table(
@@ -144,7 +135,7 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
             figure=figure,
         )
     )
-    hits, ref_total, hyp_total = _pooled(explanation.references)
+    hits, ref_total, hyp_total = explanation.hits, explanation.ref_total, explanation.hyp_total
     tables = (
         (Table("references", _references_table(explanation.references)),) if len(explanation.references) > 1 else ()
     )
@@ -170,7 +161,7 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
             formulas=(
                 rf"R = \Big(\frac{{\mathrm{{hits}}}}{{\mathrm{{ref\ total}}}}\Big)^{{1/w}} = \Big({frac(round(hits, 4), round(ref_total, 4))}\Big)^{{1/{tex(w, 2)}}} = {tex(explanation.recall)}",
                 rf"P = \Big(\frac{{\mathrm{{hits}}}}{{\mathrm{{hyp\ total}}}}\Big)^{{1/w}} = \Big({frac(round(hits, 4), round(hyp_total, 4))}\Big)^{{1/{tex(w, 2)}}} = {tex(explanation.precision)}",
-                *_f_formulas(explanation.precision, explanation.recall, explanation.fmeasure, metric.config.alpha),  # type: ignore[attr-defined]
+                *_f_formulas(explanation.precision, explanation.recall, explanation.fmeasure, alpha),
             ),
         )
     )
@@ -181,7 +172,7 @@ def _wlcs_lesson(metric: object, explanation: WlcsExplanation) -> tuple[list[Ste
 
 
 def _skip_lesson(
-    metric: object, explanation: SkipBigramExplanation
+    explanation: SkipBigramExplanation, alpha: float
 ) -> tuple[list[Step], dict[str, float], tuple[str, ...]]:
     d = explanation.skip_distance
     limit = "any distance" if d is None else f"at most {d} word(s) between them"
@@ -189,7 +180,7 @@ def _skip_lesson(
     numbers: dict[str, float] = {}
     tables = []
     for ref in explanation.references:
-        rows = [
+        rows: list[dict[str, object]] = [
             {
                 "unit": " … ".join(u.words) if len(u.words) == 2 else u.words[0],
                 "kind": u.kind.value,
@@ -215,10 +206,11 @@ def _skip_lesson(
         )
     n_hyp = len(explanation.hyp_tokens)
     formulas = []
-    if d is None or (n_hyp and d + 1 >= n_hyp - 1):
-        formulas.append(rf"\text{{hypothesis pairs}} = \binom{{{n_hyp}}}{{2}} = {n_hyp * (n_hyp - 1) // 2}")
+    if not explanation.unigrams and (d is None or (n_hyp and d + 1 >= n_hyp - 1)):
+        pairs = explanation.references[0].hyp_total  # the hypothesis' units, before pooling
+        formulas.append(rf"\text{{hypothesis pairs}} = \binom{{{n_hyp}}}{{2}} = {tex(pairs)}")
     steps.append(Step("2. Skip-bigrams", text, formulas=tuple(formulas), tables=tuple(tables)))
-    hits, ref_total, hyp_total = _pooled(explanation.references)
+    hits, ref_total, hyp_total = explanation.hits, explanation.ref_total, explanation.hyp_total
     pooled = " (summed over the references, -f A)" if len(explanation.references) > 1 else ""
     steps.append(
         Step(
@@ -227,7 +219,7 @@ def _skip_lesson(
             formulas=(
                 rf"R = \frac{{\mathrm{{hits}}}}{{\text{{reference units}}}} = {frac(hits, ref_total)} = {tex(explanation.recall)}, \quad "
                 rf"P = \frac{{\mathrm{{hits}}}}{{\text{{hypothesis units}}}} = {frac(hits, hyp_total)} = {tex(explanation.precision)}",
-                *_f_formulas(explanation.precision, explanation.recall, explanation.fmeasure, metric.config.alpha),  # type: ignore[attr-defined]
+                *_f_formulas(explanation.precision, explanation.recall, explanation.fmeasure, alpha),
             ),
             tables=(Table("references", _references_table(explanation.references)),)
             if len(explanation.references) > 1
@@ -240,10 +232,13 @@ def _skip_lesson(
     return steps, numbers, MISTAKES_S
 
 
-def rouge155_lesson(metric: object, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
-    explanation = metric.explain(hyp, refs)  # type: ignore[attr-defined]
-    config = metric.config  # type: ignore[attr-defined]
-    name = metric.name  # type: ignore[attr-defined]
+@lesson.register(WlcsExplanation)
+@lesson.register(SkipBigramExplanation)
+def rouge155_lesson(
+    explanation: Rouge155Explanation[Any], metric: Rouge155[Any, Any], hyp: str, refs: Sequence[str], context: Context
+) -> Lesson:
+    config = metric.config
+    name = metric.name
     hyp_words = [t.text for t in explanation.hyp_tokens]
     token_rows = [{"side": "hypothesis", "tokens": " · ".join(hyp_words), "length": len(hyp_words)}]
     token_rows += [
@@ -263,14 +258,15 @@ def rouge155_lesson(metric: object, hyp: str, refs: Sequence[str], context: Cont
         tables=(Table("tokens", pd.DataFrame(token_rows)),),
     )
     if isinstance(explanation, WlcsExplanation):
-        steps, numbers, mistakes = _wlcs_lesson(metric, explanation)
+        steps, numbers, mistakes = _wlcs_lesson(explanation, config.alpha)
+    elif isinstance(explanation, SkipBigramExplanation):
+        steps, numbers, mistakes = _skip_lesson(explanation, config.alpha)
     else:
-        steps, numbers, mistakes = _skip_lesson(metric, explanation)
+        raise TypeError(f"no ROUGE-1.5.5 lesson for {type(explanation).__name__}")
     numbers["P"] = explanation.precision
     numbers["R"] = explanation.recall
     numbers["F"] = explanation.fmeasure
     return Lesson(
-        metric.id,  # type: ignore[attr-defined]
         name,
         explanation.score,
         f"{explanation.score:.4f}",
@@ -278,5 +274,5 @@ def rouge155_lesson(metric: object, hyp: str, refs: Sequence[str], context: Cont
         numbers,
         f"{name}: P = {explanation.precision:.4f}, R = {explanation.recall:.4f}, F = {explanation.fmeasure:.4f}",
         mistakes,
-        ("ROUGE-1.5.5.pl semantics, un-rounded. Signature: " + metric.signature(),),  # type: ignore[attr-defined]
+        ("ROUGE-1.5.5.pl semantics, un-rounded. Signature: " + metric.signature(),),
     )

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from metrics.core.edits import EditOp
 from metrics.ter.metric import TER, TERExplanation, TERReference, TERShift
-from rendering.teach import Context, Lesson, Step, Table, frac, tex
+from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.text import escape_markdown
 
 MISTAKES = (
@@ -23,11 +24,12 @@ MISTAKES = (
     "moved at most 50 positions): it does not guarantee the minimal number of edits, and tercom's can differ.",
 )
 
+# What TER does about each step (tercom's words: it deletes the hypothesis words the reference lacks).
 _OP_TEXT = {
-    "match": "match (no cost)",
-    "substitute": "substitute",
-    "delete": "delete a hypothesis word",
-    "insert": "insert a reference word",
+    EditOp.MATCH: "match (no cost)",
+    EditOp.SUBSTITUTE: "substitute",
+    EditOp.INSERT: "delete a hypothesis word the reference lacks",
+    EditOp.DELETE: "insert a reference word the hypothesis lacks",
 }
 
 
@@ -55,20 +57,20 @@ def _shift_step(number: int, k: int, shift: TERShift) -> Step:
 
 def _edit_table(ref: TERReference) -> pd.DataFrame:
     rows = []
-    for e in ref.alignment:
+    for e in ref.alignment or ():
         rows.append(
             {
-                "operation": _OP_TEXT.get(e.op.value, e.op.value),
-                "hypothesis word": e.hyp_token.text if e.hyp_token is not None else "",
-                "reference word": e.ref_token.text if e.ref_token is not None else "",
-                "cost": 0 if e.op.value == "match" else 1,
+                "operation": _OP_TEXT[e.op],
+                "hypothesis word": ref.hypothesis[e.hyp_index].text if e.hyp_index is not None else "",
+                "reference word": ref.tokens[e.ref_index].text if e.ref_index is not None else "",
+                "cost": int(e.op.is_error),
             }
         )
     return pd.DataFrame(rows, columns=["operation", "hypothesis word", "reference word", "cost"])
 
 
-def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
-    explanation: TERExplanation = metric.explain(hyp, refs)
+@lesson.register(TERExplanation)
+def ter_lesson(explanation: TERExplanation, metric: TER, hyp: str, refs: Sequence[str], context: Context) -> Lesson:
     config = metric.config
     ref = explanation.chosen
     steps: list[Step] = []
@@ -91,7 +93,7 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
     if len(explanation.references) > 1:
         text += (
             f" The hypothesis is compared with each of the {len(explanation.references)} references; reference "
-            f"{explanation.best + 1} needs the fewest edits and is shown below."
+            f"{explanation.best_ref + 1} needs the fewest edits and is shown below."
         )
         tables.append(
             Table(
@@ -101,7 +103,7 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
                         "reference": [r.index + 1 for r in explanation.references],
                         "edits": [r.edits for r in explanation.references],
                         "length": [r.ref_len for r in explanation.references],
-                        "fewest edits": [r.index == explanation.best for r in explanation.references],
+                        "fewest edits": [r.index == explanation.best_ref for r in explanation.references],
                     }
                 ),
             )
@@ -122,7 +124,8 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
         number += 1
 
     counts = (
-        f"{ref.substitutions} substitution(s), {ref.deletions} deletion(s), {ref.insertions} insertion(s) and "
+        f"{ref.substitutions} substitution(s), {ref.insertions} hypothesis word(s) the reference lacks (I, which TER "
+        f"deletes), {ref.deletions} reference word(s) the hypothesis lacks (D, which TER inserts) and "
         f"{ref.matches} match(es)"
     )
     steps.append(
@@ -131,8 +134,8 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
             "The shifted hypothesis is aligned with the reference word by word (Levenshtein distance with the same "
             f"tie-breaking as sacrebleu): {counts}.",
             formulas=(
-                r"\text{edits} = \text{shifts} + S + D + I",
-                rf"\text{{edits}} = {len(ref.shifts)} + {ref.substitutions} + {ref.deletions} + {ref.insertions} = "
+                r"\text{edits} = \text{shifts} + S + I + D",
+                rf"\text{{edits}} = {len(ref.shifts)} + {ref.substitutions} + {ref.insertions} + {ref.deletions} = "
                 rf"{ref.edits}",
             ),
             tables=(Table("alignment", _edit_table(ref)),),
@@ -141,8 +144,8 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
     number += 1
     numbers["shifts"] = len(ref.shifts)
     numbers["substitutions"] = ref.substitutions
-    numbers["deletions"] = ref.deletions
     numbers["insertions"] = ref.insertions
+    numbers["deletions"] = ref.deletions
     numbers["edits"] = explanation.edits
 
     lengths = [r.ref_len for r in explanation.references]
@@ -166,7 +169,6 @@ def ter_lesson(metric: TER, hyp: str, refs: Sequence[str], context: Context) -> 
     numbers["average reference length"] = explanation.avg_ref_len
     numbers["TER"] = explanation.score
     return Lesson(
-        "ter",
         metric.name,
         explanation.score,
         f"{explanation.score:.2f}",

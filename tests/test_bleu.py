@@ -79,9 +79,9 @@ def test_worked_example_clipped_precisions():
     assert (p1.correct, p1.total) == (5, 7)
     assert (p2.correct, p2.total) == (4, 6)  # p2 = 2/3
     the = next(m for m in p1.ngrams if m.ngram == ("the",))
-    assert (the.hyp_count, the.max_ref_count, the.clipped, the.ref_index) == (3, 2, 2, 0)
+    assert (the.hyp_count, the.max_ref_count, the.clipped, the.clip_ref) == (3, 2, 2, 0)
     cat_on = next(m for m in p2.ngrams if m.ngram == ("cat", "on"))
-    assert (cat_on.clipped, cat_on.ref_index) == (1, 1)  # only the second reference has "cat on"
+    assert (cat_on.clipped, cat_on.clip_ref) == (1, 1)  # only the second reference has "cat on"
 
 
 def test_explanation_adds_up_to_statistics():

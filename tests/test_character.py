@@ -16,7 +16,8 @@ from rapidfuzz.distance import Levenshtein
 from benchmarks.spec_ports import character_literal as oracle
 from metrics import create
 from metrics.character.metric import CharacTER, shift_cost
-from metrics.core.levenshtein import EditOp, align, distance
+from metrics.core.edits import EditOp
+from metrics.core.levenshtein import align, distance
 
 # parity.md §9.3 / §9.2 step 5, measured with rwth-i6/CharacTER c4b25cb (compiled libED.so).
 GOLDEN = [
@@ -55,9 +56,9 @@ def test_hand_checked_deletion() -> None:
     ex = CharacTER().explain("the cat was sat on the mat", ["the cat sat on the mat"])
     result = ex.references[0]
     assert result.shifts == () and result.shift_cost == 0.0
-    deleted = [result.shifted[e.hyp_index] for e in result.edits if e.op is EditOp.DELETE]
-    assert len(deleted) == 4 and sorted(deleted) == sorted("was ")
-    assert all(e.op in (EditOp.MATCH, EditOp.DELETE) for e in result.edits)
+    extra = [result.shifted[e.hyp_index] for e in result.edits if e.op is EditOp.INSERT]
+    assert len(extra) == 4 and sorted(extra) == sorted("was ")  # hypothesis characters the reference lacks
+    assert all(e.op in (EditOp.MATCH, EditOp.INSERT) for e in result.edits)
     assert ex.score == 4 / 26
 
 
@@ -123,7 +124,7 @@ def test_multiple_references_take_the_minimum() -> None:
     metric = CharacTER()
     refs = ["a completely different sentence", "the cat sat on the mat", "the cat sat on a mat"]
     ex = metric.explain("the cat sat on the mat", refs)
-    assert ex.best == 1 and ex.score == 0.0 and len(ex.references) == 3
+    assert ex.best_ref == 1 and ex.score == 0.0 and len(ex.references) == 3
     stats = metric.stats(["the cat sat on the mat", "x"], [[refs[0], "y"], [refs[1], None]])
     assert list(stats.rows[:, 0]) == [0.0, 1.0]
     assert metric.corpus_score(stats) == 0.5

@@ -71,15 +71,18 @@ def test_explanation_adds_up_and_picks_best_reference():
         refs = [r[i] for r in corpus.refs]
         ex = metric.explain(hyps[i], refs)
         assert ex.row == tuple(stats.rows[i])
-        assert ex.score == max(ex.ref_scores) and ex.ref_scores[ex.ref_index] == ex.score
+        assert ex.score == max(ex.ref_scores) and ex.ref_scores[ex.best_ref] == ex.score
         for order in ex.orders:
             assert sum(c.matched for c in order.ngrams) == order.n_match
             assert sum(c.ref_count for c in order.ngrams) == order.n_ref
             hyp_total = sum(c.hyp_count for c in order.ngrams)
             assert order.n_hyp == (hyp_total if order.n_ref else 0)
+            for c in order.ngrams:  # every occurrence is located, as the n-gram itself
+                assert len(c.hyp_spans) == c.hyp_count
+                for start, end in c.hyp_spans:
+                    assert "".join(hyps[i][start:end].split()) == c.ngram.replace(" ", "")
         assert [o.kind for o in ex.orders] == ["char"] * 6 + ["word"] * 2
-        for ch, at in zip(ex.hyp_chars, ex.hyp_char_offsets, strict=True):
-            assert hyps[i][at] == ch
+        assert ex.combination.orders == sum(1 for o in ex.orders if o.n_hyp and o.n_ref)  # type: ignore[union-attr]
 
 
 def test_bad_options():

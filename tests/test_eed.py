@@ -105,7 +105,7 @@ def test_explain_agrees_with_batched_stats_on_real_segments() -> None:
         for i in range(0, 80, 9):
             ex = metric.explain(hyps[i], [stream[i] for stream in refs])
             assert ex.score == stats.rows[i, 0] == ex.row[0]
-            assert ex.best == int(np.argmin([a.score for a in ex.references]))
+            assert ex.best_ref == int(np.argmin([a.score for a in ex.references]))
 
 
 def test_explanation_adds_up() -> None:
@@ -158,7 +158,7 @@ def test_preprocessing_traps() -> None:
 def test_multiple_references_take_the_minimum() -> None:
     metric = EED()
     ex = metric.explain("the cat sat", ["a dog ran away", "the cat sat", "the cat"])
-    assert ex.best == 1 and ex.score == 0.0
+    assert ex.best_ref == 1 and ex.score == 0.0
     stats = metric.stats(["the cat sat", "x"], [["zzz", "x"], ["the cat sat", None]])
     assert list(stats.rows[:, 0]) == [0.0, 0.0]
 

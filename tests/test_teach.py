@@ -13,12 +13,12 @@ import plotly.graph_objects as go
 import pytest
 from conftest import rel_close
 
-from rendering import teach
+from metrics.rouge.lcs import lcs_trail
+from rendering import lessons, teach
 from rendering.teach_classics import CLASSICS, FIRST, by_key, classics_for
 from rendering.teach_figures import alignment, lcs_grid
-from rendering.teach_rouge import backtrack
 
-READY, MISSING = teach.lesson_status()
+READY, MISSING = lessons.lesson_status()
 CORPUS = (
     ("a man riding a horse on the beach", "a dog runs on the grass", "two people ride horses"),
     ("a person on a horse", "a brown dog in a field", "people riding horses on a beach"),
@@ -35,7 +35,7 @@ def lesson_for(metric_id: str, hyp: str, refs: tuple[str, ...], **options: Any) 
     metric_opts, lesson_opts = teach.split_options(metric_id, options)
     metric = teach.make_metric(metric_id, metric_opts, CORPUS)
     context = teach.Context(CORPUS, "test corpus", lesson_opts)
-    return teach.build_lesson(metric_id, metric, hyp, refs, context), metric
+    return lessons.build_lesson(metric, hyp, refs, context), metric
 
 
 def formulas(lesson: teach.Lesson) -> str:
@@ -65,7 +65,7 @@ def strings(value: Any) -> Iterator[str]:
 
 
 def test_every_metric_opens_on_a_classic_that_names_it():
-    for metric_id in teach.LESSONS:
+    for metric_id in READY:
         assert classics_for(metric_id), metric_id
         assert classics_for(metric_id)[0].key == FIRST[metric_id]
         assert metric_id in by_key(FIRST[metric_id]).metrics
@@ -144,7 +144,7 @@ def test_chrf_averages_precision_and_recall_before_f():
     assert rel_close(100 * 5 * p * r / (4 * p + r), lesson.score)
     frame = table(lesson, "char 1-grams")
     assert frame[frame["n-gram"] != "total"]["matched = min"].sum() == explanation.orders[0].n_match
-    assert table(lesson, "references")["kept"].tolist() == [k == explanation.ref_index for k in range(2)]
+    assert table(lesson, "references")["kept"].tolist() == [k == explanation.best_ref for k in range(2)]
 
 
 def test_rouge_l_grid_path_and_lin_examples():
@@ -158,12 +158,12 @@ def test_rouge_l_grid_path_and_lin_examples():
     assert heat.z[-1][-1] == 3  # T[m][n] is the LCS length
     ref_words = ("police", "killed", "the", "gunman")
     hyp_words = ("police", "kill", "the", "gunman")
-    trail = backtrack(heat.z, ref_words, hyp_words)
+    trail = lcs_trail(heat.z, ref_words, hyp_words)
     diagonal = [(i2, j2) for (i, j), (i2, j2) in zip(trail[:-1], trail[1:], strict=True) if (i2, j2) == (i - 1, j - 1)]
     assert (
         diagonal[::-1]
         == [(0, 0), (2, 2), (3, 3)]
-        == list(metric.explain("police kill the gunman", ["police killed the gunman"]).best.evidence.pairs)
+        == list(metric.explain("police kill the gunman", ["police killed the gunman"]).chosen.evidence.pairs)
     )
     words = table(lesson, "LCS words")
     assert words["reference word"].tolist() == ["police", "the", "gunman"]
@@ -322,7 +322,7 @@ def test_compare_lists_changed_quantities_and_always_the_score():
 EVIL = "<script>alert(1)</script> $x$ **b** \\frac{1}{2} [x](javascript:alert(1)) <img src=x onerror=alert(1)>"
 
 
-@pytest.mark.parametrize("metric_id", list(teach.LESSONS))
+@pytest.mark.parametrize("metric_id", READY)
 def test_user_text_is_escaped_everywhere(metric_id):
     need(metric_id)
     lesson, _ = lesson_for(metric_id, EVIL + " the cat", (EVIL + " a cat", "the cat $y$ <b>bold</b>"))

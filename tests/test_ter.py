@@ -13,8 +13,9 @@ from conftest import rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics import lib_ter
 
+from metrics.core.edits import EditOp
 from metrics.core.registry import create
-from metrics.ter.metric import TER, EditOp, TERConfig
+from metrics.ter.metric import TER, TERConfig
 from metrics.ter.search import SearchBudget, ter_pair
 from metrics.ter.tokenizer import TercomTokenizer
 
@@ -29,7 +30,8 @@ GOLD_CASES = [
     ("d e f g h a b c", "a b c d e f g h", 12.5),
     ("a", "", 100.0),
 ]
-_TRACE_CHAR = {EditOp.MATCH: " ", EditOp.SUBSTITUTE: "s", EditOp.DELETE: "d", EditOp.INSERT: "i"}
+# sacrebleu's trace letters follow tercom: it deletes a hypothesis word the reference lacks (an INSERT step)
+_TRACE_CHAR = {EditOp.MATCH: " ", EditOp.SUBSTITUTE: "s", EditOp.INSERT: "d", EditOp.DELETE: "i"}
 
 
 def sacre_rows(hyps: list[str], refs: list[list[str]], **options: bool) -> np.ndarray:
@@ -220,24 +222,26 @@ def test_explanation_adds_up_on_every_segment() -> None:
         ex = metric.explain(hyp, refs)
         assert ex.row == tuple(stats.rows[i]) and ex.score == scores[i]
         assert ex.edits == min(r.edits for r in ex.references) == ex.chosen.edits
-        assert ex.best == [r.edits for r in ex.references].index(ex.edits)
+        assert ex.best_ref == [r.edits for r in ex.references].index(ex.edits)
         for r in ex.references:
             errors = sum(e.op.is_error for e in r.alignment)
             assert len(r.shifts) + errors == r.edits
             assert r.substitutions + r.deletions + r.insertions == errors
-            assert r.matches + r.substitutions + r.insertions == r.ref_len
-            assert r.matches + r.substitutions + r.deletions == len(ex.hyp_tokens)
-            assert sorted(t.start for t in r.shifted) == sorted(t.start for t in ex.hyp_tokens)
+            assert r.matches + r.substitutions + r.deletions == r.ref_len
+            assert r.matches + r.substitutions + r.insertions == len(ex.hyp_tokens)
+            assert sorted(t.start for t in r.hypothesis) == sorted(t.start for t in ex.hyp_tokens)
             for s in r.shifts:  # each shift turns `before` into `after` and lowers the distance
                 block = s.before[s.start : s.start + s.length]
                 rest = s.before[: s.start] + s.before[s.start + s.length :]
                 assert s.after == rest[: s.dest] + block + rest[s.dest :] and s.words == block and s.gain > 0
             for e in r.alignment:
-                if e.hyp_token is not None and e.hyp_token.located:
-                    assert hyp[e.hyp_token.start : e.hyp_token.end].lower() == e.hyp_token.text
+                token = r.hypothesis[e.hyp_index] if e.hyp_index is not None else None
+                if token is not None and token.located:
+                    assert hyp[token.start : token.end].lower() == token.text
         chosen = ex.chosen
-        assert stats.rows[i][2:6].tolist() == [len(chosen.shifts), chosen.substitutions, chosen.deletions,
-                                              chosen.insertions]  # fmt: skip
+        # the columns keep tercom's names: its deletions are the hypothesis words the reference lacks (insertions)
+        assert stats.rows[i][2:6].tolist() == [len(chosen.shifts), chosen.substitutions, chosen.insertions,
+                                              chosen.deletions]  # fmt: skip
         recomputed = 100 * (ex.edits / ex.avg_ref_len) if ex.avg_ref_len else (100.0 if ex.edits else 0.0)
         assert recomputed == ex.score
 
@@ -250,9 +254,9 @@ def test_empty_sides() -> None:
     assert metric.stats(["", "a b", ""], [["x y z", "", ""]]).rows[:, :2].tolist() == [[3, 3], [2, 0], [0, 0]]
     assert metric.score([""], [[""]]) == 0.0
     ex = metric.explain("a b", [""])
-    assert [e.op for e in ex.chosen.alignment] == [EditOp.DELETE, EditOp.DELETE] and ex.score == 100.0
+    assert [e.op for e in ex.chosen.alignment] == [EditOp.INSERT, EditOp.INSERT] and ex.score == 100.0
     ex = metric.explain("   ", ["x y"])
-    assert [e.op for e in ex.chosen.alignment] == [EditOp.INSERT, EditOp.INSERT] and ex.hyp_tokens == ()
+    assert [e.op for e in ex.chosen.alignment] == [EditOp.DELETE, EditOp.DELETE] and ex.hyp_tokens == ()
 
 
 def test_no_reference_and_bad_options() -> None:

@@ -12,18 +12,27 @@ import pytest
 from conftest import SLICES, rel_close, shared_corpus, slice_corpus
 from rapidfuzz.distance import Levenshtein
 
+from metrics.core.edits import EditOp
 from metrics.core.registry import create
-from metrics.wer.metric import CER, WER, ChunkType, ErrorRateConfig
+from metrics.wer.metric import CER, WER, ErrorRateConfig
 
 
 def jiwer_chunks(alignment: list[jiwer.AlignmentChunk]) -> list[tuple[str, int, int, int, int]]:
     return [(a.type, a.ref_start_idx, a.ref_end_idx, a.hyp_start_idx, a.hyp_end_idx) for a in alignment]
 
 
+_JIWER_TYPES = {
+    EditOp.MATCH: "equal",
+    EditOp.SUBSTITUTE: "substitute",
+    EditOp.INSERT: "insert",
+    EditOp.DELETE: "delete",
+}
+
+
 def our_chunks(metric: WER | CER, hyp: str, ref: str) -> list[tuple[str, int, int, int, int]]:
     chunks = metric.explain(hyp, [ref]).chosen.chunks
     assert chunks is not None
-    return [(c.type.value, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in chunks]
+    return [(_JIWER_TYPES[c.type], c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in chunks]
 
 
 @pytest.mark.parametrize("name", list(SLICES))
@@ -67,7 +76,7 @@ def test_empty_references_and_hypotheses() -> None:
     assert CER().score([""], [["ab"]]) == jiwer.cer("ab", "") == 1.0
     assert CER().score(["ab"], [["  "]]) == jiwer.cer("  ", "ab") == 2
     ex = WER().explain("a b", [""])
-    assert ex.chosen.chunks is not None and [c.type for c in ex.chosen.chunks] == [ChunkType.INSERT]
+    assert ex.chosen.chunks is not None and [c.type for c in ex.chosen.chunks] == [EditOp.INSERT]
 
 
 def test_several_references_take_fewest_edits_and_average_length() -> None:
@@ -75,9 +84,9 @@ def test_several_references_take_fewest_edits_and_average_length() -> None:
     row = metric.segment_row("the cat sat", ["a cat sat on the mat", "the cat sat down"])
     assert row[0] == 1 and row[1] == 5.0  # fewest edits (1, reference 2), average length (6 + 4) / 2
     ex = metric.explain("the cat sat", ["a cat sat on the mat", "the cat sat down"])
-    assert ex.best == 1 and ex.score == 0.2 and [r.edits for r in ex.references] == [4, 1]
+    assert ex.best_ref == 1 and ex.score == 0.2 and [r.edits for r in ex.references] == [4, 1]
     tie = metric.explain("x", ["y", "z"])
-    assert tie.best == 0  # first reference wins ties
+    assert tie.best_ref == 0  # first reference wins ties
 
 
 def test_explanation_adds_up_and_points_into_the_text() -> None:
@@ -90,8 +99,8 @@ def test_explanation_adds_up_and_points_into_the_text() -> None:
             assert ex.row == tuple(stats.rows[i]) and ex.score == metric.segment_scores(stats)[i]
             chosen = ex.chosen
             assert chosen.chunks is not None and sum(c.errors for c in chosen.chunks) == chosen.edits == ex.edits
-            assert chosen.hits + chosen.substitutions + chosen.deletions == chosen.ref_len
-            assert chosen.hits + chosen.substitutions + chosen.insertions == len(ex.hyp_tokens)
+            assert chosen.matches + chosen.substitutions + chosen.deletions == chosen.ref_len
+            assert chosen.matches + chosen.substitutions + chosen.insertions == len(ex.hyp_tokens)
             for token in ex.hyp_tokens:
                 assert hyps[i][token.start : token.end] == token.text
             for token in chosen.tokens:

@@ -19,13 +19,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 
 from metrics.bleu.tokenizers import get_tokenizer, tokenizer_signature
-from metrics.core.base import Metric
+from metrics.core.base import Metric, SegmentStats
+from metrics.core.cache import BoundedCache
 from metrics.core.config import Requirement, check_options, option
+from metrics.core.explanation import Explanation
 from metrics.core.ngrams import Ngram, ngram_counts, ngram_positions
 from metrics.core.tokens import Token, locate
 
@@ -110,7 +112,9 @@ class NgramMatch:
     hyp_count: int
     max_ref_count: int
     clipped: int
-    ref_index: int | None  # the reference whose count set the clip (first of the maxima), None if unmatched
+    clip_ref: int | None  # the reference whose count set the clip (first of the maxima), None if unmatched
+    ref_counts: tuple[int, ...]  # its count in each reference
+    ref_positions: tuple[tuple[int, ...], ...]  # token index where each occurrence starts, in each reference
 
 
 @dataclass(frozen=True)
@@ -119,22 +123,52 @@ class OrderEvidence:
     ngrams: tuple[NgramMatch, ...]
     correct: int
     total: int
-    precision: float  # 0-100, after smoothing, exactly as used in the score
+    precision: float  # on the metric's scale (0-100; 0-1 for Google's), after smoothing, exactly as in the score
+    exp_halvings: int  # "exp" smoothing: a zero-match order's precision is 100 / (2^exp_halvings · total); else 0
 
 
-@dataclass(frozen=True)
-class BLEUExplanation:
+@dataclass(frozen=True, kw_only=True)
+class BLEUExplanation(Explanation):
+    """Sentence BLEU of one segment, as ``sacrebleu.sentence_bleu`` scores it.
+
+    ``best_ref`` is None: clipping pools every reference (each n-gram's maximum count over them); ``ref_len_index``
+    is the reference whose length is ``ref_len``. The geometric mean is taken in log space over the first
+    ``effective_order`` orders: ``log_precisions`` are the logs of those precisions as the score adds them
+    (sacrebleu's −9 999 999 999 stands for log 0), ``mean_log_precision`` their mean and ``geometric_mean`` its
+    exponential (0 when no n-gram of any order matches, where sacrebleu returns 0 outright); ``score`` is
+    ``brevity_penalty · geometric_mean``. ``brevity_exponent`` is 1 − ref_len/sys_len, the exponent of the brevity
+    penalty when the hypothesis is shorter; ``length_ratio`` is sys_len/ref_len as sacrebleu prints it.
+    """
+
     hyp_tokens: tuple[Token, ...]
     ref_tokens: tuple[tuple[Token, ...], ...]
     orders: tuple[OrderEvidence, ...]
     sys_len: int
-    ref_len: int
-    ref_len_index: int  # which reference gave the effective reference length
+    ref_lengths: tuple[int, ...]  # every reference's length in tokens
+    ref_len: int  # the one the brevity penalty uses (closest or shortest)
+    ref_len_index: int
+    length_ratio: float
+    brevity_exponent: float
     brevity_penalty: float
     effective_order: int
     any_match: bool  # sacrebleu scores 0 outright when no n-gram of any order matched, whatever the smoothing
-    row: tuple[float, ...]
-    score: float
+    log_precisions: tuple[float, ...]
+    mean_log_precision: float
+    geometric_mean: float
+
+
+class _Combined(NamedTuple):
+    """The steps from pooled counts to scores, each per row of the pooled statistics."""
+
+    brevity_exponent: np.ndarray
+    brevity_penalty: np.ndarray
+    precisions: np.ndarray  # (rows, orders), after smoothing
+    exp_halvings: np.ndarray  # (rows, orders)
+    effective_order: np.ndarray
+    logs: np.ndarray  # (rows, orders): the log terms the mean adds (orders past the effective one are not added)
+    mean_log: np.ndarray
+    geometric_mean: np.ndarray
+    scores: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -150,11 +184,12 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
     id: ClassVar[str] = "bleu"
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = BLEUConfig
+    explanation_type: ClassVar[type[BLEUExplanation]] = BLEUExplanation
 
     def __init__(self, config: BLEUConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self._tokenizer = get_tokenizer(self.config.tokenize)
-        self._ref_cache: dict[tuple[str, ...], _Refs] = {}
+        self._ref_cache: BoundedCache[tuple[str, ...], _Refs] = BoundedCache()
 
     @property
     def name(self) -> str:
@@ -194,23 +229,19 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         return self._tokenizer(text.rstrip()).split()
 
     def _refs(self, refs: Sequence[str]) -> _Refs:
-        key = tuple(refs)
-        cached = self._ref_cache.get(key)
-        if cached is None:
-            if not refs:
-                raise ValueError("BLEU needs at least one reference per segment")
-            n = self.config.max_ngram_order
-            tokens = tuple(tuple(self.tokenize(r)) for r in refs)
-            max_counts: dict[Ngram, int] = {}
-            for toks in tokens:
-                for ngram, count in ngram_counts(toks, 1, n).items():
-                    if count > max_counts.get(ngram, 0):
-                        max_counts[ngram] = count
-            cached = _Refs(tokens, max_counts, tuple(len(t) for t in tokens))
-            if len(self._ref_cache) > 200_000:
-                self._ref_cache.clear()
-            self._ref_cache[key] = cached
-        return cached
+        if not refs:
+            raise ValueError("BLEU needs at least one reference per segment")
+        return self._ref_cache.get_or_make(tuple(refs), lambda: self._prepare_refs(refs))
+
+    def _prepare_refs(self, refs: Sequence[str]) -> _Refs:
+        n = self.config.max_ngram_order
+        tokens = tuple(tuple(self.tokenize(r)) for r in refs)
+        max_counts: dict[Ngram, int] = {}
+        for toks in tokens:
+            for ngram, count in ngram_counts(toks, 1, n).items():
+                if count > max_counts.get(ngram, 0):
+                    max_counts[ngram] = count
+        return _Refs(tokens, max_counts, tuple(len(t) for t in tokens))
 
     def _ref_len(self, hyp_len: int, lengths: Sequence[int]) -> tuple[int, int]:
         """(effective reference length, index of the reference that gave it)."""
@@ -238,27 +269,31 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return self._counts(self.tokenize(hyp), self._refs(refs))[0]
 
-    def _precisions(self, pooled: np.ndarray, effective: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(brevity penalty, smoothed precisions 0-100, effective order), vectorized over rows of ``pooled``.
+    def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
+        """Brevity penalty, smoothed precisions (0-100), their log-space geometric mean and the score, vectorized
+        over rows of ``pooled``.
 
         Mirrors sacrebleu's ``compute_bleu``: precisions stop at the first order without hypothesis n-grams, the
-        "exp" smoothing doubles its divisor at every zero-match order, add-k smooths orders ≥ 2.
+        "exp" smoothing doubles its divisor at every zero-match order, add-k smooths orders ≥ 2, a zero precision
+        has log −9 999 999 999, and a hypothesis without any matching n-gram scores 0.
         """
         n = self.config.max_ngram_order
         rows = np.atleast_2d(pooled)
+        m = len(rows)
         sys_len, ref_len = rows[:, 0], rows[:, 1]
         correct = rows[:, 2 : 2 + n].copy()
         total = rows[:, 2 + n : 2 + 2 * n].copy()
         with np.errstate(divide="ignore", invalid="ignore"):
-            bp = np.where(
-                sys_len >= ref_len, 1.0, np.where(sys_len > 0, np.exp(1 - ref_len / np.maximum(sys_len, 1e-300)), 0.0)
-            )
+            exponent = 1 - ref_len / np.maximum(sys_len, 1e-300)
+            bp = np.where(sys_len >= ref_len, 1.0, np.where(sys_len > 0, np.exp(exponent), 0.0))
             smooth = self.config.smooth
             k = self.config.smooth_amount or 0.0  # exp and none take no amount
-            alive = np.ones(len(rows), dtype=bool)
-            divisor = np.ones(len(rows))
-            eff = np.full(len(rows), n)
-            precisions = np.zeros((len(rows), n))
+            alive = np.ones(m, dtype=bool)
+            divisor = np.ones(m)
+            halved = np.zeros(m, dtype=np.int64)
+            halvings = np.zeros((m, n), dtype=np.int64)
+            eff = np.full(m, n)
+            precisions = np.zeros((m, n))
             for i in range(n):
                 if smooth == "add-k" and i > 0:
                     correct[:, i] += k
@@ -269,32 +304,32 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
                 zero = correct[:, i] == 0
                 if smooth == "exp":
                     divisor = np.where(alive & zero, divisor * 2, divisor)
+                    halved = np.where(alive & zero, halved + 1, halved)
+                    halvings[:, i] = np.where(alive & zero, halved, 0)
                     smoothed = 100.0 / (divisor * total[:, i])
                 elif smooth == "floor":
                     smoothed = 100.0 * k / total[:, i]
                 else:
-                    smoothed = np.zeros(len(rows))
+                    smoothed = np.zeros(m)
                 p = np.where(zero, smoothed, 100.0 * correct[:, i] / total[:, i])
                 precisions[:, i] = np.where(alive, p, 0.0)
-        return bp, precisions, eff
-
-    def _score(self, pooled: np.ndarray, effective: bool) -> np.ndarray:
-        n = self.config.max_ngram_order
-        rows = np.atleast_2d(pooled)
-        bp, precisions, eff = self._precisions(rows, effective)
-        log_sum = np.zeros(len(rows))
-        with np.errstate(divide="ignore"):
             logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
+        log_sum = np.zeros(m)
         for i in range(n):  # left-to-right, as Python's sum() over the orders
             log_sum = np.where(i < eff, log_sum + logs[:, i], log_sum)
+        mean_log = log_sum / eff
         any_match = (rows[:, 2 : 2 + n] > 0).any(axis=1)
-        scores = np.where(any_match, bp * np.exp(log_sum / eff), 0.0)
+        geometric = np.where(any_match, np.exp(mean_log), 0.0)
+        return _Combined(exponent, bp, precisions, halvings, eff, logs, mean_log, geometric, bp * geometric)
+
+    def _score(self, pooled: np.ndarray, effective: bool) -> np.ndarray:
+        scores = self._combine(pooled, effective).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return self._score(pooled, self.config.effective_order)
 
-    def segment_scores(self, stats) -> np.ndarray:  # type: ignore[no-untyped-def]
+    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
         """Sentence BLEU as ``sacrebleu.sentence_bleu``: effective order on."""
         return np.asarray(self._score(stats.rows, True), dtype=np.float64)
 
@@ -304,31 +339,55 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         row, hyp_counts, ref_index = self._counts(hyp_tokens, ref_info)
         n = self.config.max_ngram_order
         per_ref = [ngram_counts(toks, 1, n) for toks in ref_info.tokens]
-        bp, precisions, eff = self._precisions(row, True)
+        combined = self._combine(row, True)
         orders = []
         for order in range(1, n + 1):
+            ref_at = [ngram_positions(toks, order) for toks in ref_info.tokens]
             matches = []
             for ngram, positions in ngram_positions(hyp_tokens, order).items():
                 allowed = ref_info.max_counts.get(ngram, 0)
                 source = next((k for k, c in enumerate(per_ref) if c[ngram] == allowed), None) if allowed else None
                 count = hyp_counts[ngram]
-                matches.append(NgramMatch(ngram, tuple(positions), count, allowed, min(count, allowed), source))
+                matches.append(
+                    NgramMatch(
+                        ngram,
+                        tuple(positions),
+                        count,
+                        allowed,
+                        min(count, allowed),
+                        source,
+                        tuple(c[ngram] for c in per_ref),
+                        tuple(tuple(at.get(ngram, ())) for at in ref_at),
+                    )
+                )
             orders.append(
                 OrderEvidence(
-                    order, tuple(matches), int(row[1 + order]), int(row[1 + n + order]), float(precisions[0, order - 1])
+                    order,
+                    tuple(matches),
+                    int(row[1 + order]),
+                    int(row[1 + n + order]),
+                    float(combined.precisions[0, order - 1]),
+                    int(combined.exp_halvings[0, order - 1]),
                 )
             )
         casefold = self.config.lowercase
-        return BLEUExplanation(
+        eff = int(combined.effective_order[0])
+        return self.explanation_type(
+            score=float(combined.scores[0]),
+            row=tuple(float(x) for x in row),
             hyp_tokens=locate(hyp, hyp_tokens, casefold=casefold),
             ref_tokens=tuple(locate(r, toks, casefold=casefold) for r, toks in zip(refs, ref_info.tokens, strict=True)),
             orders=tuple(orders),
             sys_len=int(row[0]),
+            ref_lengths=ref_info.lengths,
             ref_len=int(row[1]),
             ref_len_index=ref_index,
-            brevity_penalty=float(bp[0]),
-            effective_order=int(eff[0]),
+            length_ratio=float(row[0] / row[1]) if row[1] else 0.0,
+            brevity_exponent=float(combined.brevity_exponent[0]),
+            brevity_penalty=float(combined.brevity_penalty[0]),
+            effective_order=eff,
             any_match=any(order.correct > 0 for order in orders),
-            row=tuple(float(x) for x in row),
-            score=float(self._score(row, True)),
+            log_precisions=tuple(float(x) for x in combined.logs[0, :eff]),
+            mean_log_precision=float(combined.mean_log[0]),
+            geometric_mean=float(combined.geometric_mean[0]),
         )

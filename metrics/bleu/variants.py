@@ -23,9 +23,10 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from metrics.bleu.metric import BLEU, max_order_option
-from metrics.core.base import Metric
+from metrics.bleu.metric import _LOG_ZERO, BLEU, BLEUExplanation, _Combined, max_order_option
+from metrics.core.base import Metric, SegmentStats
 from metrics.core.config import check_options, option
+from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_counts
 
 NLTK_VERSION = "3.10.4"
@@ -61,8 +62,10 @@ class NltkBLEUConfig:
         check_options(self)
 
 
-@dataclass(frozen=True)
-class NltkBLEUExplanation:
+@dataclass(frozen=True, kw_only=True)
+class NltkBLEUExplanation(Explanation):
+    """nltk's sentence BLEU from the segment's counts; ``best_ref`` is None (clipping pools every reference)."""
+
     numerators: tuple[int, ...]
     denominators: tuple[int, ...]
     precisions: tuple[float, ...]  # after smoothing; orders with a precision <= 0 are left out of the score
@@ -70,8 +73,6 @@ class NltkBLEUExplanation:
     hyp_len: int
     ref_len: int
     brevity_penalty: float
-    row: tuple[float, ...]
-    score: float
 
 
 def _modified_precision(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> tuple[int, int]:
@@ -85,6 +86,7 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
     id: ClassVar[str] = "bleu-nltk"
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = NltkBLEUConfig
+    explanation_type: ClassVar[type[NltkBLEUExplanation]] = NltkBLEUExplanation
 
     @property
     def name(self) -> str:
@@ -174,22 +176,31 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
         weights = (1 / n,) * n
         if self.config.auto_reweigh and hyp_len < 4 and n == 4:
             weights = (1 / hyp_len,) * hyp_len
-        if nums[0] == 0:
-            return NltkBLEUExplanation(tuple(nums), tuple(dens), (0.0,) * n, weights, hyp_len, ref_len, bp,
-                                       tuple(float(x) for x in pooled), 0.0)  # fmt: skip
-        precisions = self._smooth(nums, dens, hyp_len, last)
-        # zip stops at the shorter of weights and precisions, as nltk's does after auto_reweigh
-        terms = (w * math.log(p) for w, p in zip(weights, precisions) if p > 0)  # noqa: B905
-        score = bp * math.exp(math.fsum(terms))
-        return NltkBLEUExplanation(tuple(nums), tuple(dens), tuple(float(p) for p in precisions), weights, hyp_len,
-                                   ref_len, bp, tuple(float(x) for x in pooled), score)  # fmt: skip
+        precisions: Sequence[float | Fraction] = (0.0,) * n
+        score = 0.0
+        if nums[0] != 0:
+            precisions = self._smooth(nums, dens, hyp_len, last)
+            # zip stops at the shorter of weights and precisions, as nltk's does after auto_reweigh
+            terms = (w * math.log(p) for w, p in zip(weights, precisions) if p > 0)  # noqa: B905
+            score = bp * math.exp(math.fsum(terms))
+        return NltkBLEUExplanation(
+            score=score,
+            row=tuple(float(x) for x in pooled),
+            numerators=tuple(nums),
+            denominators=tuple(dens),
+            precisions=tuple(float(p) for p in precisions),
+            weights=weights,
+            hyp_len=hyp_len,
+            ref_len=ref_len,
+            brevity_penalty=bp,
+        )
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         rows = np.atleast_2d(pooled)
         scores = np.array([self._explain_pooled(row, row).score for row in rows])
         return scores if np.ndim(pooled) == 2 else scores[0]
 
-    def segment_scores(self, stats) -> np.ndarray:  # type: ignore[no-untyped-def]
+    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
         """``sentence_bleu`` per segment; NaN where nltk refuses the segment (method6 without trigram matches)."""
         scores = []
         for row in stats.rows:
@@ -199,7 +210,7 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
                 scores.append(math.nan)
         return np.array(scores, dtype=np.float64)
 
-    def corpus_score(self, stats) -> float:  # type: ignore[no-untyped-def]
+    def corpus_score(self, stats: SegmentStats) -> float:
         """``corpus_bleu``: summed statistics, but smoothing methods 5–7 read the last segment, as nltk's do."""
         if len(stats) == 0:
             raise ValueError(f"{self.id}: cannot score an empty corpus")
@@ -229,11 +240,19 @@ class GoogleBLEUConfig:
     effective_order: ClassVar[bool] = False
 
 
+@dataclass(frozen=True, kw_only=True)
+class GoogleBLEUExplanation(BLEUExplanation):
+    """BLEU as the Google/TensorFlow ``compute_bleu`` scores one segment: precisions and score on a 0–1 scale, every
+    order in the mean (no effective order), ``mean_log_precision`` the weighted sum Σ (1/N)·log p_n it exponentiates;
+    ``geometric_mean`` is 0 when some precision is 0 (no smoothing)."""
+
+
 class GoogleBLEU(BLEU):
     """BLEU as the Google/TensorFlow ``compute_bleu`` scores it; 0–1 scale like that code."""
 
     id: ClassVar[str] = "bleu-google"
     Config: ClassVar[type] = GoogleBLEUConfig
+    explanation_type: ClassVar[type[BLEUExplanation]] = GoogleBLEUExplanation
 
     @property
     def name(self) -> str:
@@ -243,7 +262,7 @@ class GoogleBLEU(BLEU):
         c = self.config
         return f"tok:none|reflen:shortest|ngram:{c.max_ngram_order}|smooth:{'add-one' if c.smooth else 'none'}|impl:tensorflow-nmt"
 
-    def _precisions(self, pooled: np.ndarray, effective: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
         n = self.config.max_ngram_order
         rows = np.atleast_2d(pooled)
         matches, possible = rows[:, 2 : 2 + n], rows[:, 2 + n : 2 + 2 * n]
@@ -253,20 +272,17 @@ class GoogleBLEU(BLEU):
             else:
                 precisions = np.where(possible > 0, matches / np.where(possible > 0, possible, 1), 0.0)
             ratio = rows[:, 0] / rows[:, 1]
-            bp = np.where(ratio > 1.0, 1.0, np.exp(1 - 1.0 / ratio))
-        return bp, precisions, np.full(len(rows), n)
-
-    def _score(self, pooled: np.ndarray, effective: bool) -> np.ndarray:
-        n = self.config.max_ngram_order
-        rows = np.atleast_2d(pooled)
-        bp, precisions, _ = self._precisions(rows, effective)
-        positive = (precisions > 0).all(axis=1)
-        log_sum = np.zeros(len(rows))
-        with np.errstate(divide="ignore"):
+            exponent = 1 - 1.0 / ratio
+            bp = np.where(ratio > 1.0, 1.0, np.exp(exponent))
+            positive = (precisions > 0).all(axis=1)
+            logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
+            log_sum = np.zeros(len(rows))
             for i in range(n):  # sum((1/N) * log p) left to right, as the reference does
                 log_sum = log_sum + (1.0 / n) * np.log(np.where(positive, precisions[:, i], 1.0))
-        scores = np.where(positive, np.exp(log_sum), 0.0) * bp
-        return scores if np.ndim(pooled) == 2 else scores[0]
+        geometric = np.where(positive, np.exp(log_sum), 0.0)
+        eff = np.full(len(rows), n)
+        halvings = np.zeros((len(rows), n), dtype=np.int64)
+        return _Combined(exponent, bp, precisions, halvings, eff, logs, log_sum, geometric, geometric * bp)
 
-    def segment_scores(self, stats) -> np.ndarray:  # type: ignore[no-untyped-def]
+    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
         return np.asarray(self._score(stats.rows, False), dtype=np.float64)

@@ -42,11 +42,13 @@ from rapidfuzz.distance import Levenshtein
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
 from metrics.core.config import check_options, option
-from metrics.core.levenshtein import Edit, EditOp, align, alignment_cells
+from metrics.core.edits import Edit, EditOp
+from metrics.core.explanation import Explanation
+from metrics.core.levenshtein import align, alignment_cells
 from metrics.core.levenshtein import distance as levenshtein
 from metrics.core.tokens import Token, locate
 
-__all__ = ["CharacTER", "CharacTERConfig", "CharacTERExplanation", "EditOp", "Edit", "Shift", "PhraseCost"]
+__all__ = ["CharacTER", "CharacTERConfig", "CharacTERExplanation", "Shift", "PhraseCost"]
 
 VERSION = "scorelens-0.1.0"
 # Character alignments (evidence only, not the score) keep a full matrix; beyond this many cells they are omitted.
@@ -121,16 +123,14 @@ class ReferenceResult:
     notes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class CharacTERExplanation:
-    """Evidence for one segment: every reference's result and the index ``best`` of the one scored (minimum)."""
+@dataclass(frozen=True, kw_only=True)
+class CharacTERExplanation(Explanation):
+    """Evidence for one segment: every reference's result and ``best_ref``, the one scored (the lowest score, the
+    first on ties)."""
 
+    best_ref: int
     tokens: tuple[Token, ...]
     references: tuple[ReferenceResult, ...]
-    best: int
-    notes: tuple[str, ...]
-    row: np.ndarray
-    score: float
 
 
 def shift_cost(original: Sequence[str], final: Sequence[str]) -> tuple[float, tuple[PhraseCost, ...]]:
@@ -294,6 +294,7 @@ class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
     id = "characTER"
     aggregate = "mean"
     Config = CharacTERConfig
+    explanation_type = CharacTERExplanation
     higher_is_better = False
 
     @property
@@ -320,7 +321,12 @@ class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
         notes = tuple(f"reference {k + 1}: {note}" for k, r in enumerate(results) for note in r.notes)
         score = results[best].score
         return CharacTERExplanation(
-            locate(hyp, hyp.split()), tuple(results), best, notes, np.array([score], dtype=np.float64), score
+            score=score,
+            row=(score,),
+            notes=notes,
+            best_ref=best,
+            tokens=locate(hyp, hyp.split()),
+            references=tuple(results),
         )
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:

@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
+from metrics.core.explanation import Explanation
+from metrics.core.tokens import locate
 
 REFERENCE_VERSION = "2.6.0"
 _EPS = 1e-16
@@ -72,6 +75,7 @@ class NgramCount:
     hyp_count: int
     ref_count: int
     matched: int
+    hyp_spans: tuple[tuple[int, int], ...] = ()  # [start, end) in the hypothesis text of each occurrence, if located
 
 
 @dataclass(frozen=True)
@@ -84,17 +88,48 @@ class CHRFOrder:
     n_match: int
     precision: float
     recall: float
+    averaged: bool  # n-grams on both sides: the order enters sacrebleu's average of P and R
+
+    @property
+    def label(self) -> str:
+        return f"{'character' if self.kind == 'char' else 'word'} {self.n}-grams"
 
 
 @dataclass(frozen=True)
-class CHRFExplanation:
+class AveragedPR:
+    """sacrebleu's combination: precision and recall averaged over the ``orders`` orders with n-grams on both
+    sides, then one F_β of the averages."""
+
+    precision: float
+    recall: float
+    orders: int
+
+
+@dataclass(frozen=True)
+class AveragedF:
+    """The ``eps_smoothing`` combination (chrF++.py, Moses, nltk): F_β of every order, averaged over all orders."""
+
+    f: tuple[float, ...]
+    mean: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class CHRFExplanation(Explanation):
+    """chrF of one segment against the reference with the best sentence chrF (``best_ref``, the first on ties),
+    whose statistics the row keeps; ``combination`` is how the per-order precisions and recalls became the score."""
+
+    best_ref: int
     orders: tuple[CHRFOrder, ...]
-    ref_index: int  # the reference with the best sentence F, whose statistics were kept
     ref_scores: tuple[float, ...]  # sentence chrF against every reference
     hyp_chars: str  # the hypothesis as character n-grams saw it (whitespace removed unless whitespace=True)
-    hyp_char_offsets: tuple[int, ...]  # original offset of each character of ``hyp_chars``
-    row: tuple[float, ...]
-    score: float
+    combination: AveragedPR | AveragedF
+
+
+class _Combined(NamedTuple):
+    averages: np.ndarray  # (rows, 3): averaged precision, recall and the number of orders averaged
+    f: np.ndarray  # (rows, orders): per-order F (eps smoothing only)
+    mean_f: np.ndarray  # their mean (eps smoothing only)
+    scores: np.ndarray
 
 
 def _char_offsets(text: str, keep_whitespace: bool) -> tuple[str, tuple[int, ...]]:
@@ -111,10 +146,11 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
     id: ClassVar[str] = "chrf"
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = CHRFConfig
+    explanation_type: ClassVar[type[CHRFExplanation]] = CHRFExplanation
 
     def __init__(self, config: CHRFConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
-        self._ref_cache: dict[str, tuple[list[Counter[str]], list[int]]] = {}
+        self._ref_cache: BoundedCache[str, tuple[list[Counter[str]], list[int]]] = BoundedCache()
 
     @property
     def order(self) -> int:
@@ -154,13 +190,12 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
 
     def _ref_ngrams(self, ref: str) -> tuple[list[Counter[str]], list[int]]:
         """A reference's n-gram counters and their totals, computed once per distinct reference string."""
-        cached = self._ref_cache.get(ref)
-        if cached is None:
-            if len(self._ref_cache) > 200_000:
-                self._ref_cache.clear()
+
+        def prepare() -> tuple[list[Counter[str]], list[int]]:
             counters = self._ngrams(ref)
-            cached = self._ref_cache[ref] = (counters, [sum(c.values()) for c in counters])
-        return cached
+            return counters, [sum(c.values()) for c in counters]
+
+        return self._ref_cache.get_or_make(ref, prepare)
 
     @staticmethod
     def _match(
@@ -211,19 +246,24 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
             rec = np.where(n_ref > 0, n_match / np.where(n_ref > 0, n_ref, 1), _EPS)
         return prec, rec, (n_hyp > 0) & (n_ref > 0)
 
-    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
-        rows = np.atleast_2d(pooled)
+    def _combine(self, rows: np.ndarray) -> _Combined:
+        """Per-order precision and recall of every row combined into its score (see the module docstring)."""
         factor = self.config.beta**2
         prec, rec, present = self._prec_rec(rows)
         m = len(rows)
+        averages = np.zeros((m, 3))
+        per_order = np.zeros((m, self.order))
+        mean_f = np.zeros(m)
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.config.eps_smoothing:
                 total = np.zeros(m)
                 for i in range(self.order):  # left to right, as sacrebleu accumulates
                     denom = factor * prec[:, i] + rec[:, i]
                     f = np.where(denom > 0, (1 + factor) * prec[:, i] * rec[:, i] / np.where(denom > 0, denom, 1), _EPS)
+                    per_order[:, i] = f
                     total = total + f
                 scores = 100 * total / self.order
+                mean_f = total / self.order
             else:
                 avg_p, avg_r, eff = np.zeros(m), np.zeros(m), np.zeros(m)
                 for i in range(self.order):
@@ -236,6 +276,11 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
                 num = (1 + factor) * avg_p * avg_r
                 denom = (factor * avg_p) + avg_r
                 scores = np.where(avg_p + avg_r != 0, 100 * (num / np.where(denom != 0, denom, 1)), 0.0)
+                averages = np.stack([avg_p, avg_r, eff], axis=1)
+        return _Combined(averages, per_order, mean_f, scores)
+
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        scores = self._combine(np.atleast_2d(pooled)).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
 
     def explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
@@ -245,11 +290,13 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         best_k = int(np.argmax(scores[0]))
         stats = [int(x) for x in row]
         ref_ngrams = self._ref_ngrams(refs[best_k])[0]
-        prec, rec, _ = self._prec_rec(row[None, :])
+        prec, rec, present = self._prec_rec(row[None, :])
         c = self.config
+        spans = self._hyp_spans(hyp)
         orders = []
         for i, (h, r) in enumerate(zip(hyp_ngrams, ref_ngrams, strict=True)):
-            counts = [NgramCount(g, h[g], r.get(g, 0), min(h[g], r.get(g, 0))) for g in h]
+            at = spans[i]
+            counts = [NgramCount(g, h[g], r.get(g, 0), min(h[g], r.get(g, 0)), tuple(at.get(g, ()))) for g in h]
             counts += [NgramCount(g, 0, r[g], 0) for g in r if g not in h]
             kind: Literal["char", "word"] = "char" if i < c.char_order else "word"
             n = i + 1 if kind == "char" else i + 1 - c.char_order
@@ -263,17 +310,51 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
                     stats[3 * i + 2],
                     float(prec[0, i]),
                     float(rec[0, i]),
+                    bool(present[0, i]),
                 )
             )
-        text = hyp.lower() if c.lowercase and len(hyp.lower()) == len(hyp) else hyp
-        chars, offsets = _char_offsets(text, c.whitespace)
-        score = float(self.score_pooled(row))
+        combined = self._combine(row[None, :])
+        combination: AveragedPR | AveragedF
+        if c.eps_smoothing:
+            f = tuple(float(x) for x in combined.f[0])
+            combination = AveragedF(f, float(combined.mean_f[0]))
+        else:
+            avg_p, avg_r, eff = combined.averages[0]
+            combination = AveragedPR(float(avg_p), float(avg_r), int(eff))
         return CHRFExplanation(
-            tuple(orders),
-            best_k,
-            tuple(float(f) for f in scores[0]),
-            chars,
-            offsets,
-            tuple(float(x) for x in row),
-            score,
+            score=float(combined.scores[0]),
+            row=tuple(float(x) for x in row),
+            best_ref=best_k,
+            orders=tuple(orders),
+            ref_scores=tuple(float(f) for f in scores[0]),
+            hyp_chars=self._chars(hyp)[0],
+            combination=combination,
         )
+
+    def _chars(self, hyp: str) -> tuple[str, tuple[int, ...]]:
+        """The characters the character n-grams are taken from, with their offsets in ``hyp``."""
+        c = self.config
+        text = hyp.lower() if c.lowercase and len(hyp.lower()) == len(hyp) else hyp
+        return _char_offsets(text, c.whitespace)
+
+    def _hyp_spans(self, hyp: str) -> list[dict[str, list[tuple[int, int]]]]:
+        """Per order, every hypothesis n-gram's occurrences as character spans of ``hyp`` (those that can be
+        located: lowercasing that changes a text's length leaves its character n-grams unlocated)."""
+        c = self.config
+        chars, offsets = self._chars(hyp)
+        result: list[dict[str, list[tuple[int, int]]]] = []
+        for n in range(1, c.char_order + 1):
+            at: dict[str, list[tuple[int, int]]] = {}
+            for i in range(len(chars) - n + 1):
+                at.setdefault(chars[i : i + n], []).append((offsets[i], offsets[i + n - 1] + 1))
+            result.append(at)
+        words = split_punctuation(hyp.lower() if c.lowercase else hyp)
+        tokens = locate(hyp, words, casefold=c.lowercase)
+        for n in range(1, c.word_order + 1):
+            at = {}
+            for i in range(len(words) - n + 1):
+                first, last = tokens[i], tokens[i + n - 1]
+                if first.start is not None and last.end is not None:
+                    at.setdefault(" ".join(words[i : i + n]), []).append((first.start, last.end))
+            result.append(at)
+        return result

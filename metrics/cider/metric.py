@@ -34,6 +34,8 @@ import numpy as np
 
 from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats, check_corpus, segment_refs
 from metrics.core.config import check_options, option
+from metrics.core.explanation import Explanation
+from metrics.core.ngrams import ngram_positions
 from metrics.core.tokens import Token, locate
 
 NGram = tuple[str, ...]
@@ -91,13 +93,15 @@ class DocumentFrequencies(CorpusSummary):
 
 @dataclass(frozen=True)
 class GramWeight:
-    """One n-gram of a sentence: term frequency, document frequency, idf and its TF-IDF weight ``tf·idf``."""
+    """One n-gram of a sentence: term frequency, document frequency, idf, its TF-IDF weight ``tf·idf`` and the token
+    index where each occurrence starts."""
 
     gram: NGram
     tf: int
     df: int
     idf: float
     weight: float
+    positions: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -141,13 +145,13 @@ class ReferenceEvidence:
     orders: tuple[OrderSimilarity, ...]
 
 
-@dataclass(frozen=True)
-class CiderExplanation:
-    """Evidence behind one image's CIDEr-D.
+@dataclass(frozen=True, kw_only=True)
+class CiderExplanation(Explanation):
+    """Evidence behind one image's CIDEr-D; ``best_ref`` is None: the score averages over every reference.
 
-    ``per_order[k]`` is Σ over references of the order-``k+1`` similarity; ``score = 10 · mean(per_order) / #refs``.
-    ``length`` is the bigram count that δ uses. ``images``/``log_images`` describe the corpus whose document
-    frequencies weighted the n-grams.
+    ``per_order[k]`` is Σ over references of the order-``k+1`` similarity, ``mean_similarity`` their mean over the
+    orders, and ``score = 10 · mean_similarity / #refs``. ``length`` is the bigram count that δ uses.
+    ``images``/``log_images`` describe the corpus whose document frequencies weighted the n-grams.
     """
 
     tokens: tuple[Token, ...]
@@ -156,11 +160,10 @@ class CiderExplanation:
     length: int
     references: tuple[ReferenceEvidence, ...]
     per_order: tuple[float, ...]
+    mean_similarity: float
     images: int
     log_images: float
     sigma: float
-    row: np.ndarray
-    score: float
 
 
 @dataclass(frozen=True)
@@ -240,6 +243,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
     id = "cider"
     aggregate = "mean"
     Config = CiderDConfig
+    explanation_type = CiderExplanation
 
     def __init__(self, config: CiderDConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
@@ -358,12 +362,14 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
             deltas.append((delta, penalty))
         return totals, details, deltas
 
-    def _image_score(self, totals: list[float], nrefs: int) -> float:
-        return _mean4(totals) / nrefs * 10.0
+    def _image_score(self, totals: list[float], nrefs: int) -> tuple[float, float]:
+        """(mean similarity over the orders, the image's score)."""
+        mean = _mean4(totals)
+        return mean, mean / nrefs * 10.0
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         """Score of one image with the document frequencies of the bound corpus (see :meth:`prepare`)."""
-        return self.explain(hyp, refs).row
+        return np.array(self.explain(hyp, refs).row, dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
         """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`prepare`/:meth:`stats`."""
@@ -376,21 +382,28 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         hvec = weights.vector(ngram_counts(hyp_words, n))
         rvecs = [weights.vector(ngram_counts(ref.split(), n)) for ref in refs]
         totals, details, deltas = self._similarities(hvec, rvecs, evidence=True)
-        score = self._image_score(totals, len(refs))
+        mean, score = self._image_score(totals, len(refs))
 
-        def grams(vec: _Vector) -> tuple[tuple[GramWeight, ...], ...]:
+        def grams(vec: _Vector, words: Sequence[str]) -> tuple[tuple[GramWeight, ...], ...]:
             return tuple(
                 tuple(
-                    GramWeight(g, tf, weights.df.df(g), weights.idf.get(g, weights.unseen), vec.weights[k][g])
+                    GramWeight(
+                        g,
+                        tf,
+                        weights.df.df(g),
+                        weights.idf.get(g, weights.unseen),
+                        vec.weights[k][g],
+                        tuple(at.get(g, ())),
+                    )
                     for g, tf in vec.counts[k].items()
                 )
-                for k in range(n)
+                for k, at in enumerate(ngram_positions(words, order) for order in range(1, n + 1))
             )
 
         references = tuple(
             ReferenceEvidence(
                 tokens=locate(ref, ref.split()),
-                grams=grams(rvec),
+                grams=grams(rvec, ref.split()),
                 norms=rvec.norms,
                 length=rvec.length,
                 delta=delta,
@@ -400,17 +413,18 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
             for ref, rvec, orders, (delta, penalty) in zip(refs, rvecs, details, deltas, strict=True)
         )
         return CiderExplanation(
+            score=score,
+            row=(score,),
             tokens=locate(hyp, hyp_words),
-            grams=grams(hvec),
+            grams=grams(hvec, hyp_words),
             norms=hvec.norms,
             length=hvec.length,
             references=references,
             per_order=tuple(totals),
+            mean_similarity=mean,
             images=weights.df.images,
             log_images=float(weights.log_images),
             sigma=self.config.sigma,
-            row=np.array([score], dtype=np.float64),
-            score=score,
         )
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
@@ -423,7 +437,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         for i, (hyp, rvecs) in enumerate(zip(hyps, ref_vectors, strict=True)):
             hvec = weights.vector(ngram_counts(hyp.split(), ORDERS))
             totals, _, _ = self._similarities(hvec, rvecs, evidence=False)
-            scores[i] = self._image_score(totals, len(rvecs))
+            scores[i] = self._image_score(totals, len(rvecs))[1]
         notes: tuple[str, ...] = ()
         if weights.df.images == 1:
             notes = (

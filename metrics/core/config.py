@@ -227,7 +227,7 @@ def _kind(name: str, hint: Any) -> tuple[OptionKind, tuple[Any, ...], bool]:
         return "choice", args, False
     for kind, target in (("bool", bool), ("int", int), ("float", float)):
         if hint is target:
-            return kind, (), False  # type: ignore[return-value]
+            return kind, (), False
     raise TypeError(f"option {name!r}: unsupported type {hint!r}")
 
 

@@ -9,32 +9,11 @@ The alignment (for explanations only) is a plain dynamic program vectorized row 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-
-class EditOp(Enum):
-    """One step of an alignment of a hypothesis with a reference.
-
-    ``INSERT`` is a reference symbol the hypothesis lacks; ``DELETE`` a hypothesis symbol the reference lacks.
-    """
-
-    MATCH = "="
-    SUBSTITUTE = "S"
-    INSERT = "I"
-    DELETE = "D"
-
-
-@dataclass(frozen=True)
-class Edit:
-    """An alignment step; ``hyp_index``/``ref_index`` are ``None`` on the side the step does not consume."""
-
-    op: EditOp
-    hyp_index: int | None
-    ref_index: int | None
+from metrics.core.edits import Edit, EditOp
 
 
 def distance(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
@@ -59,7 +38,8 @@ def alignment_cells(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> int:
 def align(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> tuple[Edit, ...]:
     """One minimum-cost alignment; the number of non-``MATCH`` steps equals :func:`distance`.
 
-    Backtrace preference at equal cost: diagonal (match or substitution), then deletion, then insertion. Memory
+    Backtrace preference at equal cost: diagonal (match or substitution), then a hypothesis symbol alone
+    (``INSERT``), then a reference symbol alone (``DELETE``); see :class:`~metrics.core.edits.EditOp`. Memory
     is (|hyp|+1)·(|ref|+1) small integers; callers bound it with :func:`alignment_cells`.
     """
     n, m = len(hyp), len(ref)
@@ -68,7 +48,7 @@ def align(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> tuple[Edit, ...]:
     h = np.array([codes.setdefault(s, len(codes)) for s in hyp], dtype=np.int64)
     r = np.array([codes.setdefault(s, len(codes)) for s in ref], dtype=np.int64)
     table = np.empty((n + 1, m + 1), dtype=dtype)
-    steps = np.arange(m + 1, dtype=dtype)
+    steps: np.ndarray = np.arange(m + 1, dtype=dtype)
     table[0] = steps
     for i in range(1, n + 1):
         prev = table[i - 1]
@@ -88,10 +68,10 @@ def align(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> tuple[Edit, ...]:
                 i, j = i - 1, j - 1
                 continue
         if i > 0 and table[i - 1, j] + 1 == here:
-            edits.append(Edit(EditOp.DELETE, i - 1, None))
+            edits.append(Edit(EditOp.INSERT, i - 1, None))
             i -= 1
         else:
-            edits.append(Edit(EditOp.INSERT, None, j - 1))
+            edits.append(Edit(EditOp.DELETE, None, j - 1))
             j -= 1
     edits.reverse()
     return tuple(edits)

@@ -48,6 +48,7 @@ import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
 from metrics.core.config import check_options, option
+from metrics.core.explanation import Explanation
 
 VERSION = "scorelens-0.1.0"
 f32 = np.float32
@@ -156,16 +157,14 @@ class EEDAlignment:
     notes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class EEDExplanation:
-    """Evidence for one segment: the alignment against every reference and the index ``best`` scored (minimum)."""
+@dataclass(frozen=True, kw_only=True)
+class EEDExplanation(Explanation):
+    """Evidence for one segment: the alignment against every reference and ``best_ref``, the one scored (the lowest
+    score, the first on ties)."""
 
+    best_ref: int
     variant: str
     references: tuple[EEDAlignment, ...]
-    best: int
-    notes: tuple[str, ...]
-    row: np.ndarray
-    score: float
 
 
 class _Costs:
@@ -200,10 +199,12 @@ def _coverage(visits: np.ndarray, rwth: bool) -> np.ndarray:
     return np.where(counted < 0, 1, counted).sum(axis=0)
 
 
-def _finish(errors: np.ndarray, coverage: np.ndarray, ref_length: np.ndarray, costs: _Costs) -> np.ndarray:
+def _finish(
+    errors: np.ndarray | float, coverage: np.ndarray | int, ref_length: np.ndarray | int, costs: _Costs
+) -> np.ndarray:
     """``min(1, (errors + ρ·coverage) / (|ref| + ρ·coverage))`` elementwise, in the variant's arithmetic."""
     dtype = costs.dtype
-    penalty = costs.rho * np.asarray(coverage).astype(dtype)
+    penalty: np.ndarray = np.multiply(np.asarray(coverage).astype(dtype), costs.rho)
     result = (np.asarray(errors).astype(dtype) + penalty) / (np.asarray(ref_length).astype(dtype) + penalty)
     return np.minimum(dtype(1.0), result)
 
@@ -215,7 +216,7 @@ def align(hyp: str, ref: str, costs: _Costs, trace: bool) -> tuple[float, float,
     """
     n = len(hyp)
     dtype = costs.dtype
-    row = np.ones(n + 1, dtype=dtype)
+    row: np.ndarray = np.ones(n + 1, dtype=dtype)
     row[0] = 0
     visits = np.full(n + 1, -1, dtype=np.int64)
     codes = np.array([ord(c) for c in hyp], dtype=np.int64)
@@ -332,6 +333,7 @@ class EED(Metric[EEDConfig, EEDExplanation]):
     id = "eed"
     aggregate = "mean"
     Config = EEDConfig
+    explanation_type = EEDExplanation
     higher_is_better = False
 
     def __init__(self, config: EEDConfig | None = None, **options: object) -> None:
@@ -375,7 +377,12 @@ class EED(Metric[EEDConfig, EEDExplanation]):
         notes = tuple(f"reference {k + 1}: {note}" for k, r in enumerate(results) for note in r.notes)
         score = results[best].score
         return EEDExplanation(
-            self.config.variant, tuple(results), best, notes, np.array([score], dtype=np.float64), score
+            score=score,
+            row=(score,),
+            notes=notes,
+            best_ref=best,
+            variant=self.config.variant,
+            references=tuple(results),
         )
 
     def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:

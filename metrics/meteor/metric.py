@@ -37,13 +37,15 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
+from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token, locate
 from metrics.meteor.wordnet import WordNetIndex, wordnet_index
 
 REFERENCE = "nltk-3.10.4"
 VERSION = "scorelens-0.1.0"
-_STEM_CACHE_LIMIT = 1_000_000
+_STEM_CACHE_LIMIT = 1_000_000  # a word and its stem are small; a corpus has few distinct words
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,11 @@ class MeteorAlignment:
     """The hypothesis scored against one reference. The floats are computed in nltk's order of operations, so
     ``(1 - penalty) * fmean`` is bit-for-bit ``score`` whenever ``matches`` is not empty."""
 
-    reference: int  # position among the segment's references
+    index: int  # position among the segment's references
     hyp_tokens: tuple[Token, ...]
     ref_tokens: tuple[Token, ...]
     matches: tuple[MeteorMatch, ...]  # sorted by hypothesis index
+    stage_counts: tuple[tuple[MatchStage, int], ...]  # matches per stage, every stage in order
     chunks: tuple[MeteorChunk, ...]
     precision: float
     recall: float
@@ -129,65 +132,63 @@ class MeteorAlignment:
         return len(self.ref_tokens)
 
 
-@dataclass(frozen=True)
-class MeteorExplanation:
-    """Evidence for one segment: every reference's alignment and the one that won (nltk takes the maximum
-    score, the first reference on ties). ``row`` is :meth:`Meteor.segment_row`'s statistics."""
+@dataclass(frozen=True, kw_only=True)
+class MeteorExplanation(Explanation):
+    """Evidence for one segment: every reference's alignment and the one that won (``best_ref``: nltk takes the
+    maximum score, the first reference on ties)."""
 
+    best_ref: int
     alignments: tuple[MeteorAlignment, ...]
-    best: int
     alpha: float
     beta: float
     gamma: float
-    row: tuple[float, ...]
-    score: float
 
     @property
-    def winner(self) -> MeteorAlignment:
-        return self.alignments[self.best]
+    def chosen(self) -> MeteorAlignment:
+        return self.alignments[self.best_ref]
 
     @property
     def matches(self) -> tuple[MeteorMatch, ...]:
-        return self.winner.matches
+        return self.chosen.matches
 
     @property
     def chunks(self) -> tuple[MeteorChunk, ...]:
-        return self.winner.chunks
+        return self.chosen.chunks
 
     @property
     def m(self) -> int:
-        return self.winner.m
+        return self.chosen.m
 
     @property
     def precision(self) -> float:
-        return self.winner.precision
+        return self.chosen.precision
 
     @property
     def recall(self) -> float:
-        return self.winner.recall
+        return self.chosen.recall
 
     @property
     def fmean(self) -> float:
-        return self.winner.fmean
+        return self.chosen.fmean
 
     @property
     def fragmentation(self) -> float:
-        return self.winner.fragmentation
+        return self.chosen.fragmentation
 
     @property
     def penalty(self) -> float:
-        return self.winner.penalty
+        return self.chosen.penalty
 
     def recompute(self) -> float:
         """The score again from the evidence alone: counts → P, R, Fmean, fragmentation, penalty."""
-        w = self.winner
+        w = self.chosen
         return meteor_from_counts(
             len(w.matches), len(w.chunks), w.hyp_len, w.ref_len, self.alpha, self.beta, self.gamma
         )
 
     def formula(self) -> str:
         """The familiar one-liner, e.g. ``Score: 0.9654 = Fmean: 0.9836 × (1 − Penalty: 0.0185)``."""
-        w = self.winner
+        w = self.chosen
         if not w.matches:
             reason = "empty hypothesis" if not w.hyp_len else "empty reference" if not w.ref_len else "no matches"
             return f"Score: {self.score:.4f} ({reason})"
@@ -227,7 +228,7 @@ class _Stems:
 
     def __init__(self) -> None:
         self._stemmer: Callable[[str], str] | None = None
-        self._cache: dict[str, str] = {}
+        self._cache: BoundedCache[str, str] = BoundedCache(_STEM_CACHE_LIMIT)
 
     def __call__(self, word: str) -> str:
         stem = self._cache.get(word)
@@ -237,8 +238,6 @@ class _Stems:
                 from nltk.stem.porter import PorterStemmer
 
                 self._stemmer = PorterStemmer().stem  # mode NLTK_EXTENSIONS, as nltk's meteor_score default
-            if len(self._cache) > _STEM_CACHE_LIMIT:
-                self._cache.clear()
             stem = self._cache[word] = self._stemmer(word)
         return stem
 
@@ -315,13 +314,14 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
     id: ClassVar[str] = "meteor"
     aggregate: ClassVar[Literal["mean"]] = "mean"
     Config: ClassVar[type] = MeteorConfig
+    explanation_type: ClassVar[type[MeteorExplanation]] = MeteorExplanation
 
     def __init__(self, config: MeteorConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self._stem = _STEMS
         self._wordnet: WordNetIndex | None = None
-        self._text_cache: dict[str, _Text] = {}
-        self._row_cache: dict[tuple[str, ...], tuple[float, ...]] = {}
+        self._text_cache: BoundedCache[str, _Text] = BoundedCache()
+        self._row_cache: BoundedCache[tuple[str, ...], tuple[float, ...]] = BoundedCache()
 
     @property
     def name(self) -> str:
@@ -350,12 +350,7 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
         return self._text(text).words
 
     def _text(self, text: str) -> _Text:
-        prepared = self._text_cache.get(text)
-        if prepared is None:
-            if len(self._text_cache) > 200_000:
-                self._text_cache.clear()
-            prepared = self._text_cache[text] = _Text(text)
-        return prepared
+        return self._text_cache.get_or_make(text, lambda: _Text(text))
 
     def _stems(self, text: _Text) -> tuple[str, ...]:
         if len(text.stems) != len(text.words):
@@ -470,8 +465,6 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
             prepared = _Text(hyp)  # not cached: a hypothesis rarely recurs, and repeats reuse the row
             alignments, results, best = self._best(prepared, refs)
             row = self._row(prepared, refs[best], alignments[best], *results[best])
-            if len(self._row_cache) > 200_000:
-                self._row_cache.clear()
             self._row_cache[key] = row
         return row
 
@@ -519,6 +512,7 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
                     hyp_tokens,
                     ref_tokens,
                     tuple(matches),
+                    tuple((stage, sum(m.stage is stage for m in matches)) for stage in MatchStage),
                     _chunks(pairs),
                     precision,
                     recall,
@@ -529,7 +523,9 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
                 )
             )
         row = self._row(prepared, refs[best], alignments[best], *results[best])
-        return MeteorExplanation(tuple(evidence), best, c.alpha, c.beta, c.gamma, row, row[0])
+        return MeteorExplanation(
+            score=row[0], row=row, best_ref=best, alignments=tuple(evidence), alpha=c.alpha, beta=c.beta, gamma=c.gamma
+        )
 
 
 def _count_chunks(pairs: Sequence[_Pair]) -> int:

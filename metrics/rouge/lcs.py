@@ -1,7 +1,7 @@
 """Longest common subsequences of token sequences: the length, the DP grid, one backtracked path, union LCS.
 
 Shared by ROUGE-L / ROUGE-Lsum (rouge-score 0.1.2, ``metrics.rouge.metric``) and reusable by the ROUGE-1.5.5 family
-(``metrics.rouge155.metric``): both references pick *the same* LCS path out of the DP grid (Lin 2004, "ROUGE: A Package
+(``metrics.rouge155.weighted_lcs``): both references pick *the same* LCS path out of the DP grid (Lin 2004, "ROUGE: A Package
 for Automatic Evaluation of Summaries", §3.2), so the explanation of a summary-level score depends on that rule:
 
 * rows are the reference (model) tokens ``ref[0..m)``, columns the candidate (peer) tokens ``can[0..n)``;
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import chain
 from operator import or_
+from typing import Any
 
 Pair = tuple[int, int]
 
@@ -107,23 +108,30 @@ def lcs_table(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[list[int
     return table
 
 
-def lcs_pairs_from_table(
-    table: Sequence[Sequence[int]], ref: Sequence[Hashable], can: Sequence[Hashable]
-) -> tuple[Pair, ...]:
-    """The path :func:`lcs_pairs` returns, walked cell by cell on an explicit grid (slow; for tests and display)."""
+def lcs_trail(table: Sequence[Sequence[int]], ref: Sequence[Hashable], can: Sequence[Hashable]) -> tuple[Pair, ...]:
+    """Every cell rouge-score's backtracking visits on an explicit grid, from ``(m, n)`` to the first row or column:
+    diagonal on equal tokens, left only when the left cell is strictly greater than the upper one, else up."""
     i, j = len(ref), len(can)
-    pairs: list[Pair] = []
+    cells = [(i, j)]
     while i > 0 and j > 0:
         if ref[i - 1] == can[j - 1]:
-            i -= 1
-            j -= 1
-            pairs.append((i, j))
+            i, j = i - 1, j - 1
         elif table[i][j - 1] > table[i - 1][j]:
             j -= 1
         else:
             i -= 1
-    pairs.reverse()
-    return tuple(pairs)
+        cells.append((i, j))
+    return tuple(cells)
+
+
+def lcs_pairs_from_table(
+    table: Sequence[Sequence[int]], ref: Sequence[Hashable], can: Sequence[Hashable]
+) -> tuple[Pair, ...]:
+    """The path :func:`lcs_pairs` returns, walked cell by cell on an explicit grid (slow; for tests and display):
+    the diagonal steps of :func:`lcs_trail`, as (reference, candidate) index pairs."""
+    trail = lcs_trail(table, ref, can)
+    diagonal = [(i, j) for (i0, j0), (i, j) in zip(trail, trail[1:], strict=False) if (i0, j0) == (i + 1, j + 1)]
+    return tuple(reversed(diagonal))
 
 
 def _backtrack(ref_masks: Sequence[int], rows: Sequence[int], offset: int, n: int) -> list[Pair]:
@@ -241,8 +249,8 @@ def summary_lcs(
     can_sents: Sequence[Sequence[Hashable]],
     pack: SentencePack | None = None,
     *,
-    ref_counts: Mapping[Hashable, int] | None = None,
-    can_counts: Mapping[Hashable, int] | None = None,
+    ref_counts: Mapping[Any, int] | None = None,
+    can_counts: Mapping[Any, int] | None = None,
     evidence: bool = False,
 ) -> tuple[int, tuple[SentenceUnion, ...]]:
     """Clipped union-LCS hits of a summary (Lin 2004 §3.2, as implemented by ROUGE-1.5.5 and rouge-score).

@@ -5,7 +5,7 @@ Equivalent rouge-score call: ``RougeScorer([type], use_stemmer=stemmer).score_mu
 (``score(ref, hyp)`` with a single reference; note the reference comes first), with ``split_summaries=False`` and
 the default tokenizer. rouge-score's docstring names the ROUGE-1.5.5 equivalent ``ROUGE-1.5.5.pl -e data -n 2``
 (``-m`` with the stemmer); the differences to the perl script (Unicode lowercasing, nltk's Porter variant, no
-WordNet exceptions, no 5-decimal rounding, no bootstrap averages, F1 only) are listed in ``metrics.rouge155.metric``.
+WordNet exceptions, no 5-decimal rounding, no bootstrap averages, F1 only) are listed in ``metrics.rouge155.base``.
 
 Scores are on a 0–1 scale. F is F1 (rouge-score has no β). With several references each type independently takes
 the reference with the highest F (first maximum, as rouge-score's ``score_multi``). The corpus score is the mean of
@@ -28,15 +28,17 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import ClassVar, Literal, NamedTuple, cast
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
+from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
 from metrics.rouge.lcs import (
     Pair,
@@ -45,6 +47,7 @@ from metrics.rouge.lcs import (
     lcs_length,
     lcs_pairs,
     lcs_table,
+    lcs_trail,
     match_masks,
     summary_lcs,
 )
@@ -60,8 +63,8 @@ REFERENCE = "rouge-score-0.1.2"
 VERSION = "scorelens-0.1.0"
 COLUMNS = ("precision", "recall", "fmeasure", "hits", "hyp_total", "ref_total", "best_ref")
 _F = COLUMNS.index("fmeasure")
-_CACHE_LIMIT = 200_000
 Ngram = tuple[str, ...]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,11 @@ class LcsEvidence:
         """The ``(len(ref)+1) × (len(hyp)+1)`` LCS grid, e.g. for a heatmap with :attr:`pairs` as its path."""
         return np.array(lcs_table(self.ref_words, self.hyp_words), dtype=np.int64)
 
+    def trail(self) -> tuple[Pair, ...]:
+        """Every grid cell the backtracking visits from the bottom-right corner; its diagonal steps are
+        :attr:`pairs`."""
+        return lcs_trail(lcs_table(self.ref_words, self.hyp_words), self.ref_words, self.hyp_words)
+
 
 @dataclass(frozen=True)
 class LsumSentence:
@@ -185,7 +193,7 @@ Evidence = NgramEvidence | LcsEvidence | LsumEvidence
 class RougeRefScore:
     """The score of the hypothesis against one reference, with the evidence behind it."""
 
-    ref_index: int
+    index: int
     ref_tokens: tuple[Token, ...]
     precision: float
     recall: float
@@ -197,27 +205,25 @@ class RougeRefScore:
     discarded: tuple[Token, ...]  # letters/digits of this reference the default tokenizer dropped
 
 
-@dataclass(frozen=True)
-class RougeExplanation:
-    """Why one segment got its ROUGE score: every reference's score and evidence, and which one won.
+@dataclass(frozen=True, kw_only=True)
+class RougeExplanation(Explanation):
+    """Why one segment got its ROUGE score: every reference's score and evidence, and which one won (``best_ref``,
+    the first with the highest F1).
 
-    ``row`` equals :meth:`Metric.segment_row`; ``score`` is the winning F1; ``precision``/``recall`` belong to the
-    winning reference. ``warnings`` is non-empty when the tokenizer dropped letters (see ``hyp_discarded``).
+    ``score`` is the winning F1; ``precision``/``recall`` belong to the winning reference. ``notes`` is non-empty
+    when the tokenizer dropped letters (see ``hyp_discarded``).
     """
 
+    best_ref: int
     metric: str
     hyp_tokens: tuple[Token, ...]
     references: tuple[RougeRefScore, ...]
-    best_ref: int
     precision: float
     recall: float
-    row: tuple[float, ...]
-    score: float
     hyp_discarded: tuple[Token, ...]
-    warnings: tuple[str, ...]
 
     @property
-    def best(self) -> RougeRefScore:
+    def chosen(self) -> RougeRefScore:
         return self.references[self.best_ref]
 
 
@@ -245,16 +251,17 @@ def _best_row(candidates: Sequence[_Candidate]) -> tuple[tuple[float, ...], int]
 
 
 class _Rouge(Metric[RougeConfig, RougeExplanation]):
-    """What the three rouge-score metrics share: tokenizer, caches, columns, mean-of-F corpus score, warnings."""
+    """What the three rouge-score metrics share: tokenizer, caches, columns, mean-of-F corpus score, notes."""
 
     aggregate: ClassVar[Literal["mean"]] = "mean"
     Config: ClassVar[type] = RougeConfig
+    explanation_type: ClassVar[type[RougeExplanation]] = RougeExplanation
     rouge_type: str
 
     def __init__(self, config: RougeConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self.tokenizer = RougeTokenizer(self.config.tokenizer, self.config.stemmer)
-        self._ref_cache: dict[str, object] = {}
+        self._ref_cache: BoundedCache[str, Any] = BoundedCache()
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -278,12 +285,9 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         """The mean F (pooled rows are means, so the F column already is it)."""
         return np.asarray(np.asarray(pooled, dtype=np.float64)[..., _F])
 
-    def _cached(self, ref: str, build):  # type: ignore[no-untyped-def]
-        value = self._ref_cache.get(ref)
-        if value is None:
-            if len(self._ref_cache) > _CACHE_LIMIT:
-                self._ref_cache.clear()
-            value = self._ref_cache[ref] = build(ref)
+    def _cached(self, ref: str, build: Callable[[str], T]) -> T:
+        """What ``build`` derives from a reference, once per distinct reference (each metric caches one kind)."""
+        value: T = self._ref_cache.get_or_make(ref, lambda: build(ref))
         return value
 
     @abstractmethod
@@ -332,7 +336,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
             "(--set rouge.tokenizer=unicode) to keep them; that is not rouge-score compatible."
         )
 
-    def _warnings(self, hyp_lost: tuple[Token, ...], refs_lost: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
+    def _notes(self, hyp_lost: tuple[Token, ...], refs_lost: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
         if not hyp_lost and not any(refs_lost):
             return ()
         words = list(dict.fromkeys([t.text for t in hyp_lost] + [t.text for lost in refs_lost for t in lost]))
@@ -362,16 +366,16 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 RougeRefScore(k, tokens, p, r, f, cand.hits, cand.hyp_total, cand.ref_total, evidence, refs_lost[k])
             )
         return RougeExplanation(
+            score=float(row[_F]),
+            row=tuple(float(x) for x in row),
+            notes=self._notes(hyp_lost, refs_lost),
+            best_ref=best,
             metric=self.rouge_type,
             hyp_tokens=hyp_tokens,
             references=tuple(references),
-            best_ref=best,
             precision=float(row[0]),
             recall=float(row[1]),
-            row=tuple(float(x) for x in row),
-            score=float(row[_F]),
             hyp_discarded=hyp_lost,
-            warnings=self._warnings(hyp_lost, refs_lost),
         )
 
 

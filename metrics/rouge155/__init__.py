@@ -1,7 +1,14 @@
-"""ROUGE-W, ROUGE-S and ROUGE-SU as ROUGE-1.5.5.pl computes them; options share the ``rouge`` namespace."""
+"""ROUGE-W, ROUGE-S and ROUGE-SU as ROUGE-1.5.5.pl computes them; options share the ``rouge`` namespace.
+
+:mod:`~metrics.rouge155.config` holds their options (the shared :class:`~metrics.rouge155.config.Rouge155Config`
+and each one's own), :mod:`~metrics.rouge155.base` what the three share in scoring (pooling of references,
+statistics, the perl report), :mod:`~metrics.rouge155.skip_bigram` ROUGE-S/SU and
+:mod:`~metrics.rouge155.weighted_lcs` ROUGE-W.
+"""
 
 from metrics.core.registry import register
-from metrics.rouge155.metric import RougeS, RougeSU, RougeW
+from metrics.rouge155.skip_bigram import RougeS, RougeSU
+from metrics.rouge155.weighted_lcs import RougeW
 
 register(RougeW, "rougeW", family="rouge", label="ROUGE-W-1.2 (ROUGE-1.5.5)", rank=35)
 register(RougeS, "rougeS", family="rouge", label="ROUGE-S (ROUGE-1.5.5)", rank=35)

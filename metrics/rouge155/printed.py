@@ -1,6 +1,6 @@
 """What ROUGE-1.5.5.pl prints, reproduced from un-rounded per-segment recall and precision.
 
-ScoreLens keeps ROUGE-W/S/SU un-rounded (``metrics.rouge155.metric``). The perl script instead
+ScoreLens keeps ROUGE-W/S/SU un-rounded (``metrics.rouge155``). The perl script instead
 
 1. rounds each evaluation's R and P to 5 decimals (``sprintf("%7.5f")``), computes F from the *rounded* values,
    ``F = P·R / ((1-α)·P + α·R)`` (0 when the denominator is 0), and rounds F again — the ``-d`` per-evaluation lines;
@@ -108,8 +108,8 @@ def bootstrap_average(
 
 
 def printed_report(
-    recall: Sequence[float],
-    precision: Sequence[float],
+    recall: Sequence[float] | np.ndarray,
+    precision: Sequence[float] | np.ndarray,
     alpha: float = 0.5,
     resamples: int = 1000,
     confidence: float = 95.0,

@@ -1,4 +1,4 @@
-"""Text processing of ROUGE-1.5.5.pl (Lin 2004), reproduced for the ROUGE-W/S/SU metrics of ``metrics.rouge155.metric``.
+"""Text processing of ROUGE-1.5.5.pl (Lin 2004), reproduced for the ROUGE-W/S/SU metrics of ``metrics.rouge155``.
 
 Tokenizers (the ``tokenizer`` option of the ROUGE-1.5.5 metrics):
 

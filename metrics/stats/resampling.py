@@ -239,11 +239,11 @@ def randomized_scores(
     # A = Σ_mask first + Σ_¬mask second = total(second) + mask @ first − mask @ second, B = total(first) − (…):
     # exact for integer rows whatever the order of summation, so float32 products serve while sums stay < 2^24
     dtype = np.float32 if _is_integral(rows, n) else np.float64
-    rows_d = rows.astype(dtype)
+    rows_d: np.ndarray = rows.astype(dtype)
     a = np.empty((len(pairs), len(mask)))
     b = np.empty((len(pairs), len(mask)))
     for start in range(0, len(mask), _TRIAL_CHUNK):
-        chunk = mask[start : start + _TRIAL_CHUNK].astype(dtype)
+        chunk: np.ndarray = mask[start : start + _TRIAL_CHUNK].astype(dtype)
         selected = (chunk @ rows_d).astype(np.float64).reshape(len(chunk), len(systems), k)
         moved = selected[:, first] - selected[:, second]
         pooled_a = totals[None, second] + moved

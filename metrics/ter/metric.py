@@ -10,7 +10,9 @@ Per segment: every reference is scored on its own (shifts, then banded word edit
 ties) and the **average** reference length over all of them. Statistics: ``[edits, ref_len, shifts,
 substitutions, deletions, insertions, budget_stops]`` where the four edit kinds come from the chosen reference's
 trace and add up to ``edits``, and ``budget_stops`` is 1 when the shift search of that segment was cut by the
-work budget (see below). Corpus TER = 100 · Σ edits / Σ ref_len (100 when there are edits but no reference
+work budget (see below). ``deletions`` and ``insertions`` keep tercom's naming: a deletion removes a hypothesis word
+the reference lacks (an :attr:`~metrics.core.edits.EditOp.INSERT` step of the alignment), an insertion adds a
+reference word the hypothesis lacks (a ``DELETE`` step). Corpus TER = 100 · Σ edits / Σ ref_len (100 when there are edits but no reference
 words, 0 when there are neither); a segment score is the same formula on one row, as ``sentence_score``.
 
 Very long segments: sacrebleu's search is quadratic or worse in the segment length. Ours is exact and much
@@ -30,14 +32,16 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats
+from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
+from metrics.core.edits import EditAlignment, EditExplanation, EditOp, count_ops
 from metrics.core.tokens import Token, locate
-from metrics.ter.search import DEFAULT_BUDGET, EditOp, PairTrace, SearchBudget, ter_pair
+from metrics.ter.search import DEFAULT_BUDGET, PairTrace, SearchBudget, ter_pair
 from metrics.ter.tokenizer import TercomTokenizer
 
 REFERENCE_VERSION = "2.6.0"
 
-__all__ = ["TER", "TERConfig", "TERExplanation", "TERReference", "TERShift", "TEREdit", "EditOp"]
+__all__ = ["TER", "TERConfig", "TERExplanation", "TERReference", "TERShift"]
 
 
 @dataclass(frozen=True)
@@ -87,51 +91,20 @@ class TERShift:
         return self.distance_before - self.distance_after
 
 
-@dataclass(frozen=True)
-class TEREdit:
-    """One step of the alignment of the shifted hypothesis with the reference (hypothesis → reference)."""
+@dataclass(frozen=True, kw_only=True)
+class TERReference(EditAlignment):
+    """The whole TER computation against one reference: the shifts, then the alignment of the shifted hypothesis
+    (``hypothesis``: the original tokens in their shifted order) with the reference; ``edits`` counts both."""
 
-    op: EditOp
-    hyp_pos: int | None  # position in the shifted hypothesis
-    ref_pos: int | None
-    hyp_token: Token | None  # the original hypothesis token at hyp_pos (span into the original text)
-    ref_token: Token | None
-
-
-@dataclass(frozen=True)
-class TERReference:
-    """The whole TER computation against one reference."""
-
-    index: int
-    tokens: tuple[Token, ...]
-    edits: int
-    ref_len: int
     shifts: tuple[TERShift, ...]
-    shifted: tuple[Token, ...]  # the final shifted hypothesis, as original tokens
-    alignment: tuple[TEREdit, ...]
-    matches: int
-    substitutions: int
-    deletions: int
-    insertions: int
     candidates: int  # shift candidates evaluated, sacrebleu's cumulative counter (search stops at 1000)
     candidate_cap_hit: bool  # the round reaching 1000 candidates ended the search, its shift discarded
     budget_exhausted: bool
 
 
-@dataclass(frozen=True)
-class TERExplanation:
-    hyp_tokens: tuple[Token, ...]
-    references: tuple[TERReference, ...]
-    best: int  # index of the reference with the fewest edits (first on ties)
-    edits: int
-    avg_ref_len: float
-    row: tuple[float, ...]
-    score: float
-    notes: tuple[str, ...]
-
-    @property
-    def chosen(self) -> TERReference:
-        return self.references[self.best]
+@dataclass(frozen=True, kw_only=True)
+class TERExplanation(EditExplanation[TERReference]):
+    """TER of one segment: every reference's shifts and alignment; ``best_ref`` needs the fewest edits."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +125,7 @@ class TER(Metric[TERConfig, TERExplanation]):
     id: ClassVar[str] = "ter"
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = TERConfig
+    explanation_type: ClassVar[type[TERExplanation]] = TERExplanation
     higher_is_better: ClassVar[bool] = False
 
     def __init__(self, config: TERConfig | None = None, **options: object) -> None:
@@ -159,7 +133,7 @@ class TER(Metric[TERConfig, TERExplanation]):
         c = self.config
         self._tokenizer = TercomTokenizer(c.normalized, c.no_punct, c.asian_support, c.case_sensitive)
         self._budget = SearchBudget(c.search_budget)
-        self._ref_cache: dict[str, tuple[str, ...]] = {}
+        self._ref_cache: BoundedCache[str, tuple[str, ...]] = BoundedCache()
 
     @property
     def name(self) -> str:
@@ -187,15 +161,9 @@ class TER(Metric[TERConfig, TERExplanation]):
         return self._tokenizer.words(text)
 
     def _ref_words(self, ref: str) -> tuple[str, ...]:
-        words = self._ref_cache.get(ref)
-        if words is None:
-            # sacrebleu preprocesses references twice (once when caching them, again when extracting their
-            # words); the tokenizer is idempotent on everything we know of, but parity costs nothing here.
-            words = tuple(self._tokenizer.words(self._tokenizer(ref.rstrip())))
-            if len(self._ref_cache) > 200_000:
-                self._ref_cache.clear()
-            self._ref_cache[ref] = words
-        return words
+        # sacrebleu preprocesses references twice (once when caching them, again when extracting their words);
+        # the tokenizer is idempotent on everything we know of, but parity costs nothing here.
+        return self._ref_cache.get_or_make(ref, lambda: tuple(self._tokenizer.words(self._tokenizer(ref.rstrip()))))
 
     def _segment(self, hyp: str, refs: Sequence[str]) -> _Segment:
         if not refs:
@@ -208,14 +176,9 @@ class TER(Metric[TERConfig, TERExplanation]):
             if trace.edits < traces[best].edits:
                 best = k
         chosen = traces[best]
-        subs = dels = ins = 0
-        for step in chosen.alignment:
-            if step.op is EditOp.SUBSTITUTE:
-                subs += 1
-            elif step.op is EditOp.DELETE:
-                dels += 1
-            elif step.op is EditOp.INSERT:
-                ins += 1
+        counts = count_ops(chosen.alignment)
+        # tercom's names: it deletes the hypothesis words the reference lacks and inserts the missing ones
+        subs, dels, ins = counts[EditOp.SUBSTITUTE], counts[EditOp.INSERT], counts[EditOp.DELETE]
         avg_ref_len = sum(t.ref_len for t in traces) / len(traces)
         stopped = any(t.budget_exhausted for t in traces)
         row = np.array(
@@ -259,14 +222,14 @@ class TER(Metric[TERConfig, TERExplanation]):
             results.append(_reference_result(k, hyp_tokens, ref_tokens, trace))
         notes = (self._budget_note(None),) if seg.row[6] > 0 else ()
         return TERExplanation(
+            score=float(self.score_pooled(seg.row)),
+            row=tuple(float(x) for x in seg.row),
+            notes=notes,
+            best_ref=seg.best,
             hyp_tokens=hyp_tokens,
             references=tuple(results),
-            best=seg.best,
             edits=int(seg.row[0]),
             avg_ref_len=float(seg.row[1]),
-            row=tuple(float(x) for x in seg.row),
-            score=float(self.score_pooled(seg.row)),
-            notes=notes,
         )
 
 
@@ -291,32 +254,19 @@ def _reference_result(
                 distance_after=s.distance_after,
             )
         )
-    shifted = tuple(hyp_tokens[i] for i in trace.order)
-    edits = tuple(
-        TEREdit(
-            step.op,
-            step.hyp,
-            step.ref,
-            shifted[step.hyp] if step.hyp is not None else None,
-            ref_tokens[step.ref] if step.ref is not None else None,
-        )
-        for step in trace.alignment
-    )
-    counts = {op: 0 for op in EditOp}
-    for e in edits:
-        counts[e.op] += 1
+    counts = count_ops(trace.alignment)
     return TERReference(
         index=index,
         tokens=ref_tokens,
+        hypothesis=tuple(hyp_tokens[i] for i in trace.order),
+        alignment=trace.alignment,
         edits=trace.edits,
         ref_len=trace.ref_len,
-        shifts=tuple(shifts),
-        shifted=shifted,
-        alignment=edits,
         matches=counts[EditOp.MATCH],
         substitutions=counts[EditOp.SUBSTITUTE],
-        deletions=counts[EditOp.DELETE],
         insertions=counts[EditOp.INSERT],
+        deletions=counts[EditOp.DELETE],
+        shifts=tuple(shifts),
         candidates=trace.candidates,
         candidate_cap_hit=trace.candidate_cap_hit,
         budget_exhausted=trace.budget_exhausted,

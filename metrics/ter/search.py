@@ -43,9 +43,10 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
+
+from metrics.core.edits import Edit, EditOp
 
 BEAM_WIDTH = 25
 MAX_SHIFT_SIZE = 10
@@ -55,19 +56,6 @@ MAX_SHIFT_CANDIDATES = 1000
 # deterministic count of rows and cells, never a clock, so results are reproducible). Sentences need ~10^5-10^7.
 DEFAULT_BUDGET = 2_000_000_000
 _INF = math.inf
-
-
-class EditOp(Enum):
-    """One step of the word alignment of the (shifted) hypothesis against the reference, tercom's naming."""
-
-    MATCH = "match"
-    SUBSTITUTE = "substitute"
-    DELETE = "delete"  # a hypothesis word without counterpart: TER deletes it
-    INSERT = "insert"  # a reference word missing from the hypothesis: TER inserts it
-
-    @property
-    def is_error(self) -> bool:
-        return self is not EditOp.MATCH
 
 
 @dataclass(frozen=True)
@@ -100,15 +88,6 @@ class ShiftStep:
 
 
 @dataclass(frozen=True)
-class AlignStep:
-    """``hyp``/``ref`` are positions in the shifted hypothesis and in the reference (None for the missing side)."""
-
-    op: EditOp
-    hyp: int | None
-    ref: int | None
-
-
-@dataclass(frozen=True)
 class PairTrace:
     """The whole TER computation of one hypothesis against one reference."""
 
@@ -116,7 +95,7 @@ class PairTrace:
     ref_len: int
     shifts: tuple[ShiftStep, ...]
     order: tuple[int, ...]  # final hypothesis: original token index at each position
-    alignment: tuple[AlignStep, ...]
+    alignment: tuple[Edit, ...]  # hyp_index into the final (shifted) hypothesis, ref_index into the reference
     distance: int  # banded edit distance of the final hypothesis (edits = len(shifts) + distance)
     candidates: int  # shift candidates counted (sacrebleu's cumulative counter)
     candidate_cap_hit: bool  # the last round reached 1000 candidates and its shift was discarded
@@ -221,11 +200,11 @@ def _banded_traceback(band: _Band, rows: np.ndarray, hyp: list[int], ref: list[i
     value = band.value
     while i > 0 or j > 0:
         if i == 0:
-            steps.append((EditOp.INSERT, None, j - 1))
+            steps.append((EditOp.DELETE, None, j - 1))
             j -= 1
             continue
         if j == 0:
-            steps.append((EditOp.DELETE, i - 1, None))
+            steps.append((EditOp.INSERT, i - 1, None))
             i -= 1
             continue
         here = value(table, i, j)
@@ -235,10 +214,10 @@ def _banded_traceback(band: _Band, rows: np.ndarray, hyp: list[int], ref: list[i
             i -= 1
             j -= 1
         elif value(table, i - 1, j) + 1 == here:
-            steps.append((EditOp.DELETE, i - 1, None))
+            steps.append((EditOp.INSERT, i - 1, None))
             i -= 1
         else:
-            steps.append((EditOp.INSERT, None, j - 1))
+            steps.append((EditOp.DELETE, None, j - 1))
             j -= 1
     steps.reverse()
     return steps
@@ -324,18 +303,18 @@ def _bit_traceback(rows: list[tuple[int, int, int, int]], hyp: list[int], ref: l
             i -= 1
             j -= 1
         elif dv == 1:
-            steps.append((EditOp.DELETE, i - 1, None))
+            steps.append((EditOp.INSERT, i - 1, None))
             d = up
             i -= 1
         else:
-            steps.append((EditOp.INSERT, None, j - 1))
+            steps.append((EditOp.DELETE, None, j - 1))
             d -= 1
             j -= 1
     while j > 0:
-        steps.append((EditOp.INSERT, None, j - 1))
+        steps.append((EditOp.DELETE, None, j - 1))
         j -= 1
     while i > 0:
-        steps.append((EditOp.DELETE, i - 1, None))
+        steps.append((EditOp.INSERT, i - 1, None))
         i -= 1
     steps.reverse()
     return steps
@@ -347,11 +326,11 @@ def _alignment_maps(steps: list[Step], n: int, m: int) -> tuple[list[int], list[
     hyp_err = [0] * n
     ref_err = [0] * m
     pos_h = -1
-    match, delete, substitute = EditOp.MATCH, EditOp.DELETE, EditOp.SUBSTITUTE
+    match, extra, substitute = EditOp.MATCH, EditOp.INSERT, EditOp.SUBSTITUTE
     for op, h, r in steps:
         if h is not None:
             pos_h = h
-        if op is delete:
+        if op is extra:  # a hypothesis word without counterpart (tercom deletes it)
             hyp_err[h] = 1  # type: ignore[index]
             continue
         align[r] = pos_h  # type: ignore[index]
@@ -577,11 +556,11 @@ def ter_pair(hyp: list[str], ref: list[str], budget: SearchBudget | None = None)
     n, m = len(hyp), len(ref)
     identity = tuple(range(n))
     if m == 0:
-        steps = tuple(AlignStep(EditOp.DELETE, i, None) for i in range(n))
-        return PairTrace(n, 0, (), identity, steps, n, 0, False, False)
+        extra = tuple(Edit(EditOp.INSERT, i, None) for i in range(n))
+        return PairTrace(n, 0, (), identity, extra, n, 0, False, False)
     if n == 0:
-        steps = tuple(AlignStep(EditOp.INSERT, None, j) for j in range(m))
-        return PairTrace(m, m, (), identity, steps, m, 0, False, False)
+        missing = tuple(Edit(EditOp.DELETE, None, j) for j in range(m))
+        return PairTrace(m, m, (), identity, missing, m, 0, False, False)
 
     vocab: dict[str, int] = {}
     ref_ids = [vocab.setdefault(w, len(vocab)) for w in ref]
@@ -700,7 +679,7 @@ def ter_pair(hyp: list[str], ref: list[str], budget: SearchBudget | None = None)
         ref_len=m,
         shifts=tuple(shifts),
         order=tuple(order),
-        alignment=tuple(AlignStep(op, h, r) for op, h, r in steps),
+        alignment=tuple(Edit(op, h, r) for op, h, r in steps),
         distance=distance,
         candidates=checked,
         candidate_cap_hit=capped,

@@ -38,38 +38,29 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import ClassVar, Literal
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from metrics.core.base import Metric, SegmentStats
+from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
+from metrics.core.edits import Edit, EditAlignment, EditExplanation, EditOp
 from metrics.core.tokens import Token, locate
 
 REFERENCE_VERSION = "jiwer-4.0.0"
 DEFAULT_MAX_CELLS = 20_000_000_000  # hyp × ref symbols computed exactly without a band (~1 s in rapidfuzz)
 _MULTIPLE_SPACES = re.compile(r"\s\s+")
 
-__all__ = ["WER", "CER", "ErrorRateConfig", "ErrorRateExplanation", "ErrorRateReference", "Chunk", "ChunkType"]
-
-
-class ChunkType(Enum):
-    """jiwer's chunk types. ``INSERT``: hypothesis symbols the reference lacks; ``DELETE``: reference symbols the
-    hypothesis lacks (jiwer's and rapidfuzz's naming, aligning the reference to the hypothesis)."""
-
-    EQUAL = "equal"
-    SUBSTITUTE = "substitute"
-    INSERT = "insert"
-    DELETE = "delete"
+__all__ = ["WER", "CER", "ErrorRateConfig", "ErrorRateExplanation", "ErrorRateReference", "Chunk"]
 
 
 _CHUNK_TYPES = {
-    "equal": ChunkType.EQUAL,
-    "replace": ChunkType.SUBSTITUTE,
-    "insert": ChunkType.INSERT,
-    "delete": ChunkType.DELETE,
+    "equal": EditOp.MATCH,
+    "replace": EditOp.SUBSTITUTE,
+    "insert": EditOp.INSERT,
+    "delete": EditOp.DELETE,
 }
 
 
@@ -77,7 +68,7 @@ _CHUNK_TYPES = {
 class Chunk:
     """A run of one operation, as jiwer's ``AlignmentChunk``: half-open index ranges on both sides."""
 
-    type: ChunkType
+    type: EditOp
     ref_start_idx: int
     ref_end_idx: int
     hyp_start_idx: int
@@ -85,11 +76,20 @@ class Chunk:
 
     @property
     def errors(self) -> int:
-        if self.type is ChunkType.EQUAL:
+        if self.type is EditOp.MATCH:
             return 0
-        if self.type is ChunkType.INSERT:
+        if self.type is EditOp.INSERT:
             return self.hyp_end_idx - self.hyp_start_idx
         return self.ref_end_idx - self.ref_start_idx
+
+    def steps(self) -> tuple[Edit, ...]:
+        """The chunk as one alignment step per unit."""
+        hyp, ref = range(self.hyp_start_idx, self.hyp_end_idx), range(self.ref_start_idx, self.ref_end_idx)
+        if self.type is EditOp.INSERT:
+            return tuple(Edit(self.type, i, None) for i in hyp)
+        if self.type is EditOp.DELETE:
+            return tuple(Edit(self.type, None, j) for j in ref)
+        return tuple(Edit(self.type, i, j) for i, j in zip(hyp, ref, strict=True))
 
 
 @dataclass(frozen=True)
@@ -109,38 +109,21 @@ class ErrorRateConfig:
         check_options(self)
 
 
-@dataclass(frozen=True)
-class ErrorRateReference:
-    """The alignment against one reference. ``chunks`` is None only for a bounded (too long) segment."""
+@dataclass(frozen=True, kw_only=True)
+class ErrorRateReference(EditAlignment):
+    """The alignment against one reference; ``matches`` are jiwer's hits. ``chunks`` (jiwer's ``alignments``) and
+    ``alignment`` are None only for a bounded (too long) segment, whose ``edits`` are then an upper bound."""
 
-    index: int
-    tokens: tuple[Token, ...]
-    edits: int
-    ref_len: int
-    hits: int
-    substitutions: int
-    deletions: int
-    insertions: int
     chunks: tuple[Chunk, ...] | None
     bounded: bool
     lower_bound: int  # equals ``edits`` unless bounded
 
 
-@dataclass(frozen=True)
-class ErrorRateExplanation:
-    unit: Literal["word", "char"]
-    hyp_tokens: tuple[Token, ...]
-    references: tuple[ErrorRateReference, ...]
-    best: int  # the reference with the fewest edits (first on ties)
-    edits: int
-    avg_ref_len: float
-    row: tuple[float, ...]
-    score: float
-    notes: tuple[str, ...]
+@dataclass(frozen=True, kw_only=True)
+class ErrorRateExplanation(EditExplanation[ErrorRateReference]):
+    """WER/CER of one segment: every reference's alignment by ``unit``; ``best_ref`` needs the fewest edits."""
 
-    @property
-    def chosen(self) -> ErrorRateReference:
-        return self.references[self.best]
+    unit: Literal["word", "char"]
 
 
 @dataclass(frozen=True)
@@ -215,12 +198,13 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
 
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = ErrorRateConfig
+    explanation_type: ClassVar[type[ErrorRateExplanation]] = ErrorRateExplanation
     higher_is_better: ClassVar[bool] = False
     unit: ClassVar[Literal["word", "char"]]
 
     def __init__(self, config: ErrorRateConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
-        self._ref_cache: dict[str, Sequence[str]] = {}
+        self._ref_cache: BoundedCache[str, Sequence[str]] = BoundedCache()
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -238,13 +222,7 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
         raise NotImplementedError
 
     def _ref_symbols(self, ref: str) -> Sequence[str]:
-        symbols = self._ref_cache.get(ref)
-        if symbols is None:
-            symbols = self.symbols(ref)
-            if len(self._ref_cache) > 200_000:
-                self._ref_cache.clear()
-            self._ref_cache[ref] = symbols
-        return symbols
+        return self._ref_cache.get_or_make(ref, lambda: self.symbols(ref))
 
     def _pair(self, hyp: Sequence[str], ref: Sequence[str]) -> _Pair:
         if isinstance(hyp, str) and isinstance(ref, str):
@@ -321,12 +299,14 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
 
     def explain(self, hyp: str, refs: Sequence[str]) -> ErrorRateExplanation:
         hyp_symbols, pairs, best, row = self._segment(hyp, refs)
+        hyp_tokens = self._tokens(hyp, hyp_symbols)
         results = []
         notes = []
         for k, (ref, pair) in enumerate(zip(refs, pairs, strict=True)):
-            chunks = None
+            chunks = alignment = None
             if pair.chunks is not None:
                 chunks = tuple(Chunk(_CHUNK_TYPES[tag], i1, i2, j1, j2) for tag, i1, i2, j1, j2 in pair.chunks)
+                alignment = tuple(step for chunk in chunks for step in chunk.steps())
             else:
                 notes.append(
                     f"reference {k + 1}: too long for an exact distance (max_cells={self.config.max_cells:,}); "
@@ -337,27 +317,29 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
                 ErrorRateReference(
                     index=k,
                     tokens=self._tokens(ref, self._ref_symbols(ref)),
+                    hypothesis=hyp_tokens,
+                    alignment=alignment,
                     edits=pair.edits,
                     ref_len=pair.ref_len,
-                    hits=pair.hits,
+                    matches=pair.hits,
                     substitutions=pair.substitutions,
-                    deletions=pair.deletions,
                     insertions=pair.insertions,
+                    deletions=pair.deletions,
                     chunks=chunks,
                     bounded=pair.bounded,
                     lower_bound=pair.lower_bound,
                 )
             )
         return ErrorRateExplanation(
-            unit=self.unit,
-            hyp_tokens=self._tokens(hyp, hyp_symbols),
+            score=float(self.score_pooled(row)),
+            row=tuple(float(x) for x in row),
+            notes=tuple(notes),
+            best_ref=best,
+            hyp_tokens=hyp_tokens,
             references=tuple(results),
-            best=best,
             edits=int(row[0]),
             avg_ref_len=float(row[1]),
-            row=tuple(float(x) for x in row),
-            score=float(self.score_pooled(row)),
-            notes=tuple(notes),
+            unit=self.unit,
         )
 
 
@@ -387,7 +369,7 @@ class CER(ErrorRate):
     def name(self) -> str:
         return "CER"
 
-    def symbols(self, text: str) -> str:  # type: ignore[override]
+    def symbols(self, text: str) -> str:
         if self.config.lowercase:
             text = text.lower()
         return text.strip()
