@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import fsspec  # type: ignore[import-untyped]
 import numpy as np
 
 from metrics.io.inputs import InputError, Segments, parse_lines
@@ -29,6 +28,8 @@ _NEWLINE = 10
 
 
 def _read(path: str, offset: int, end: int) -> bytes:
+    import fsspec  # type: ignore[import-untyped]  # installed with Dask; imported late so the engine fails clearly without it
+
     try:
         with fsspec.open(path, "rb") as handle:
             handle.seek(offset)
@@ -38,6 +39,8 @@ def _read(path: str, offset: int, end: int) -> bytes:
 
 
 def file_size(path: str) -> int:
+    import fsspec
+
     try:
         fs, location = fsspec.core.url_to_fs(path)
         return int(fs.size(location))
