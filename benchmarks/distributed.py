@@ -109,7 +109,7 @@ def run_engine(engine: str, ref: Path, hyp: Path, metric_ids: list[str], workers
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
                 silence_logs=logging.ERROR,
             ) as cluster,
             Client(cluster) as client,

@@ -18,8 +18,10 @@ from metrics.cli.main import main
 from metrics.core.base import Metric, SegmentStats
 from metrics.core.registry import SPECS, create
 from metrics.distributed.cluster import ClusterError
+from metrics.distributed.engine import evaluate_source
 from metrics.distributed.gather import GatherError, PartResult, check_tiling, merge_notes
 from metrics.distributed.lines import LineIndex, blocks, count_block
+from metrics.distributed.sources import TextFiles
 from metrics.evaluate import Evaluation, evaluate
 from metrics.io.inputs import InputError, read_segments
 
@@ -41,7 +43,7 @@ def scheduler() -> Iterator[str]:
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 1}),
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.CRITICAL
         ) as cluster,
     ):
         yield cluster.scheduler_address
@@ -99,6 +101,23 @@ def test_cli_prints_the_local_json_and_writes_the_same_segment_files(scheduler, 
         assert len(ours.splitlines()) == 401 and ours.startswith("segment,bleu,chrf,ter,cider,wer\n0,")
     document = json.loads(local)
     assert "segments" not in document["systems"][0] and "intervals" in document["systems"][0]
+
+
+def test_files_counted_in_many_small_blocks_give_the_local_rows(scheduler, tmp_path):
+    """Partitions that start mid-block, anchors every 16 lines, a byte-order mark and CRLF line endings."""
+    refs, systems = [], []
+    for name, path in (("ref.A.txt", REFS[0]), ("LT22.txt", SYSTEMS[0])):
+        copy = tmp_path / name
+        copy.write_bytes(b"\xef\xbb\xbf" + Path(path).read_bytes().replace(b"\n", b"\r\n"))
+        (refs if name.startswith("ref") else systems).append(str(copy))
+    source = TextFiles(tuple(refs), tuple(systems), block_bytes=4096, stride=16)
+    scored = evaluate_source(
+        source, {"bleu": create("bleu"), "chrf": create("chrf")}, scheduler=scheduler, partition_size=37
+    )
+    ref, hyp = read_segments(refs[0]), read_segments(systems[0])
+    local = evaluate({"LT22": list(hyp.texts)}, [list(ref.texts)], {"bleu": create("bleu"), "chrf": create("chrf")})
+    _assert_identical(local, scored.evaluation)
+    assert scored.notes == (*ref.notes, *hyp.notes)  # each file's byte-order mark and line endings, once
 
 
 def _write_table(path: Path, corpus: tuple[dict[str, list[str]], list[list[str | None]]], row_group: int) -> None:

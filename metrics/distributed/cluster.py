@@ -35,7 +35,7 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Iterato
                 n_workers=processes,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: two runs on one machine must not contend for 8787
                 silence_logs=logging.ERROR,
             ) as cluster,
             Client(cluster) as client,
