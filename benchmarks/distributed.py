@@ -1,6 +1,7 @@
 """Score about a million segments with the local engine and with the dask engine, and compare.
 
     python -m benchmarks.distributed [--segments 1000000] [--metrics bleu,chrf] [--workers 2] [--workdir DIR]
+                                     [--engines local,dask]
 
 The corpus is real WMT22 de→en text (``shared/data/wmt22/de-en``): segment ``k`` takes reference line
 ``k mod 1984`` and the output of one of the nine systems for it, both perturbed by a seeded random edit (a word
@@ -9,9 +10,11 @@ not stand in for work. The files are written once under ``--workdir`` and reused
 
 Each engine runs in a fresh process: it reads the two files (the local engine whole, the dask engine in
 partitions on its workers), computes every row, corpus score and segment score, and reports wall time (cluster
-start-up apart), throughput and peak resident memory — of the process for the local engine, of every worker and
-of the client for dask. The script then checks that both engines' rows and segment scores are identical (SHA-256
-of the arrays). Timing never goes into a pass/fail test; this script is for people.
+start-up apart), throughput, CPU time and peak resident memory — of the process for the local engine, of every
+worker and of the client for dask. On a shared machine wall time depends on what else runs; CPU time does not, so
+segments per CPU-second compare the engines' efficiency. Each engine's report is kept as JSON in the work
+directory, and the script checks that both engines' rows and segment scores are identical (SHA-256 of the arrays).
+Timing never goes into a pass/fail test; this script is for people.
 """
 
 from __future__ import annotations
@@ -66,8 +69,10 @@ def make_corpus(workdir: Path, segments: int) -> tuple[Path, Path]:
     return ref_path, hyp_path
 
 
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+def _usage() -> tuple[float, float]:
+    """(peak resident memory in MB, CPU seconds) of this process."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime  # ru_maxrss is in KiB on Linux
 
 
 def _digest(evaluation: Any) -> dict[str, str]:
@@ -94,7 +99,8 @@ def run_engine(engine: str, ref: Path, hyp: Path, metric_ids: list[str], workers
         refs, hyps = read_segments(ref), read_segments(hyp)
         evaluation = evaluate({hyps.name: list(hyps.texts)}, [list(refs.texts)], metrics)
         report["seconds"] = time.perf_counter() - start
-        report["peak_mb"] = {"process": _peak_mb()}
+        peak, cpu = _usage()
+        report["peak_mb"], report["cpu_seconds"] = {"process": peak}, {"process": cpu}
     else:
         import logging
 
@@ -119,16 +125,16 @@ def run_engine(engine: str, ref: Path, hyp: Path, metric_ids: list[str], workers
             start = time.perf_counter()
             evaluation = run(client, TextFiles((str(ref),), (str(hyp),)), metrics).evaluation
             report["seconds"] = time.perf_counter() - start
-            peaks = client.run(_peak_mb)
-            report["peak_mb"] = {
-                **{f"worker {k + 1}": mb for k, mb in enumerate(peaks.values())},
-                "client": _peak_mb(),
-            }
+            usages = [*client.run(_usage).values(), _usage()]
+            where = [*(f"worker {k + 1}" for k in range(len(usages) - 1)), "client"]
+            report["peak_mb"] = {w: u[0] for w, u in zip(where, usages, strict=True)}
+            report["cpu_seconds"] = {w: u[1] for w, u in zip(where, usages, strict=True)}
     segments = len(evaluation.systems[0].segment_scores[metric_ids[0]])
     report["load"].append(round(os.getloadavg()[0], 1))  # the machine is shared: other work slows either engine
     report.update(
         segments=segments,
         segments_per_second=segments / report["seconds"],
+        segments_per_cpu_second=segments / sum(report["cpu_seconds"].values()),
         scores={m: evaluation.systems[0].scores[m] for m in metric_ids},
         digests=_digest(evaluation),
     )
@@ -141,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--metrics", default="bleu,chrf")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/scorelens-bench-distributed"))
+    parser.add_argument("--engines", default="local,dask", help="run these; reuse the others' kept reports")
     parser.add_argument("--engine", choices=("local", "dask"), help=argparse.SUPPRESS)  # the child's part
     args = parser.parse_args(argv)
     metric_ids = [m.strip() for m in args.metrics.split(",") if m.strip()]
@@ -149,17 +156,26 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(run_engine(args.engine, ref, hyp, metric_ids, args.workers)))
         return 0
     print(f"{args.segments:,} segments (WMT22 de-en, perturbed, seed {SEED}), metrics {', '.join(metric_ids)}")
+    run = [e.strip() for e in args.engines.split(",")]
     reports = []
     for engine in ("local", "dask"):
-        child = [sys.executable, "-m", "benchmarks.distributed", *(argv or sys.argv[1:]), "--engine", engine]
-        out = subprocess.run(child, cwd=ROOT, check=True, capture_output=True, text=True).stdout
-        r = json.loads(out.strip().splitlines()[-1])
+        kept = args.workdir / f"report.{engine}.{args.segments}.{'-'.join(metric_ids)}.json"
+        if engine in run:
+            child = [sys.executable, "-m", "benchmarks.distributed", *(argv or sys.argv[1:]), "--engine", engine]
+            out = subprocess.run(child, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+            kept.write_text(out.strip().splitlines()[-1])
+        r = json.loads(kept.read_text())
         reports.append(r)
-        label = r["engine"] if r["engine"] == "local" else f"dask, {args.workers} workers"
+        label = r["engine"] if r["engine"] == "local" else f"dask, {len(r['peak_mb']) - 1} workers"
         startup = f" (+{r['startup_seconds']:.1f} s cluster start-up)" if "startup_seconds" in r else ""
         memory = ", ".join(f"{where} {mb:,.0f} MB" for where, mb in r["peak_mb"].items())
-        print(f"  {label:18} {r['seconds']:8.1f} s{startup}  {r['segments_per_second']:9,.0f} segments/s", flush=True)
-        print(f"  {'':18} peak memory: {memory}; load average before/after: {r['load']}", flush=True)
+        cpu = ", ".join(f"{where} {s:,.0f} s" for where, s in r["cpu_seconds"].items())
+        print(
+            f"  {label:18} {r['seconds']:8.1f} s{startup}  {r['segments_per_second']:9,.0f} segments/s  "
+            f"{r['segments_per_cpu_second']:7,.0f} segments/CPU-s",
+            flush=True,
+        )
+        print(f"  {'':18} CPU: {cpu}; peak memory: {memory}; load average before/after: {r['load']}", flush=True)
     same = reports[0]["digests"] == reports[1]["digests"] and reports[0]["scores"] == reports[1]["scores"]
     print(f"  rows, corpus and segment scores identical: {'yes' if same else 'NO'}")
     print(f"  corpus scores: {reports[0]['scores']}")
