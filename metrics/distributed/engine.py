@@ -4,13 +4,14 @@ partition on the cluster, gather and check the rows, and assemble the evaluation
 from __future__ import annotations
 
 import math
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from metrics.core.base import CorpusDependent, Metric
-from metrics.distributed.cluster import ClusterError, connect
+from metrics.distributed.cluster import WORKER_WAIT_SECONDS, ClusterError, connect
 from metrics.distributed.gather import PartResult, check_tiling, concatenate, input_notes
 from metrics.distributed.sources import Plan, Source
 from metrics.distributed.tasks import Recipe, add_summaries, score_part, summarize_part
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from distributed import Client, Future
 
 MAX_PARTITION = 20_000
+POLL_SECONDS = 0.25
 TASKS_PER_WORKER = 4  # a few partitions per worker, so that a slow one does not leave the others idle at the end
 
 
@@ -76,15 +78,36 @@ def _summaries(
     return level[0]
 
 
+def _check_workers(client: Client, alone_since: float | None) -> float | None:
+    """When the cluster has had no worker since ``alone_since``; an error once that lasts too long (workers that
+    died and were not restarted would otherwise leave the run waiting for ever)."""
+    if client.scheduler_info()["workers"]:
+        return None
+    now = time.monotonic()
+    if alone_since is not None and now - alone_since > WORKER_WAIT_SECONDS:
+        raise ClusterError(
+            f"the cluster has had no worker for {WORKER_WAIT_SECONDS:.0f} s (they died and were not restarted); "
+            "the run stops"
+        )
+    return now if alone_since is None else alone_since
+
+
 def _collect(client: Client, futures: Sequence[Future], progress: Progress | None) -> list[PartResult]:
     from distributed import as_completed
 
-    results = []
+    results: list[PartResult] = []
+    pending = as_completed(futures)
+    alone_since: float | None = None
     try:
-        for done, future in enumerate(as_completed(futures), start=1):
-            results.append(future.result())
-            if progress is not None:
-                progress(done / len(futures), f"{done} of {len(futures)} partitions scored")
+        while not pending.is_empty():
+            batch = pending.next_batch(block=False)
+            for future in batch:
+                results.append(future.result())
+                if progress is not None:
+                    progress(len(results) / len(futures), f"{len(results)} of {len(futures)} partitions scored")
+            if not batch:
+                alone_since = _check_workers(client, alone_since)
+                time.sleep(POLL_SECONDS)
     except BaseException:
         client.cancel(list(futures))
         raise
