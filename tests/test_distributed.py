@@ -8,6 +8,7 @@ import logging
 import os
 import pickle
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -34,19 +35,32 @@ REFS = [str(DEEN / "ref.A.txt"), str(DEEN / "ref.B.txt")]
 SYSTEMS = [str(DEEN / "sys" / "LT22.txt"), str(DEEN / "sys" / "PROMT.txt")]
 
 
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """Two single-threaded worker processes. A task whose workers died twice fails (allowed-failures = 1), so the
-    test of a worker that keeps dying is quick."""
+@contextmanager
+def _cluster(**config: object) -> Iterator[str]:
     import dask
 
     with (
-        dask.config.set({"distributed.scheduler.allowed-failures": 1}),
+        dask.config.set(config),
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.CRITICAL
         ) as cluster,
     ):
         yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """Two single-threaded worker processes that stay alive."""
+    with _cluster() as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def fragile() -> Iterator[str]:
+    """Two workers for the tests that kill them (a restarted worker may take long on a loaded machine). A task
+    whose workers died twice fails (allowed-failures = 1), so the test of a worker that keeps dying is quick."""
+    with _cluster(**{"distributed.scheduler.allowed-failures": 1}) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
@@ -159,20 +173,20 @@ def _dying(metric_id: str, marker: Path, always: bool) -> Metric:
     return Dying(create(metric_id).config)
 
 
-def test_a_worker_killed_mid_run_is_replaced_and_its_partition_scored_again(scheduler, corpus, tmp_path):
+def test_a_worker_killed_mid_run_is_replaced_and_its_partition_scored_again(fragile, corpus, tmp_path):
     systems, refs = corpus
     marker = tmp_path / "died"
     metrics = {"chrf": _dying("chrf", marker, always=False), "bleu": create("bleu")}
-    dist = evaluate(systems, refs, metrics, engine="dask", scheduler=scheduler)
+    dist = evaluate(systems, refs, metrics, engine="dask", scheduler=fragile)
     assert marker.exists()  # a worker did die
     _assert_identical(evaluate(systems, refs, {"chrf": create("chrf"), "bleu": create("bleu")}), dist)
 
 
-def test_a_partition_whose_workers_keep_dying_fails_with_a_clear_error(scheduler, corpus, tmp_path):
+def test_a_partition_whose_workers_keep_dying_fails_with_a_clear_error(fragile, corpus, tmp_path):
     systems, refs = corpus
     metrics = {"ter": _dying("ter", tmp_path / "died", always=True)}
     with pytest.raises(ClusterError, match=r"task scorelens-score-\d+-\d+-\w+ ran on workers that died 2 times"):
-        evaluate(systems, refs, metrics, engine="dask", scheduler=scheduler)
+        evaluate(systems, refs, metrics, engine="dask", scheduler=fragile)
 
 
 def test_an_input_error_on_a_worker_names_the_file_and_its_line(scheduler, tmp_path, capsys):
