@@ -1,5 +1,8 @@
 """The dask engine: the local engine's rows bit for bit on a real slice, for every metric; a worker killed
-mid-run; partitioned reading of text and Parquet files with the files' own line numbers; the gather's checks."""
+mid-run; partitioned reading of text and Parquet files with the files' own line numbers; the gather's checks.
+
+Tests that need a cluster are marked ``dask`` (``python -m pytest -m dask``; ``.ci/run`` runs them after the default
+run): each module-scoped cluster of two worker processes takes seconds to start and stop on a loaded machine."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import pytest
 from conftest import DATA, slice_corpus
 
 from metrics.cli.main import main
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import Metric, SegmentStats, StatsNote
 from metrics.core.registry import SPECS, create
 from metrics.distributed.cluster import ClusterError
 from metrics.distributed.engine import evaluate_source
@@ -87,6 +90,7 @@ def _assert_identical(local: Evaluation, dist: Evaluation) -> None:
             assert ours.segment_scores[metric_id].tobytes() == theirs.segment_scores[metric_id].tobytes()
 
 
+@pytest.mark.dask
 def test_every_metric_gives_the_local_rows_bit_for_bit(scheduler, corpus):
     systems, refs = corpus
     local = evaluate(systems, refs, {m: create(m) for m in SPECS})
@@ -102,6 +106,7 @@ def _cli(*args: str) -> list[str]:
     return ["score", "--metrics", "bleu,chrf,ter,cider,wer", "--format", "json", "--confidence", "--paired-bs", *args]
 
 
+@pytest.mark.dask
 def test_cli_prints_the_local_json_and_writes_the_same_segment_files(scheduler, tmp_path, capsys):
     files = ["--refs", *REFS, "--systems", *SYSTEMS]
     assert main(_cli(*files, "--output-dir", str(tmp_path / "local"))) == 0
@@ -117,6 +122,21 @@ def test_cli_prints_the_local_json_and_writes_the_same_segment_files(scheduler, 
     assert "segments" not in document["systems"][0] and "intervals" in document["systems"][0]
 
 
+@pytest.mark.dask
+def test_metrics_and_options_chosen_from_the_first_references_are_the_local_engine_s(scheduler, capsys):
+    """Without -m, Chinese references: BLEU tokenizes zh and TER splits Han characters on both engines."""
+    zh = DATA / "wmt22-en-zh"
+    args = ["score", "-r", str(zh / "ref.A.txt"), "-i", str(zh / "sys" / "Lan-Bridge.txt"), "--format", "json"]
+    assert main(args) == 0
+    local = capsys.readouterr()
+    assert main([*args, "--engine", "dask", "--scheduler", scheduler, "--partition-size", "70"]) == 0
+    dist = capsys.readouterr()
+    assert dist.out == local.out and dist.err == local.err
+    assert "metrics chosen from the references: bleu, chrf, ter" in local.err
+    assert json.loads(local.out)["signatures"]["bleu"].startswith("nrefs:1|case:mixed|eff:no|tok:zh|")
+
+
+@pytest.mark.dask
 def test_files_counted_in_many_small_blocks_give_the_local_rows(scheduler, tmp_path):
     """Partitions that start mid-block, anchors every 16 lines, a byte-order mark and CRLF line endings."""
     refs, systems = [], []
@@ -140,6 +160,7 @@ def _write_table(path: Path, corpus: tuple[dict[str, list[str]], list[list[str |
     pq.write_table(pa.table(columns), path, row_group_size=row_group)
 
 
+@pytest.mark.dask
 def test_parquet_table_scores_alike_on_both_engines(scheduler, corpus, tmp_path, capsys):
     table = tmp_path / "segments.parquet"
     _write_table(table, corpus, row_group=25)
@@ -173,6 +194,7 @@ def _dying(metric_id: str, marker: Path, always: bool) -> Metric:
     return Dying(create(metric_id).config)
 
 
+@pytest.mark.dask
 def test_a_worker_killed_mid_run_is_replaced_and_its_partition_scored_again(fragile, corpus, tmp_path):
     systems, refs = corpus
     marker = tmp_path / "died"
@@ -182,6 +204,7 @@ def test_a_worker_killed_mid_run_is_replaced_and_its_partition_scored_again(frag
     _assert_identical(evaluate(systems, refs, {"chrf": create("chrf"), "bleu": create("bleu")}), dist)
 
 
+@pytest.mark.dask
 def test_a_partition_whose_workers_keep_dying_fails_with_a_clear_error(fragile, corpus, tmp_path):
     systems, refs = corpus
     metrics = {"ter": _dying("ter", tmp_path / "died", always=True)}
@@ -189,12 +212,13 @@ def test_a_partition_whose_workers_keep_dying_fails_with_a_clear_error(fragile, 
         evaluate(systems, refs, metrics, engine="dask", scheduler=fragile)
 
 
+@pytest.mark.dask
 def test_an_input_error_on_a_worker_names_the_file_and_its_line(scheduler, tmp_path, capsys):
     lines = (DEEN / "sys" / "LT22.txt").read_bytes().split(b"\n")
     lines[336] = b"caf\xe9"
     broken = tmp_path / "LT22.txt"
     broken.write_bytes(b"\n".join(lines))
-    args = ["score", "--refs", REFS[0], "--systems", str(broken)]
+    args = ["score", "--refs", REFS[0], "--systems", str(broken), "-m", "bleu"]
     assert main(args) == 2
     local = capsys.readouterr().err
     assert f"{broken}, line 337: bytes b'\\xe9" in local
@@ -264,14 +288,20 @@ def test_gather_refuses_missing_duplicated_or_short_partitions():
 
 
 def test_notes_of_every_partition_stay_as_they_are_others_name_their_partitions():
-    corpus_wide, local = "no text has a newline", "segment 2 hit the budget"
+    corpus_wide = StatsNote("no text has a newline")
+    budget = "the search stopped at its budget"
+    local = StatsNote(budget, "1 segment(s) (2)")
     parts = [(0, 10, (corpus_wide,)), (10, 20, (corpus_wide, local)), (20, 30, (corpus_wide, local))]
-    assert merge_notes(parts) == (corpus_wide, f"partition of segments 11–30: {local}")
-    many = [(10 * k, 10 * k + 10, (f"note {k}",)) for k in range(6)]
-    merged = merge_notes(many)
-    assert merged[:3] == ("partition of segments 1–10: note 0", "partition of segments 11–20: note 1",
-                          "partition of segments 21–30: note 2")  # fmt: skip
-    assert merged[3].startswith("3 more note(s) on other partitions") and len(merged) == 4
+    assert merge_notes(parts) == (corpus_wide, StatsNote(budget, "partition of segments 11–30: 1 segment(s) (2)"))
+    many = [(10 * k, 10 * k + 10, (StatsNote(budget, f"{k} segment(s)"),)) for k in range(6)]
+    (merged,) = merge_notes(many)
+    assert merged.kind == budget
+    assert merged.detail.split("; ") == [
+        "partition of segments 1–10: 0 segment(s)",
+        "partition of segments 11–20: 1 segment(s)",
+        "partition of segments 21–30: 2 segment(s)",
+        "3 more partition(s) (the local engine counts the whole corpus)",
+    ]
 
 
 def test_dask_options_need_the_dask_engine(capsys):

@@ -32,7 +32,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import (
+    CorpusDependent,
+    CorpusSummary,
+    Metric,
+    SegmentStats,
+    StatsNote,
+    check_corpus,
+    segment_refs,
+)
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_positions
@@ -438,10 +446,12 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
             hvec = weights.vector(ngram_counts(hyp.split(), ORDERS))
             totals, _, _ = self._similarities(hvec, rvecs, evidence=False)
             scores[i] = self._image_score(totals, len(rvecs))[1]
-        notes: tuple[str, ...] = ()
+        notes: tuple[StatsNote, ...] = ()
         if weights.df.images == 1:
             notes = (
-                "CIDEr-D of a one-image corpus is 0 for every hypothesis: idf = ln(1) − ln(df) = 0 (as pycocoevalcap)",
+                StatsNote(
+                    "CIDEr-D of a one-image corpus is 0 for every hypothesis: idf = ln(1) − ln(df) = 0 (as pycocoevalcap)"
+                ),
             )
         return SegmentStats(self.id, self.columns, scores[:, None], self.aggregate, notes)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -114,6 +115,21 @@ def _collect(client: Client, futures: Sequence[Future], progress: Progress | Non
     return results
 
 
+@contextmanager
+def cluster_errors() -> Iterator[None]:
+    """Dask's error for a task whose workers kept dying, as a :class:`ClusterError` that says what to do."""
+    from distributed import KilledWorker
+
+    try:
+        yield
+    except KilledWorker as err:
+        raise ClusterError(
+            f"task {err.task} ran on workers that died {err.allowed_failures + 1} times, Dask's limit "
+            "(distributed.scheduler.allowed-failures); a worker dies when it runs out of memory (try smaller "
+            "partitions) or is stopped"
+        ) from None
+
+
 def run(
     client: Client,
     source: Source,
@@ -123,26 +139,20 @@ def run(
     progress: Progress | None = None,
 ) -> Scored:
     """Score ``source`` with ``metrics`` on the cluster of ``client``; the numbers are the local engine's."""
-    from distributed import KilledWorker
-
-    try:
-        return _run(client, source, metrics, partition_size, progress)
-    except KilledWorker as err:
-        raise ClusterError(
-            f"task {err.task} ran on workers that died {err.allowed_failures + 1} times, Dask's limit "
-            "(distributed.scheduler.allowed-failures); a worker dies when it runs out of memory (try smaller "
-            "partitions) or is stopped"
-        ) from None
+    with cluster_errors():
+        return score_plan(client, source.plan(client), metrics, partition_size=partition_size, progress=progress)
 
 
-def _run(
+def score_plan(
     client: Client,
-    source: Source,
+    plan: Plan,
     metrics: Mapping[str, Metric[Any, Any]],
-    partition_size: int | None,
-    progress: Progress | None,
+    *,
+    partition_size: int | None = None,
+    progress: Progress | None = None,
 ) -> Scored:
-    plan = source.plan(client)
+    """Score a source's ``plan`` (made on the cluster of ``client``: see :func:`run`, which also turns a worker that
+    kept dying into a :class:`ClusterError`)."""
     workers = len(client.scheduler_info()["workers"])
     ranges = partitions(plan.segments, partition_size or default_partition_size(plan.segments, workers))
     recipes = {metric_id: Recipe.of(metric) for metric_id, metric in metrics.items()}

@@ -6,9 +6,10 @@ lost or duplicated task can never pass silently. :func:`concatenate` then stacks
 local engine computes, bit for bit.
 
 A metric's notes were written about its partition alone. A note every partition raised (ROUGE-Lsum's "no text has
-a sentence break") is a fact about the corpus and is kept as it is; any other note is prefixed with the segments of
-the partitions that raised it (its counts are theirs, its segment numbers count from their first), and only the
-first few such notes are kept. Rows never depend on notes: the numbers stay exact.
+a sentence break") is a fact about the corpus and is kept as it is; the other notes of one kind become one note
+whose detail lists the partitions that raised it and what each found (its counts are the partition's, its segment
+numbers count from the partition's first), for the first few partitions. Rows never depend on notes: the numbers
+stay exact.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.core.base import SegmentStats
+from metrics.core.base import SegmentStats, StatsNote
 
 PARTITION_NOTES = 3  # a note that recurs with other counts in every partition is shown a few times, not hundreds
 
@@ -75,22 +76,30 @@ def _ranges(spans: Sequence[tuple[int, int]]) -> str:
     return ", ".join(_span(a, b) for a, b in merged)
 
 
-def merge_notes(parts: Sequence[tuple[int, int, Sequence[str]]]) -> tuple[str, ...]:
+def merge_notes(parts: Sequence[tuple[int, int, Sequence[StatsNote]]]) -> tuple[StatsNote, ...]:
     """Notes of one metric on one system from its partitions ``(start, stop, notes)`` in segment order: those every
-    partition raised as they are, then at most :data:`PARTITION_NOTES` of the others with their segments."""
-    where: dict[str, list[tuple[int, int]]] = {}
+    partition raised as they are, then one note per other kind whose detail names the partitions that raised it
+    and what each found, for at most :data:`PARTITION_NOTES` partitions."""
+    where: dict[StatsNote, list[tuple[int, int]]] = {}
     for start, stop, notes in parts:
         for note in dict.fromkeys(notes):
             where.setdefault(note, []).append((start, stop))
     corpus = [note for note, spans in where.items() if len(spans) == len(parts)]
-    partial = [
-        f"partition of segments {_ranges(spans)}: {note}" for note, spans in where.items() if len(spans) < len(parts)
-    ]
-    if len(partial) > PARTITION_NOTES:
-        more = len(partial) - PARTITION_NOTES
-        partial[PARTITION_NOTES:] = [
-            f"{more} more note(s) on other partitions; the local engine words every note for the whole corpus"
-        ]
+    found: dict[str, list[str]] = {}
+    for note, spans in where.items():
+        if len(spans) < len(parts):
+            found.setdefault(note.kind, []).append(
+                f"partition of segments {_ranges(spans)}" + (f": {note.detail}" if note.detail else "")
+            )
+    partial = []
+    for kind, details in found.items():
+        if len(details) > PARTITION_NOTES:
+            more = len(details) - PARTITION_NOTES
+            details = [
+                *details[:PARTITION_NOTES],
+                f"{more} more partition(s) (the local engine counts the whole corpus)",
+            ]
+        partial.append(StatsNote(kind, "; ".join(details)))
     return (*corpus, *partial)
 
 

@@ -68,6 +68,12 @@ class Source(Protocol):
     def plan(self, client: Client) -> Plan: ...
 
 
+def first_references(plan: Plan, segments: int) -> tuple[Sequence[str | None], ...]:
+    """The reference streams of the first ``segments`` segments, read here (what choosing default metrics and a
+    language's options looks at)."""
+    return plan.part(0, min(segments, plan.segments)).read(systems=False).refs
+
+
 # --------------------------------------------------------------------------------------------------------- memory
 
 
@@ -167,6 +173,9 @@ class TextFiles:
     def plan(self, client: Client) -> TextPlan:
         if not self.refs or not self.systems:
             raise ValueError("give at least one reference file and one system file")
+        names = [display_name(path) for path in self.systems]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
         paths = list(dict.fromkeys((*self.refs, *self.systems)))
         for path in paths:
             if Path(path).suffix.lower() in TABLE_SUFFIXES:
