@@ -307,6 +307,12 @@ def test_notes_of_every_partition_stay_as_they_are_others_name_their_partitions(
 def test_dask_options_need_the_dask_engine(capsys):
     assert main(["score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--workers", "2"]) == 2
     assert "--workers need --engine dask" in capsys.readouterr().err
+    assert main(["score", "--refs", REFS[0], "--systems", "-", "--engine", "dask"]) == 2
+    assert "--engine dask reads files on its workers, not standard input (-)" in capsys.readouterr().err
+    assert main(["score", "--table", "t.parquet", "--refs", REFS[0]]) == 2
+    assert "give either --table or -r/--refs and -i/--systems, not both" in capsys.readouterr().err
+    assert main(["score", "--refs", REFS[0]]) == 2
+    assert "give -r/--refs and -i/--systems (or --table)" in capsys.readouterr().err
     with pytest.raises(ValueError, match="scheduler and workers are options of engine='dask'"):
         evaluate({"s": ["a"]}, [["a"]], {"bleu": create("bleu")}, workers=2)
 
