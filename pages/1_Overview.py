@@ -82,7 +82,8 @@ for group in metric_notes(evaluation):
             )
 
 table = overview_table(evaluation, intervals or None, pvalues or None)
-trust = baseline_agreement(evaluation.metrics, {r.name: dict(r.scores) for r in evaluation.systems}, baseline)
+scores = {r.name: dict(r.scores) for r in evaluation.systems}
+trust = baseline_agreement(evaluation.metrics, scores, baseline, data.language)
 st.dataframe(style_overview(with_agreement(table, trust, labels), evaluation), key="scores_table")
 if reports is None:
     st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.stats.significance.")
@@ -108,7 +109,6 @@ else:
     for metric_id, metric_groups in groups.items():
         st.markdown(f"- {escape_markdown(labels[metric_id])}: {escape_markdown(groups_text(metric_groups))}")
 
-scores = {r.name: dict(r.scores) for r in evaluation.systems}
 tab_scores, tab_ranks = st.tabs(["Scores", "Rankings"])
 with tab_scores:
     st.plotly_chart(scores_figure(scores, labels, intervals or None), key="scores_chart")

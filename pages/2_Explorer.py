@@ -8,7 +8,7 @@ import streamlit as st
 
 from dashboard import slices, state
 from dashboard.sidebar import scored_page
-from metrics.core.language import detect_language, length_unit, text_length
+from metrics.core.language import length_unit, text_length
 from rendering.tables import column_name, metric_labels, sentence_scores
 
 data, evaluation = scored_page("explorer", "Sentence explorer")
@@ -24,7 +24,7 @@ metric_ids = metric_ids or list(evaluation.metrics)
 systems = systems or all_systems
 
 frame = sentence_scores(evaluation, systems, metric_ids)
-unit = length_unit(detect_language(data.refs).language)  # Chinese and Japanese put no spaces between words
+unit = length_unit(data.language)  # Chinese and Japanese put no spaces between words
 ref_lengths = np.array([text_length(r, unit) for r in data.refs[0]])
 frame.insert(0, f"ref {unit}", ref_lengths)
 frame.insert(1, "reference", list(data.refs[0]))
