@@ -1,8 +1,8 @@
 """Score several systems with several metrics against shared references: the one path CLI and app both use.
 
-Two engines do the same work. ``local`` computes every row in this process. ``dask`` (:mod:`metrics.distributed`)
-splits the segments into partitions and computes each partition's rows with :func:`segment_stats` on a Dask cluster,
-then gathers them. Either way :func:`assemble` makes the corpus and segment scores from the whole corpus's rows, so
+Two engines do the same work. ``local`` computes every row on this machine (:mod:`metrics.parallel`). ``dask``
+(:mod:`metrics.distributed`) splits the segments into partitions and computes each partition's rows with the same
+:func:`metrics.parallel.segment_stats` on a Dask cluster, then gathers them. Either way :func:`assemble` makes the corpus and segment scores from the whole corpus's rows, so
 both engines give the same numbers to the last digit.
 """
 
@@ -14,7 +14,8 @@ from enum import Enum
 
 import numpy as np
 
-from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats, check_corpus
+from metrics.core.base import Metric, SegmentStats, check_corpus
+from metrics.parallel import compute_rows
 
 Progress = Callable[[float, str], None]
 
@@ -69,37 +70,6 @@ class Evaluation:
         raise KeyError(f"no system named {name!r}; systems: {', '.join(s.name for s in self.systems)}")
 
 
-def segment_stats(
-    systems: Mapping[str, Sequence[str]],
-    refs: Sequence[Sequence[str | None]],
-    metrics: Mapping[str, Metric],
-    summaries: Mapping[str, CorpusSummary] | None = None,
-    progress: Progress | None = None,
-) -> dict[str, dict[str, SegmentStats]]:
-    """Rows of every system under every metric (system → metric id → statistics): what either engine computes, on
-    the whole corpus or on one partition of it. A metric with an entry in ``summaries`` (a
-    :class:`~metrics.core.base.CorpusDependent` one) scores these segments within the corpus it summarizes.
-
-    ``progress(fraction, message)`` is called before each (system, metric) pair.
-    """
-    summaries = summaries or {}
-    result: dict[str, dict[str, SegmentStats]] = {}
-    steps = len(systems) * len(metrics)
-    for s, (name, hyps) in enumerate(systems.items()):
-        result[name] = {}
-        for m, (metric_id, metric) in enumerate(metrics.items()):
-            if progress is not None:
-                progress((s * len(metrics) + m) / steps, f"{metric.name} on {name}")
-            summary = summaries.get(metric_id)
-            if summary is None:
-                result[name][metric_id] = metric.stats(hyps, refs)
-            elif isinstance(metric, CorpusDependent):
-                result[name][metric_id] = metric.stats_within(hyps, refs, summary)
-            else:
-                raise TypeError(f"{metric_id}: a corpus summary was given but {type(metric).__name__} takes none")
-    return result
-
-
 def assemble(metrics: Mapping[str, Metric], stats: Mapping[str, Mapping[str, SegmentStats]], nrefs: str) -> Evaluation:
     """The evaluation of the whole corpus from its rows (system → metric id → statistics): corpus and segment scores
     of every system, and every metric's signature with ``nrefs`` (see :func:`nrefs_field`)."""
@@ -118,16 +88,18 @@ def evaluate(
     metrics: Mapping[str, Metric],
     progress: Progress | None = None,
     *,
+    jobs: int = 1,
     engine: Engine | str = Engine.LOCAL,
     scheduler: str | None = None,
     workers: int | None = None,
 ) -> Evaluation:
     """Sufficient statistics, corpus and segment scores of every system under every metric.
 
-    ``engine="dask"`` computes the rows on a Dask cluster: the one at ``scheduler`` (an address such as
-    ``tcp://10.0.0.5:8786``), else a local cluster of ``workers`` processes (default: one per core). The numbers are
-    those of the local engine. ``progress(fraction, message)`` is called as the work advances, so a front end can
-    show it.
+    ``jobs`` > 1 computes the rows in that many forked processes (:mod:`metrics.parallel`; single-threaded
+    callers only). ``engine="dask"`` computes them on a Dask cluster instead: the one at ``scheduler`` (an address
+    such as ``tcp://10.0.0.5:8786``), else a local cluster of ``workers`` processes (default: one per core). The
+    numbers are the same either way. ``progress(fraction, message)`` is called as the work advances, so a front end
+    can show it.
     """
     engine = Engine(engine)
     if engine is Engine.DASK:
@@ -143,7 +115,7 @@ def evaluate(
         raise ValueError("no systems to score")
     for name, hyps in systems.items():
         check_corpus(hyps, refs, f"system {name!r}")
-    stats = segment_stats(systems, refs, metrics, progress=progress)
+    stats = compute_rows(systems, refs, metrics, jobs, progress)
     if progress is not None:
         progress(1.0, "done")
     return assemble(metrics, stats, nrefs_label(refs))

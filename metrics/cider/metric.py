@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -85,7 +85,7 @@ class DocumentFrequencies(CorpusSummary):
         the counts add up exactly (a distributed run counts its partitions apart)."""
         counts = Counter(self.counts)
         counts.update(other.counts)
-        return DocumentFrequencies(dict(counts), self.images + other.images)
+        return DocumentFrequencies(counts, self.images + other.images)
 
     @property
     def log_images(self) -> float:
@@ -190,20 +190,25 @@ class _Weights:
     def __init__(self, df: DocumentFrequencies) -> None:
         self.df = df
         self.log_images = np.log(float(df.images))
-        # idf depends only on the df count, so np.log runs once per distinct count, not once per n-gram.
-        by_count = {c: self.log_images - np.log(max(1.0, float(c))) for c in set(df.counts.values())}
-        self.idf: dict[NGram, float] = {g: float(by_count[c]) for g, c in df.counts.items()}
+        # idf depends only on the df count, so np.log runs once per distinct count, not once per n-gram, and no
+        # second corpus-sized map is kept: an n-gram's idf is that of its count.
+        self.by_count = {c: float(self.log_images - np.log(max(1.0, float(c)))) for c in set(df.counts.values())}
         self.unseen = float(self.log_images - np.log(1.0))
 
+    def idf(self, gram: NGram) -> float:
+        count = self.df.counts.get(gram)
+        return self.unseen if count is None else self.by_count[count]
+
     def vector(self, counts: tuple[dict[NGram, int], ...]) -> _Vector:
-        idf, unseen = self.idf, self.unseen
+        df, by_count, unseen = self.df.counts, self.by_count, self.unseen
         weights = []
         norms = []
         for order_counts in counts:
             vec = {}
             sq = 0.0
             for gram, tf in order_counts.items():
-                w = float(tf) * idf.get(gram, unseen)
+                count = df.get(gram)
+                w = float(tf) * (unseen if count is None else by_count[count])
                 vec[gram] = w
                 sq += w * w
             weights.append(vec)
@@ -228,7 +233,7 @@ def _count_documents(cooked: Cooked) -> DocumentFrequencies:
             for order in ref:
                 grams.update(order)
         counts.update(grams)
-    return DocumentFrequencies(dict(counts), len(cooked))
+    return DocumentFrequencies(counts, len(cooked))
 
 
 def document_frequencies(refs: Sequence[Sequence[str | None]]) -> DocumentFrequencies:
@@ -287,7 +292,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
             return self._weights
         cooked = self._cooked(key)
         weights = _Weights(_count_documents(cooked))
-        self._ref_vectors = [[weights.vector(ref) for ref in image] for image in cooked]
+        self._ref_vectors = self._vectors(weights, cooked)
         self._weights = weights
         self._fit_key = key
         return weights
@@ -300,7 +305,24 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         for i, image_refs in enumerate(per_image):
             if not image_refs:
                 raise ValueError(f"cider: segment {i + 1} has no reference (CIDEr-D needs at least one per image)")
-        return [[ngram_counts(ref.split(), ORDERS) for ref in image_refs] for image_refs in per_image]
+        # One object per distinct word: the n-grams kept for the whole corpus would otherwise hold a copy of every
+        # word of every reference (tens of megabytes on CNN/DailyMail).
+        vocabulary: dict[str, str] = {}
+        word = vocabulary.setdefault
+        return [
+            [ngram_counts([word(w, w) for w in ref.split()], ORDERS) for ref in image_refs] for image_refs in per_image
+        ]
+
+    @staticmethod
+    def _vectors(weights: _Weights, cooked: Cooked) -> list[list[_Vector]]:
+        """Every image's reference vectors under ``weights``, emptying ``cooked`` as it goes. Scoring reads a
+        reference's weights, norms and length; its counts (evidence only) are left out, as an explanation
+        recomputes its references' vectors."""
+        vectors = []
+        for k, image in enumerate(cooked):
+            vectors.append([replace(weights.vector(ref), counts=()) for ref in image])
+            cooked[k] = []
+        return vectors
 
     def summarize(self, refs: Sequence[Sequence[str | None]]) -> DocumentFrequencies:
         """Document frequencies of these images' references; a partition's add up to the corpus's (see ``+``)."""
@@ -317,8 +339,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         if self._weights is None or self._weights.df is not summary:
             # Bound once per summary: every partition a worker scores shares the one broadcast object.
             self._weights, self._fit_key = _Weights(summary), None
-        vectors = [[self._weights.vector(ref) for ref in image] for image in self._cooked(refs)]
-        return self._scored(hyps, self._weights, vectors)
+        return self._scored(hyps, self._weights, self._vectors(self._weights, self._cooked(refs)))
 
     def _bound(self, df: DocumentFrequencies | None) -> _Weights:
         if df is not None:
@@ -399,7 +420,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
                         g,
                         tf,
                         weights.df.df(g),
-                        weights.idf.get(g, weights.unseen),
+                        weights.idf(g),
                         vec.weights[k][g],
                         tuple(at.get(g, ())),
                     )

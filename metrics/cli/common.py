@@ -18,6 +18,7 @@ from metrics.core.registry import SPECS, create_many, parse_set_options, spec_fo
 from metrics.evaluate import Evaluation, evaluate
 from metrics.io.inputs import STDIN, Segments, check_same_length, read_segments
 from metrics.io.results import Note, note_groups
+from metrics.parallel import available_jobs
 
 LANGUAGES = ("auto", "none", *(lang.value for lang in Language))
 
@@ -86,6 +87,13 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False)
         "or a pair such as en-zh; sets what that language calls for (BLEU tokenizer as sacrebleu -l, TER's CJK "
         "handling) unless --set gives the option",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=available_jobs(),
+        metavar="N",
+        help="worker processes (default: one per processor; the numbers are the same with any N)",
+    )
 
 
 def note(message: str) -> None:
@@ -153,11 +161,13 @@ def score_texts(
     args: argparse.Namespace, systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str | None]]
 ) -> Evaluation:
     """Every system scored with the metrics of :func:`build_metrics`, under a progress bar (drawn only on a
-    terminal)."""
+    terminal), in ``--jobs`` processes (:mod:`metrics.parallel`)."""
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
     metrics = build_metrics(args, refs)
     progress = ProgressBar()
     try:
-        return evaluate(systems, refs, metrics, progress)
+        return evaluate(systems, refs, metrics, progress, jobs=args.jobs)
     finally:
         progress.close()
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
-from metrics.cli import analyze, engines
+from metrics.cli import analyze_args, engines
 from metrics.cli import stats as cli_stats
 from metrics.cli.common import add_input_arguments, check_files_or_table, note, print_notes, score_files
 from metrics.cli.listing import list_metrics
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     engines.add_arguments(score)
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
-    analyze.add_parser(sub)
+    analyze_args.add_parser(sub)
     return parser
 
 
@@ -103,11 +103,17 @@ def run_score(args: argparse.Namespace) -> str:
     return format_table(results)
 
 
+def run_analyze(args: argparse.Namespace) -> str:
+    from metrics.cli import analyze  # the analysis modules import every metric they can name: only when asked
+
+    return analyze.run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": analyze.run}
+        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze}
         output = commands[args.command](args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)

@@ -20,7 +20,8 @@ from metrics.core.base import CorpusDependent, CorpusSummary, Metric
 from metrics.core.cache import BoundedCache
 from metrics.distributed.gather import PartResult
 from metrics.distributed.sources import PartReader
-from metrics.evaluate import reference_counts, segment_stats
+from metrics.evaluate import reference_counts
+from metrics.parallel import segment_stats
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,103 @@
+"""Rows of many systems under many metrics computed in forked worker processes (the command line's ``--jobs``).
+
+A metric keeps what it derived from the references (tokens, counts, document frequencies) for the next system, so
+the work is split by metric: each task is one metric on a share of the systems, and a metric's systems are only
+split when there are fewer metrics than workers. Workers are forked, so they start in milliseconds and read the
+inputs and metric objects from the parent's memory; only the rows travel back. Forking a process that runs other
+threads is unsafe, so only single-threaded callers (the command line) ask for more than one job; anything else,
+and a platform without ``fork``, computes in this process. The rows are those of :meth:`Metric.stats` either way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats
+
+Rows = dict[str, dict[str, SegmentStats]]  # system -> metric id -> rows
+_Task = tuple[str, tuple[str, ...]]  # metric id, the systems it scores
+
+# What forked workers read (set in the parent just before forking, cleared after).
+_shared: tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str | None]], Mapping[str, Metric]] | None = None
+
+
+def available_jobs() -> int:
+    """The processors this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _tasks(systems: Sequence[str], metric_ids: Sequence[str], jobs: int) -> list[_Task]:
+    parts = max(1, min(len(systems), jobs // max(1, len(metric_ids))))
+    return [(m, tuple(systems[k::parts])) for m in metric_ids for k in range(parts)]
+
+
+def _run(task: _Task) -> tuple[str, dict[str, SegmentStats]]:
+    if _shared is None:
+        raise RuntimeError("a worker started without its inputs")
+    systems, refs, metrics = _shared
+    metric_id, names = task
+    return metric_id, {name: metrics[metric_id].stats(systems[name], refs) for name in names}
+
+
+def segment_stats(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Mapping[str, Metric],
+    summaries: Mapping[str, CorpusSummary] | None = None,
+    progress: Callable[[float, str], None] | None = None,
+) -> Rows:
+    """Rows of every system under every metric (system → metric id → statistics): what either engine computes, on
+    the whole corpus or on one partition of it. A metric with an entry in ``summaries`` (a
+    :class:`~metrics.core.base.CorpusDependent` one) scores these segments within the corpus it summarizes.
+
+    ``progress(fraction, message)`` is called before each (system, metric) pair.
+    """
+    summaries = summaries or {}
+    result: Rows = {}
+    steps = len(systems) * len(metrics)
+    for s, (name, hyps) in enumerate(systems.items()):
+        result[name] = {}
+        for m, (metric_id, metric) in enumerate(metrics.items()):
+            if progress is not None:
+                progress((s * len(metrics) + m) / steps, f"{metric.name} on {name}")
+            summary = summaries.get(metric_id)
+            if summary is None:
+                result[name][metric_id] = metric.stats(hyps, refs)
+            elif isinstance(metric, CorpusDependent):
+                result[name][metric_id] = metric.stats_within(hyps, refs, summary)
+            else:
+                raise TypeError(f"{metric_id}: a corpus summary was given but {type(metric).__name__} takes none")
+    return result
+
+
+def compute_rows(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Mapping[str, Metric],
+    jobs: int = 1,
+    progress: Callable[[float, str], None] | None = None,
+) -> Rows:
+    """Rows of every system under every metric, in ``jobs`` processes (this one when ``jobs`` is 1).
+
+    ``progress(fraction, message)`` is called as (system, metric) pairs start (one process) or finish (several).
+    """
+    names = list(systems)
+    tasks = _tasks(names, list(metrics), jobs)
+    if jobs <= 1 or len(tasks) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return segment_stats(systems, refs, metrics, progress=progress)
+    rows: Rows = {name: {} for name in names}
+    global _shared
+    _shared = (systems, refs, metrics)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+            for k, (metric_id, by_system) in enumerate(pool.imap_unordered(_run, tasks)):
+                for name, stats in by_system.items():
+                    rows[name][metric_id] = replace(stats)  # re-validated (and read-only) in this process
+                if progress is not None:
+                    progress((k + 1) / len(tasks), f"{metrics[metric_id].name} on {len(by_system)} system(s)")
+    finally:
+        _shared = None
+    return {name: {m: rows[name][m] for m in metrics} for name in names}
