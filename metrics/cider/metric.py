@@ -39,6 +39,7 @@ from metrics.core.base import (
     SegmentStats,
     StatsNote,
     check_corpus,
+    check_segment,
     segment_refs,
 )
 from metrics.core.config import check_options, option
@@ -396,12 +397,15 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         mean = _mean4(totals)
         return mean, mean / nrefs * 10.0
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         """Score of one image with the document frequencies of the bound corpus (see :meth:`prepare`)."""
-        return np.array(self.explain(hyp, refs).row, dtype=np.float64)
+        return np.array(self._explain(hyp, refs).row, dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
         """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`prepare`/:meth:`stats`."""
+        return self._explain(*check_segment(hyp, refs, self.name), df)
+
+    def _explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
         refs = list(refs)
         if not refs:
             raise ValueError("cider: CIDEr-D needs at least one reference per image")

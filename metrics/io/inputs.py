@@ -2,6 +2,13 @@
 
 Every problem is reported as an :class:`InputError` naming the file and, where it applies, the line. Nothing is
 dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes.
+
+Line breaks are ``\n`` alone, as sacrebleu reads files (``open(…, newline="\n")``): a Windows ``\r\n`` ending
+becomes ``\n``, and a bare carriage return inside a line stays in the segment as a character, where every tokenizer
+that splits on whitespace treats it as a space (sacrebleu's regression test expects ``"you \r doing"`` to score as
+``"you doing"``); the character metrics (CER, chrF with ``whitespace=true``) count it, as their references would.
+Both are reported as notes. In a CSV/TSV table, where a bare carriage return would end a row, it must be inside a
+quoted field.
 """
 
 from __future__ import annotations
@@ -82,8 +89,12 @@ def _decode(data: bytes, source: str, notes: list[str], first_line: int = 1) -> 
         text = text.replace("\r\n", "\n")
         notes.append(f"{source}: converted Windows (CRLF) line endings")
     if "\r" in text:
-        line = text.count("\n", 0, text.index("\r")) + first_line
-        raise InputError(source, "contains a bare carriage return (old Mac line ending) inside a line", line)
+        lines = [number for number, line in enumerate(text.split("\n"), start=first_line) if "\r" in line]
+        more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+        notes.append(
+            f"{source}: line {lines[0]}{more} has a bare carriage return (CR) inside it; it is kept as a character, as "
+            "sacrebleu reads files, and tokenizers that split on whitespace treat it as a space"
+        )
     return text
 
 
@@ -127,8 +138,15 @@ def _parse_jsonl(text: str, source: str, key: str, first_line: int = 1) -> list[
 
 
 def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> list[str]:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows = list(reader)
+    # Rows end at "\n" only (no newline translation): a carriage return is data inside a quoted field, and an
+    # error naming its line outside one, where the csv module would otherwise start a new row at it.
+    reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error:
+        raise InputError(
+            source, "a carriage return (CR) outside quotes would end the row; put that field in quotes", reader.line_num
+        ) from None
     if not rows:
         raise InputError(source, "the table is empty")
     header = rows[0]
