@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats
 
 Rows = dict[str, dict[str, SegmentStats]]  # system -> metric id -> rows
 _Task = tuple[str, tuple[str, ...]]  # metric id, the systems it scores
@@ -45,6 +45,37 @@ def _run(task: _Task) -> tuple[str, dict[str, SegmentStats]]:
     return metric_id, {name: metrics[metric_id].system_stats(name, systems[name], refs) for name in names}
 
 
+def segment_stats(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Mapping[str, Metric],
+    summaries: Mapping[str, CorpusSummary] | None = None,
+    progress: Callable[[float, str], None] | None = None,
+) -> Rows:
+    """Rows of every system under every metric (system → metric id → statistics): what either engine computes, on
+    the whole corpus or on one partition of it. A metric with an entry in ``summaries`` (a
+    :class:`~metrics.core.base.CorpusDependent` one) scores these segments within the corpus it summarizes.
+
+    ``progress(fraction, message)`` is called before each (system, metric) pair.
+    """
+    summaries = summaries or {}
+    result: Rows = {}
+    steps = len(systems) * len(metrics)
+    for s, (name, hyps) in enumerate(systems.items()):
+        result[name] = {}
+        for m, (metric_id, metric) in enumerate(metrics.items()):
+            if progress is not None:
+                progress((s * len(metrics) + m) / steps, f"{metric.name} on {name}")
+            summary = summaries.get(metric_id)
+            if summary is None:
+                result[name][metric_id] = metric.system_stats(name, hyps, refs)
+            elif isinstance(metric, CorpusDependent):
+                result[name][metric_id] = metric.stats_within(hyps, refs, summary)
+            else:
+                raise TypeError(f"{metric_id}: a corpus summary was given but {type(metric).__name__} takes none")
+    return result
+
+
 def compute_rows(
     systems: Mapping[str, Sequence[str]],
     refs: Sequence[Sequence[str | None]],
@@ -57,25 +88,24 @@ def compute_rows(
     ``progress(fraction, message)`` is called as (system, metric) pairs start (one process) or finish (several).
     """
     names = list(systems)
-    rows: Rows = {name: {} for name in names}
     here = {metric_id: metric for metric_id, metric in metrics.items() if metric.in_process}
     tasks = _tasks(names, [m for m in metrics if m not in here], jobs)
     if jobs <= 1 or len(tasks) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        here, tasks = dict(metrics), []
+        return segment_stats(systems, refs, metrics, progress=progress)
+    rows: Rows = {name: {} for name in names}
     steps, done = len(tasks) + len(names) * len(here), 0
-    if tasks:
-        global _shared
-        _shared = (systems, refs, metrics)
-        try:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
-                for metric_id, by_system in pool.imap_unordered(_run, tasks):
-                    for name, stats in by_system.items():
-                        rows[name][metric_id] = replace(stats)  # re-validated (and read-only) in this process
-                    done += 1
-                    if progress is not None:
-                        progress(done / steps, f"{metrics[metric_id].name} on {len(by_system)} system(s)")
-        finally:
-            _shared = None
+    global _shared
+    _shared = (systems, refs, metrics)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+            for metric_id, by_system in pool.imap_unordered(_run, tasks):
+                for name, stats in by_system.items():
+                    rows[name][metric_id] = replace(stats)  # re-validated (and read-only) in this process
+                done += 1
+                if progress is not None:
+                    progress(done / steps, f"{metrics[metric_id].name} on {len(by_system)} system(s)")
+    finally:
+        _shared = None
     for name in names:
         for metric_id, metric in here.items():
             if progress is not None:

@@ -156,6 +156,11 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         return True
 
     @property
+    def partitionable(self) -> bool:
+        """A pair's batch (its zero padding) and the idf weights depend on the other segments."""
+        return False
+
+    @property
     def encoder(self) -> Encoder:
         if self._encoder is None:
             self._encoder = encoder(model_path(self.config.model), self.config.num_layers)

@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.core.registry import SPECS
+from metrics.evaluate import Evaluation
 from metrics.external import External, read_external
+from metrics.io.results import Note
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -100,3 +102,8 @@ def external_metrics(
         )  # fmt: skip
         result[name] = External(scores)
     return result
+
+
+def external_notes(evaluation: Evaluation) -> list[Note]:
+    """What reading the external scores of ``evaluation`` noted about their files, as notes on the input."""
+    return [Note(n) for m in evaluation.metrics.values() if isinstance(m, External) for n in m.scores.notes]

@@ -97,6 +97,33 @@ def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metr
                 raise TypeError(f"{metric}: reference {k + 1} of segment {i + 1} is {type(stream[i]).__name__}")
 
 
+class CorpusSummary(ABC):
+    """What a metric needs to know about the whole reference corpus before it can score one segment (CIDEr-D's
+    document frequencies). Summaries of disjoint sets of segments add up (``+``) to the summary of their union, so
+    that a corpus split into partitions can be summarized partition by partition."""
+
+    @abstractmethod
+    def __add__(self, other: Any) -> CorpusSummary:
+        """The summary of both sets of segments together."""
+
+
+class CorpusDependent(ABC):
+    """A metric whose segment rows depend on the whole reference corpus, not only on the segment's own
+    references. A run that scores the corpus in partitions summarizes each partition's references
+    (:meth:`summarize`), adds the summaries up and scores every partition :meth:`within <stats_within>` the total:
+    the rows equal those :meth:`Metric.stats` gives on the whole corpus."""
+
+    @abstractmethod
+    def summarize(self, refs: Sequence[Sequence[str | None]]) -> CorpusSummary:
+        """The summary of these reference streams (all the corpus, or the segments of one partition)."""
+
+    @abstractmethod
+    def stats_within(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], summary: CorpusSummary
+    ) -> SegmentStats:
+        """Rows of these segments, scored within the corpus that ``summary`` describes."""
+
+
 def check_segment(hyp: object, refs: object, metric: str) -> tuple[str, list[str]]:
     """One segment's inputs as the single-sentence paths take them: ``hyp`` a string and ``refs`` a sequence of
     reference strings, refused with a ``TypeError`` naming the argument otherwise, as sacrebleu's ``sentence_score``
@@ -193,6 +220,13 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         """Whether its rows are computed in the calling process even under ``--jobs`` (:mod:`metrics.parallel`): a
         metric that keeps what scoring found for its explanations or runs threads of its own (torch) says so."""
         return False
+
+    @property
+    def partitionable(self) -> bool:
+        """Whether segments scored in partitions get the rows the whole corpus gives them, as the dask engine needs
+        (a :class:`CorpusDependent` metric gets them through its summary). False for rows that depend on the other
+        segments in a way no summary reproduces: a model trained on the references, bert-score's batches."""
+        return True
 
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
         """Bind the reference corpus (streams, as :meth:`stats` takes them) that single-segment calls —

@@ -76,6 +76,11 @@ class External(Metric[ExternalConfig, ExternalExplanation]):
     def reads_references(self) -> bool:
         return False
 
+    @property
+    def partitionable(self) -> bool:
+        """Rows are looked up by system for the whole file, and a worker could not rebuild the scores."""
+        return False
+
     def _refuse(self) -> ValueError:
         return ValueError(
             f"{self.id}: external scores belong to named systems; use system_stats(system, …) or "

@@ -17,7 +17,7 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -31,9 +31,14 @@ class InputError(ValueError):
 
     def __init__(self, source: str, message: str, line: int | None = None) -> None:
         self.source = source
+        self.message = message
         self.line = line
         where = f"{source}, line {line}" if line is not None else source
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, int | None]]:
+        # Rebuilt from its parts, so the error keeps its type when it crosses processes (a Dask worker's).
+        return (type(self), (self.source, self.message, self.line))
 
 
 @dataclass(frozen=True)
@@ -61,18 +66,18 @@ def display_name(source: str) -> str:
     return Path(source).stem or name
 
 
-def _decode(data: bytes, source: str, notes: list[str]) -> str:
+def _decode(data: bytes, source: str, notes: list[str], first_line: int = 1) -> str:
     if b"\x00" in data[:8192] or b"\x00" in data:
         at = data.index(b"\x00")
-        line = data.count(b"\n", 0, at) + 1
+        line = data.count(b"\n", 0, at) + first_line
         raise InputError(source, "looks like a binary file (it contains NUL bytes); expected UTF-8 text", line)
-    if data.startswith(b"\xef\xbb\xbf"):
+    if first_line == 1 and data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         notes.append(f"{source}: removed a UTF-8 byte-order mark")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + first_line
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise InputError(
             source,
@@ -84,7 +89,7 @@ def _decode(data: bytes, source: str, notes: list[str]) -> str:
         text = text.replace("\r\n", "\n")
         notes.append(f"{source}: converted Windows (CRLF) line endings")
     if "\r" in text:
-        lines = [number for number, line in enumerate(text.split("\n"), start=1) if "\r" in line]
+        lines = [number for number, line in enumerate(text.split("\n"), start=first_line) if "\r" in line]
         more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
         notes.append(
             f"{source}: line {lines[0]}{more} has a bare carriage return (CR) inside it; it is kept as a character, as "
@@ -100,8 +105,8 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _check_line_lengths(texts: Sequence[str], source: str) -> None:
-    for number, line in enumerate(texts, start=1):
+def _check_line_lengths(texts: Sequence[str], source: str, first_line: int = 1) -> None:
+    for number, line in enumerate(texts, start=first_line):
         if len(line) > MAX_LINE_CHARS:
             raise InputError(
                 source,
@@ -111,9 +116,9 @@ def _check_line_lengths(texts: Sequence[str], source: str) -> None:
             )
 
 
-def _parse_jsonl(text: str, source: str, key: str) -> list[str]:
+def _parse_jsonl(text: str, source: str, key: str, first_line: int = 1) -> list[str]:
     texts = []
-    for number, line in enumerate(_lines(text), start=1):
+    for number, line in enumerate(_lines(text), start=first_line):
         if not line.strip():
             raise InputError(source, "empty line in a JSON-lines file (every line must be one JSON value)", number)
         try:
@@ -166,24 +171,41 @@ def table_columns(data: bytes, source: str) -> list[str]:
     return next(csv.reader([first], delimiter=delimiter), [])
 
 
+TABLE_SUFFIXES = (".tsv", ".csv")
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
 def parse_segments(data: bytes, source: str, *, column: str | None = None, json_key: str = "text") -> Segments:
     """Read ``data`` (the bytes of file ``source``) as segments; the file type follows ``source``'s suffix."""
     if len(data) > MAX_FILE_BYTES:
         raise InputError(source, f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
     if not data:
         raise InputError(source, "file is empty")
-    notes: list[str] = []
-    text = _decode(data, source, notes)
     suffix = Path(source).suffix.lower()
-    if suffix in {".jsonl", ".ndjson"}:
-        texts = _parse_jsonl(text, source, json_key)
-    elif suffix in {".tsv", ".csv"}:
-        texts = _parse_table(text, source, column, "\t" if suffix == ".tsv" else ",")
+    if suffix in TABLE_SUFFIXES:
+        notes: list[str] = []
+        texts = _parse_table(_decode(data, source, notes), source, column, "\t" if suffix == ".tsv" else ",")
+        _check_line_lengths(texts, source)
+        segments = Segments(display_name(source), tuple(texts), tuple(notes), source)
     else:
-        texts = _lines(text)
-    if not texts:
+        segments = parse_lines(data, source, json_key=json_key)
+    if not segments.texts:
         raise InputError(source, "file has no segments")
-    _check_line_lengths(texts, source)
+    return segments
+
+
+def parse_lines(data: bytes, source: str, *, first_line: int = 1, json_key: str = "text") -> Segments:
+    """Read whole lines of a one-segment-per-line file (plain text or JSON lines, not a CSV/TSV table) as
+    segments: the whole file, or a run of its lines that starts at line ``first_line``, so that errors name the
+    line of the file (a partitioned reader parses each partition alone). Only line 1 may start with a byte-order
+    mark."""
+    suffix = Path(source).suffix.lower()
+    if suffix in TABLE_SUFFIXES:
+        raise InputError(source, "a CSV/TSV record may span lines, so it is not read by lines; use .txt, .jsonl")
+    notes: list[str] = []
+    text = _decode(data, source, notes, first_line)
+    texts = _parse_jsonl(text, source, json_key, first_line) if suffix in JSONL_SUFFIXES else _lines(text)
+    _check_line_lengths(texts, source, first_line)
     return Segments(display_name(source), tuple(texts), tuple(notes), source)
 
 
@@ -208,7 +230,11 @@ def read_segments(
 
 def check_same_length(files: Sequence[Segments]) -> None:
     """All files must have the same number of segments; the error lists every file and its count."""
-    counts = {f.source or f.name: len(f) for f in files}
+    check_same_counts({f.source or f.name: len(f) for f in files})
+
+
+def check_same_counts(counts: Mapping[str, int]) -> None:
+    """Every input (name → number of segments) must have the same number of segments."""
     if len(set(counts.values())) > 1:
         listing = ", ".join(f"{name}: {count} lines" for name, count in counts.items())
         raise InputError("inputs", f"files have different numbers of segments ({listing})")

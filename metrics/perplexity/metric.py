@@ -130,6 +130,11 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         """A causal LM runs torch's threads; an n-gram model is plain Python and may be forked."""
         return self.config.model == "causal"
 
+    @property
+    def partitionable(self) -> bool:
+        """A model trained on the references needs all of them; a corpus file or a causal LM is the same anywhere."""
+        return not self.reads_references
+
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
         """Train the n-gram model on the references (unless it trains on a corpus file or is a causal LM)."""
         if self.config.model == "causal":
