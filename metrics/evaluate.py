@@ -47,9 +47,13 @@ def nrefs_label(refs: Sequence[Sequence[str | None]]) -> str:
 
 def full_signature(metric: Metric, refs: Sequence[Sequence[str | None]]) -> str:
     """The metric's signature, led by sacrebleu's ``nrefs`` field when its scores depend on the references."""
-    if not metric.reads_references:
-        return metric.signature()
-    return f"nrefs:{nrefs_label(refs)}|{metric.signature()}"
+    return signature_with(metric, nrefs_label(refs))
+
+
+def signature_with(metric: Metric, nrefs: str) -> str:
+    """The metric's signature led by the ``nrefs`` field (see :func:`nrefs_field`) when its scores depend on the
+    references."""
+    return f"nrefs:{nrefs}|{metric.signature()}" if metric.reads_references else metric.signature()
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ def assemble(metrics: Mapping[str, Metric], stats: Mapping[str, Mapping[str, Seg
         scores = {m: metric.corpus_score(by_metric[m]) for m, metric in metrics.items()}
         segments = {m: metric.segment_scores(by_metric[m]) for m, metric in metrics.items()}
         results.append(SystemResult(name, {m: by_metric[m] for m in metrics}, scores, segments))
-    signatures = {m: f"nrefs:{nrefs}|{metric.signature()}" for m, metric in metrics.items()}
+    signatures = {m: signature_with(metric, nrefs) for m, metric in metrics.items()}
     return Evaluation(dict(metrics), signatures, tuple(results))
 
 
