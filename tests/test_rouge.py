@@ -19,6 +19,7 @@ from rouge_score.tokenizers import DefaultTokenizer
 from metrics.core.config import build_config
 from metrics.core.registry import create, create_many
 from metrics.io.inputs import read_segments
+from metrics.kernels import pure_python
 from metrics.rouge.lcs import (
     SentencePack,
     cell,
@@ -291,6 +292,10 @@ def test_discarded_letters_are_every_non_ascii_one_whose_lowercase_has_no_ascii(
     text = "".join(chr(c) for c in range(0x80, 0x110000) if chr(c).isalnum())
     assert "".join(run.text for run in discarded(text)) == "".join(lost)
     assert all(has_discarded(c) for c in lost) and not has_discarded("\u212a\u0130")
+    lost_set = set(lost)
+    assert [c for c in text if has_discarded(c) != (c in lost_set)] == []
+    with pure_python():
+        assert [c for c in text if has_discarded(c) != (c in lost_set)] == []
     assert [t.text for t in discarded("a\u00e9\u00e8\u212a\u00ef b")] == ["\u00e9\u00e8", "\u00ef"]
 
 

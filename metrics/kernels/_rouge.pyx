@@ -28,6 +28,7 @@ cdef extern from "Python.h":
     void *PyUnicode_DATA(object text)
     Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index) nogil
     bint PyUnicode_IS_ASCII(object text)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 c) nogil
     const char *PyUnicode_AsUTF8AndSize(object text, Py_ssize_t *size) except NULL
     object PyUnicode_DecodeUTF8(const char *data, Py_ssize_t size, const char *errors)
 
@@ -569,6 +570,24 @@ cdef void lcs_grid(const int *a, Py_ssize_t m, const int *b, Py_ssize_t n, int *
                 up = grid[(i - 1) * n1 + j]
                 left = grid[i * n1 + j - 1]
                 grid[i * n1 + j] = up if up > left else left
+
+
+def has_discarded(str text):
+    """:func:`metrics.rouge.tokenize.has_discarded`: whether ``text`` has a non-ASCII letter or digit (``\\w`` is
+    ``Py_UNICODE_ISALNUM`` or "_") other than the two that lowercase to ASCII ones (İ, the Kelvin sign)."""
+    cdef int kind
+    cdef void *data
+    cdef Py_ssize_t i
+    cdef Py_UCS4 c
+    if PyUnicode_IS_ASCII(text):
+        return False
+    kind = PyUnicode_KIND(text)
+    data = PyUnicode_DATA(text)
+    for i in range(len(text)):
+        c = PyUnicode_READ(kind, data, i)
+        if c >= 128 and c != 0x130 and c != 0x212A and Py_UNICODE_ISALNUM(c):
+            return True
+    return False
 
 
 cdef enum Kind:

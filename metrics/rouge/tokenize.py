@@ -31,6 +31,7 @@ import regex
 
 from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token
+from metrics.kernels import kernel
 
 TokenizerName = Literal["default", "unicode"]
 TOKENIZERS: tuple[str, ...] = ("default", "unicode")
@@ -157,4 +158,7 @@ def has_discarded(text: str) -> bool:
     """Whether the ``default`` tokenizer throws away any letter or digit of ``text`` (fast for ASCII text)."""
     if text.isascii():
         return False
+    compiled = kernel("rouge")
+    if compiled is not None:
+        return bool(compiled.has_discarded(text))
     return _DISCARDED.search(text) is not None
