@@ -39,6 +39,10 @@ ctypedef uint64_t u64
 
 cdef array _DOUBLES = array("d")
 cdef int WIDTH = 7  # the row's columns
+# Each ASCII character as a token character (lowercased), or 0 for a separator.
+cdef unsigned char TOKEN_CHAR[128]
+for _c in range(128):
+    TOKEN_CHAR[_c] = _c + 32 if 65 <= _c <= 90 else (_c if 97 <= _c <= 122 or 48 <= _c <= 57 else 0)
 
 
 cdef struct Slot:
@@ -289,9 +293,8 @@ cdef class Vocabulary:
         word = self.word
         for i in range(n):
             c = <unsigned int>PyUnicode_READ(kind, data, i)
-            if 65 <= c <= 90:  # A-Z (text that was not ASCII is lowercased already)
-                c += 32
-            if 97 <= c <= 122 or 48 <= c <= 57:
+            c = TOKEN_CHAR[c] if c < 128 else 0  # (text that was not ASCII is lowercased already)
+            if c:
                 if length < 8:
                     key |= (<u64>c) << (8 * length)
                 word[length] = <char>c
@@ -301,7 +304,7 @@ cdef class Vocabulary:
                 count = self._push(self._intern(word, length, key if length <= 8 else token_key(word, length)), count)
                 length = 0
                 key = 0
-            if c == 10 and lines:
+            if lines and PyUnicode_READ(kind, data, i) == 10:
                 if i > line:  # a non-empty line ends
                     ends = self._end(count, ends)
                 line = i + 1
