@@ -89,6 +89,8 @@ def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metr
             raise ValueError(
                 f"{metric}: reference stream {k + 1} has {len(stream)} segments but there are {len(hyps)} hypotheses"
             )
+    if set(map(type, hyps)) <= {str} and all(set(map(type, stream)) <= {str, type(None)} for stream in refs):
+        return  # the common case, checked in C; the loop below finds what is wrong
     for i, hyp in enumerate(hyps):
         if not isinstance(hyp, str):
             raise TypeError(f"{metric}: hypothesis {i + 1} is {type(hyp).__name__}, not str")
