@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from serving import streamlit_server
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -37,50 +36,10 @@ def _require_or_skip(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def app_url() -> Iterator[str]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stdout.read().decode() if proc.stdout else "streamlit exited") from None
-            time.sleep(0.3)
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    with streamlit_server() as server:
+        yield server.url
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +150,24 @@ def test_sidebar_options_survive_page_switches_in_chromium(app_url, browser):
     assert sidebar.locator("[data-testid='stMultiSelect']").count() == 1
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path, heading", [("Data", "Data"), ("Explorer", "Sentence explorer")])
+def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, heading):
+    """A fresh server whose first request is a page's URL runs that page through app.py: its sessions, and every
+    later one, get the app's navigation (no legacy "app" entry; Overview first) with the page's frame."""
+    with streamlit_server() as server:
+        for url in (f"{server.url}/{path}", server.url):
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(url)
+            page.get_by_role("heading", name=heading if url != server.url else "ScoreLens — overview").wait_for(
+                timeout=90_000
+            )
+            links = page.locator("[data-testid='stSidebarNav'] a")
+            links.first.wait_for(timeout=30_000)
+            names = [link.inner_text().split("\n")[-1].strip() for link in links.all()]
+            assert names == ["Overview", "Data", "Explorer", "Segment", "Teach"], names
+            page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect']").wait_for(timeout=30_000)
+            assert page.locator("[data-testid='stException']").count() == 0
+            page.close()
