@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from serving import streamlit_server
 
 ROOT = Path(__file__).resolve().parent.parent
