@@ -224,7 +224,8 @@ def evaluation() -> Evaluation:
 
 def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     """Per metric id, the significance module's all-pairs report (intervals, pairs, tied groups), with system
-    names as shown now; ``None`` when that module is not installed. Cached by content, so renames are free."""
+    names as shown now; ``None`` when that module is not installed. Cached by the systems' ids and content, so
+    renames are free."""
     try:
         from metrics.stats import significance
     except ImportError:
@@ -232,11 +233,9 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     data = dataset()
     all_options = options()
     names = [r.name for r in evaluation.systems]
-    ids: list[str] = []
-    for name in names:  # content ids; a duplicate output gets a suffix so it stays a separate system
-        base = data.system_hash(name)
-        ids.append(base if base not in ids else f"{base}#{len(ids)}")
+    ids = [data.system_id(name) for name in names]  # stable: systems with identical outputs stay apart
     to_name = dict(zip(ids, names, strict=True))
+    content = tuple((i, data.system_hash(name)) for i, name in zip(ids, names, strict=True))
 
     def job(metric_id: str) -> Job[Any]:
         def run() -> Any:
@@ -247,7 +246,7 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
             intervals = significance.confidence_intervals(metric, stats, N_RESAMPLES, SEED)
             return significance.PairedReport(metric.name, "bs", None, intervals, (), ((ids[0],),))
 
-        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, tuple(ids), N_RESAMPLES, SEED)
+        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, content, N_RESAMPLES, SEED)
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}

@@ -42,9 +42,12 @@ for message in st.session_state.get("intake_notes", []):
 st.caption("System names (edit to rename; content is unchanged, so nothing is rescored)")
 
 
-def rename(old: str, key: str) -> None:
+def rename(system_id: str, key: str) -> None:
     """Widget callback: rename, or put the old name back and say why (the widget then shows a valid name)."""
     current = state.dataset()
+    old = current.system_name(system_id)
+    if old is None:
+        return
     try:
         renamed = current.renamed(old, st.session_state[key])
     except InputError as err:
@@ -57,8 +60,11 @@ def rename(old: str, key: str) -> None:
         st.session_state.pop("baseline_box", None)
 
 
-def remove(name: str) -> None:
-    state.set_dataset(state.dataset().without(name), keep_metrics=True)
+def remove(system_id: str) -> None:
+    current = state.dataset()
+    name = current.system_name(system_id)
+    if name is not None:
+        state.set_dataset(current.without(name), keep_metrics=True)
 
 
 per_row = 3
@@ -66,13 +72,14 @@ names = list(data.systems)
 for start in range(0, len(names), per_row):
     columns = st.columns(per_row)
     for column, name in zip(columns, names[start : start + per_row], strict=False):
-        key = f"rename:{data.system_hash(name)}"
+        system_id = data.system_id(name)
+        key = f"rename:{system_id}"
         if st.session_state.get(key) != name:
             st.session_state[key] = name
         with column:
-            st.text_input(f"System {names.index(name) + 1}", key=key, on_change=rename, args=(name, key))
+            st.text_input(f"System {names.index(name) + 1}", key=key, on_change=rename, args=(system_id, key))
             if len(names) > 1:
-                st.button("Remove", key=f"remove:{data.system_hash(name)}", on_click=remove, args=(name,))
+                st.button("Remove", key=f"remove:{system_id}", on_click=remove, args=(system_id,))
 if "rename_error" in st.session_state:
     show_error(InputError("rename", st.session_state.pop("rename_error")))
 

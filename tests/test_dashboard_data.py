@@ -8,6 +8,7 @@ import json
 import pytest
 from dashboard_support import (
     IMG,
+    ROOT,
     SCRIPT,
     app,
     assert_escaped_markdown,
@@ -16,6 +17,7 @@ from dashboard_support import (
     shown,
     small_dataset,
 )
+from streamlit.testing.v1 import AppTest
 
 from dashboard import intake, workspace
 from dashboard.dataset import Dataset
@@ -84,6 +86,11 @@ def test_dataset_edits_return_new_datasets():
     renamed = data.renamed("alpha", "α")
     assert list(renamed.systems) == ["α", "beta", "gamma"] and "alpha" in data.systems
     assert renamed.system_hash("α") == data.system_hash("alpha")  # content hash survives the rename
+    assert renamed.system_id("α") == data.system_id("alpha") == "s1" and renamed.system_name("s1") == "α"
+    grown = data.without("beta").with_systems({"beta": data.systems["beta"], "copy": data.systems["gamma"]})
+    assert list(grown.systems) == ["alpha", "gamma", "beta", "copy"]
+    assert grown.system_ids == ("s1", "s3", "s4", "s5")  # a live id is never given to another system
+    assert grown.system_name("s2") is None
     with pytest.raises(InputError, match="already called"):
         data.renamed("alpha", "beta")
     with pytest.raises(InputError, match="empty"):
@@ -190,13 +197,56 @@ def test_systems_without_references_are_added_and_crlf_is_reported():
 def test_rename_and_remove_systems():
     data = small_dataset()
     at = app("pages/0_Data.py", data, ["bleu"]).run()
-    at.text_input(key=f"rename:{data.system_hash('alpha')}").set_value("Alpha 2").run()
+    at.text_input(key=f"rename:{data.system_id('alpha')}").set_value("Alpha 2").run()
     assert list(at.session_state["dataset"].systems) == ["Alpha 2", "beta", "gamma"]
     assert at.session_state["baseline"] == "Alpha 2"
-    at.text_input(key=f"rename:{data.system_hash('beta')}").set_value("gamma").run()
+    at.text_input(key=f"rename:{data.system_id('beta')}").set_value("gamma").run()
     assert any("another system is already called 'gamma'" in shown(e.value) for e in at.error)
-    at.button(key=f"remove:{data.system_hash('gamma')}").click().run()
+    at.button(key=f"remove:{data.system_id('gamma')}").click().run()
     assert list(at.session_state["dataset"].systems) == ["Alpha 2", "beta"]
+    assert at.session_state["dataset"].system_ids == ("s1", "s2")
+
+
+def test_identical_outputs_stay_two_systems_through_upload_rename_and_every_page():
+    """A re-run or a copied baseline gives two byte-identical files: each keeps its own id, so the Data page's
+    widgets never collide, renaming one leaves the other alone, and every page shows both."""
+    import app_pages
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["dataset"] = small_dataset()
+    at.session_state["metric_ids"] = ["bleu", "chrf"]
+    at.switch_page("pages/0_Data.py").run()
+    _uploaded(at, "up_refs", [("ref.txt", REF)])
+    _uploaded(at, "up_systems", [("a.txt", SYS_A), ("a copy.txt", SYS_A), ("b.txt", b"x\ny\nz\n")])
+    at.run()
+    at.button(key="load_files").click().run()
+    assert not at.exception, at.exception
+    data = at.session_state["dataset"]
+    assert list(data.systems) == ["a", "a copy", "b"] and data.system_ids == ("s1", "s2", "s3")
+    assert data.system_hash("a") == data.system_hash("a copy")
+    assert [t.value for t in at.text_input if t.key.startswith("rename:")] == ["a", "a copy", "b"]
+    assert [u.key for u in at.file_uploader][:2] == ["up_refs:1", "up_systems:1"]  # the loading tabs are there
+
+    at.text_input(key="rename:s2").set_value("rerun").run()
+    assert not at.exception, at.exception
+    assert list(at.session_state["dataset"].systems) == ["a", "rerun", "b"]
+    assert [t.value for t in at.text_input if t.key.startswith("rename:")] == ["a", "rerun", "b"]
+
+    for page in app_pages.page_files():
+        at.switch_page(page).run()
+        assert not at.exception, (page, at.exception)
+    at.switch_page("pages/1_Overview.py").run()
+    table = at.dataframe[0].value
+    assert list(table.index) == ["a", "rerun", "b"]
+    assert table.loc["a", "BLEU"] == table.loc["rerun", "BLEU"]
+    at.switch_page("pages/3_Segment.py").run()
+    assert list(at.dataframe[0].value.index) == ["a", "rerun", "b"]
+
+    at.switch_page("pages/0_Data.py").run()
+    at.button(key="remove:s1").click().run()
+    assert not at.exception, at.exception
+    assert list(at.session_state["dataset"].systems) == ["rerun", "b"]
+    assert at.session_state["dataset"].system_ids == ("s2", "s3")
 
 
 def test_paste_and_sample_and_workspace_round_trip():
