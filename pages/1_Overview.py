@@ -14,6 +14,9 @@ from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
 from rendering.text import escape_markdown
 
+CI, P = "95% CI", "p against the baseline"
+DETAILED_METRICS = 3
+
 data = page_setup("overview")
 st.title("ScoreLens — overview")
 
@@ -50,8 +53,31 @@ if reports is not None:
 for label, note, systems in metric_notes(evaluation):
     st.warning(f"**{escape_markdown(label)}** ({escape_markdown(', '.join(systems))}): {escape_markdown(note)}")
 
-table = overview_table(evaluation, intervals or None, pvalues or None)
-st.dataframe(style_overview(table, evaluation), key="scores_table")
+# Every system and every metric's score stay in view: the table is as tall as its rows, and the columns beside
+# each score are offered by default only while they fit beside every metric's score on a 1400 px window.
+details = st.pills(
+    "Beside each score",
+    [CI, P],
+    selection_mode="multi",
+    default=[CI, P] if len(evaluation.metrics) <= DETAILED_METRICS else [],
+    key="overview_details",
+)
+table = overview_table(
+    evaluation, (intervals or None) if CI in details else None, (pvalues or None) if P in details else None
+)
+# A short header beside its score; the full name is the header's tooltip.
+short = {f"{label} 95% CI": ("95% CI", "95% bootstrap interval") for label in labels.values()}
+short |= {f"{label} p": ("p", f"paired bootstrap against {escape_markdown(baseline)}") for label in labels.values()}
+st.dataframe(
+    style_overview(table, evaluation),
+    height="content",
+    column_config={
+        column: st.column_config.TextColumn(short[column][0], help=f"{escape_markdown(column)}: {short[column][1]}")
+        for column in table.columns
+        if column in short
+    },
+    key="scores_table",
+)
 if reports is None:
     st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.stats.significance.")
 else:

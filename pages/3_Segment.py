@@ -57,7 +57,7 @@ scores = pd.DataFrame(
     {labels[m]: [float(evaluation.system(s).segment_scores[m][index]) for s in shown] for m in evaluation.metrics},
     index=pd.Index(shown, name="system"),
 )
-st.dataframe(scores.style.format("{:.4f}"), key="segment_scores")
+st.dataframe(scores.style.format("{:.4f}"), height="content", key="segment_scores")
 
 explanations = state.explain_all(evaluation, metric_id, shown, index)
 # The order choice is made once for all systems, from the first explanation's orders.

@@ -170,3 +170,51 @@ def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, head
             page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect']").wait_for(timeout=30_000)
             assert page.locator("[data-testid='stException']").count() == 0
             page.close()
+
+
+def _hidden_by_scrolling(page, selector: str) -> dict[str, int]:
+    """How many pixels of the first element matching ``selector`` are out of view inside its own scroller (the data
+    grid scrolls inside its frame): ``{"x": …, "y": …}``, both 0 when everything is in view."""
+    return page.evaluate(
+        """(selector) => {
+            const scroller = document.querySelector(selector).querySelector('.dvn-scroller');
+            return {x: scroller.scrollWidth - scroller.clientWidth, y: scroller.scrollHeight - scroller.clientHeight};
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.browser
+def test_overview_shows_every_system_and_metric_column_of_fifteen_systems(app_url, browser, tmp_path):
+    """15 systems (five WMT22 systems, three runs each) under the default metrics: the overview's table shows all 15
+    rows and every column without scrolling, inside the page's width."""
+    files = []
+    for run in (1, 2, 3):
+        for path in sorted((SAMPLE / "sys").glob("*.txt")):
+            files.append(tmp_path / f"{path.stem} run {run}.txt")
+            files[-1].write_bytes(path.read_bytes())
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/Data")
+    page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
+    _choose_files(page, "References", [SAMPLE / "ref.A.txt"])
+    _choose_files(page, "System outputs", files)
+    page.get_by_text(files[-1].name).last.wait_for(timeout=30_000)
+    page.get_by_role("button", name="Replace the loaded data with these files").click()
+    page.get_by_text("Uploaded files").first.wait_for(timeout=60_000)
+    page.get_by_role("link", name="Overview", exact=True).click()
+    page.get_by_text("nrefs:1").first.wait_for(timeout=120_000)
+    table = page.locator("[data-testid='stDataFrame']").first
+    table.locator("canvas").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    rows = table.locator("[role='row']")
+    assert rows.count() == 16  # the header and every system
+    header = rows.first.inner_text()
+    for label in ("BLEU", "chrF2", "TER", "95% CI", "p"):
+        assert label in header, header
+    assert _hidden_by_scrolling(page, "[data-testid='stDataFrame']") == {"x": 0, "y": 0}
+    box, main = table.bounding_box(), page.locator("[data-testid='stMain']").bounding_box()
+    assert box is not None and main is not None and box["x"] + box["width"] <= main["x"] + main["width"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size({"width": 1400, "height": 1600})
+    page.screenshot(path=str(ARTIFACTS / "overview_15_systems.png"))
+    page.close()

@@ -175,3 +175,23 @@ def test_twelve_systems_fit_every_page():
     at.switch_page("pages/3_Segment.py").run()
     assert not at.exception
     assert sum(" — BLEU " in shown(m.value) for m in at.markdown) == 12
+
+
+def test_every_metric_keeps_its_score_column_and_details_are_offered_while_they_fit():
+    """Up to three metrics the table carries each score's interval and p-value; with more, every metric's score
+    comes first (the table would overflow a 1400 px window) and the details are one click away."""
+    at = app("app.py", small_dataset(), ["bleu", "chrf", "ter", "rouge1"]).run()
+    assert not at.exception, at.exception
+    assert list(at.dataframe[0].value.columns) == ["BLEU", "chrF2", "TER", "ROUGE-1"]
+    assert list(at.dataframe[0].value.index) == ["alpha", "beta", "gamma"]
+    at.pills(key="overview_details").set_value(["95% CI"]).run()
+    assert list(at.dataframe[0].value.columns) == [
+        "BLEU",
+        "BLEU 95% CI",
+        "chrF2",
+        "chrF2 95% CI",
+        "TER",
+        "TER 95% CI",
+        "ROUGE-1",
+        "ROUGE-1 95% CI",
+    ]
