@@ -1,7 +1,8 @@
 """Reading segment files: one segment per line (``.txt``), or one JSON object per line (``.jsonl``).
 
 Every problem is reported as an :class:`InputError` naming the file and, where it applies, the line. Nothing is
-dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes.
+dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes, and so are
+segments that are empty or only whitespace (kept: an empty output is a legitimate output, but often a mistake).
 """
 
 from __future__ import annotations
@@ -164,6 +165,15 @@ def parse_segments(data: bytes, source: str, *, column: str | None = None, json_
     if not texts:
         raise InputError(source, "file has no segments")
     _check_line_lengths(texts, source)
+    blank = [number for number, segment in enumerate(texts, start=1) if not segment.strip()]
+    if blank:
+        # A table's segment k is on row k + 1, after the header; elsewhere segment k is line k.
+        where, first = ("row", 2) if suffix in {".tsv", ".csv"} else ("line", 1)
+        shown = ", ".join(str(number + first - 1) for number in blank[:20]) + (" …" if len(blank) > 20 else "")
+        notes.append(
+            f"{source}: {len(blank)} segment(s) empty or only whitespace ({where}{'s' * (len(blank) > 1)} {shown}); "
+            "each is scored as an empty output"
+        )
     return Segments(display_name(source), tuple(texts), tuple(notes), source)
 
 
