@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from dashboard.dataset import Dataset, unique_name
 from metrics.io.inputs import InputError, Segments, parse_segments, table_columns
@@ -32,6 +33,13 @@ class Parsed:
     @property
     def ok(self) -> bool:
         return self.segments is not None
+
+
+def upload_name(upload: Any) -> str:
+    """An uploaded file's name as the user named it. Browsers send it in a multipart form, where the HTML standard
+    writes a double quote as ``%22`` (and a line break as ``%0A``/``%0D``, nothing else); the quote is put back. A
+    line break stays encoded, so a name always fits on one line."""
+    return str(upload.name).replace("%22", '"')
 
 
 def is_table(name: str) -> bool:

@@ -95,23 +95,23 @@ def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
     memo = st.session_state.setdefault("parse_memo", {})
     results = []
     for upload in uploads:
-        content = upload.getvalue()
+        name, content = intake.upload_name(upload), upload.getvalue()
         column = None
-        if intake.is_table(upload.name):
-            columns = intake.columns_of(upload.name, content)
+        if intake.is_table(name):
+            columns = intake.columns_of(name, content)
             if columns:
                 names: list[str] = list(columns)
                 column = st.selectbox(
-                    f"Text column of {escape_markdown(upload.name)}",
+                    f"Text column of {escape_markdown(name)}",
                     names,
                     index=names.index(intake.default_column(columns) or names[-1]),
-                    key=f"column:{role}:{upload.name}",
+                    key=f"column:{role}:{name}",
                 )
-        memo_key = (upload.name, hash(content), column)
+        memo_key = (name, hash(content), column)
         if memo_key not in memo:
             if len(memo) > 64:
                 memo.clear()
-            memo[memo_key] = intake.parse_upload(upload.name, content, column=column)
+            memo[memo_key] = intake.parse_upload(name, content, column=column)
         results.append(memo[memo_key])
     return results
 
@@ -219,28 +219,30 @@ with tab_human:
     human_upload = st.file_uploader("Human scores (.jsonl)", key=f"up_human{human_suffix}")
     ids_upload = st.file_uploader("Segment ids (optional, one per line)", key=f"up_human_ids{human_suffix}")
     if human_upload is not None:
+        human_name = intake.upload_name(human_upload)
         try:
             ids = None
             if ids_upload is not None:
-                parsed_ids = intake.parse_upload(ids_upload.name, ids_upload.getvalue())
+                ids_name = intake.upload_name(ids_upload)
+                parsed_ids = intake.parse_upload(ids_name, ids_upload.getvalue())
                 if parsed_ids.error is not None or parsed_ids.segments is None:
-                    raise parsed_ids.error or InputError(ids_upload.name, "could not be read")
+                    raise parsed_ids.error or InputError(ids_name, "could not be read")
                 ids = parsed_ids.segments
-            human, human_notes = intake.parse_human_upload(human_upload.name, human_upload.getvalue(), data, ids)
+            human, human_notes = intake.parse_human_upload(human_name, human_upload.getvalue(), data, ids)
             with_human = data.with_human(human)
         except InputError as err:
             show_error(err)
         else:
             judged = {name: int((~np.isnan(values)).sum()) for name, values in human.scores.items()}
             st.markdown(
-                f"✓ {escape_markdown(human_upload.name)}: "
+                f"✓ {escape_markdown(human_name)}: "
                 + escape_markdown(", ".join(f"{name} ({count} segments)" for name, count in judged.items()))
             )
             for note in human_notes:
                 st.info(escape_markdown(note), icon="ℹ️")
             if st.button("Attach these human scores", key="load_human", type="primary"):
                 st.session_state["human_round"] = human_round + 1
-                adopt(with_human, [f"human scores {human_upload.name} attached", *human_notes], keep_metrics=True)
+                adopt(with_human, [f"human scores {human_name} attached", *human_notes], keep_metrics=True)
 
 with tab_workspace:
     st.caption("Everything loaded and chosen here — data, metrics, options, baseline, segment — as one JSON file.")
@@ -253,12 +255,13 @@ with tab_workspace:
     )
     saved = st.file_uploader("Load a workspace file", type=["json"], key="up_workspace")
     if saved is not None and st.button("Load workspace", key="load_workspace", type="primary"):
+        saved_name = intake.upload_name(saved)
         try:
-            new, loaded = workspace.loads(saved.getvalue(), saved.name)
+            new, loaded = workspace.loads(saved.getvalue(), saved_name)
         except InputError as err:
             show_error(err)
         else:
             state.set_dataset(new)
             notes = state.apply_settings(loaded)
-            st.session_state["intake_notes"] = [f"workspace {saved.name} loaded", *notes]
+            st.session_state["intake_notes"] = [f"workspace {saved_name} loaded", *notes]
             st.rerun()

@@ -218,3 +218,20 @@ def test_overview_shows_every_system_and_metric_column_of_fifteen_systems(app_ur
     page.set_viewport_size({"width": 1400, "height": 1600})
     page.screenshot(path=str(ARTIFACTS / "overview_15_systems.png"))
     page.close()
+
+
+@pytest.mark.browser
+def test_a_quote_in_an_uploaded_file_name_stays_a_quote(app_url, browser, tmp_path):
+    """Browsers send a file name's double quote as %22 (HTML's multipart form encoding); the system is named as the
+    file is, quote and all, and other characters pass untouched."""
+    upload = tmp_path / 'my "best" run é&%20.txt'
+    upload.write_bytes((SAMPLE / "sys" / "LT22.txt").read_bytes())
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/Data")
+    page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
+    _choose_files(page, "System outputs", [upload])
+    page.get_by_text(f"✓ {upload.name}: 300 segments").wait_for(timeout=30_000)
+    page.get_by_role("button", name="Add these systems to the loaded data").click()
+    page.get_by_label("System 6").wait_for(timeout=30_000)
+    assert page.get_by_label("System 6").input_value() == 'my "best" run é&%20'
+    page.close()

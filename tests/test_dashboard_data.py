@@ -40,6 +40,13 @@ def test_parse_upload_reports_file_and_line():
     assert "empty" in str(intake.parse_upload("empty.txt", b"").error)
 
 
+def test_upload_names_undo_the_browsers_form_encoding_of_quotes():
+    class Upload:
+        name = "my %22best%22 run %0A 100%25.txt"
+
+    assert intake.upload_name(Upload()) == 'my "best" run %0A 100%25.txt'
+
+
 def test_crlf_and_bom_are_handled_and_said():
     parsed = intake.parse_upload("win.txt", b"\xef\xbb\xbfa\r\nb\r\n")
     assert parsed.segments.texts == ("a", "b")
