@@ -49,7 +49,8 @@ def evaluate(
 ) -> Evaluation:
     """Sufficient statistics, corpus and segment scores of every system under every metric.
 
-    ``progress(fraction, message)`` is called before each (system, metric) pair, so a front end can show it.
+    ``progress(fraction, message)`` hears where the work is: before each (system, metric) pair and as its segments
+    are done, so a front end can show it (and stop the work by raising from it).
     """
     if not systems:
         raise ValueError("no systems to score")
@@ -61,9 +62,11 @@ def evaluate(
     for name, hyps in systems.items():
         stats, scores, segments = {}, {}, {}
         for metric_id, metric in metrics.items():
+            segment_progress = None
             if progress is not None:
                 progress(done / steps, f"{metric.name} on {name}")
-            stats[metric_id] = metric.stats(hyps, refs)
+                segment_progress = _segments_done(progress, done, steps, f"{metric.name} on {name}", len(hyps))
+            stats[metric_id] = metric.stats(hyps, refs, segment_progress)
             scores[metric_id] = metric.corpus_score(stats[metric_id])
             segments[metric_id] = metric.segment_scores(stats[metric_id])
             done += 1
@@ -72,3 +75,14 @@ def evaluate(
         progress(1.0, "done")
     signatures = {metric_id: full_signature(metric, refs) for metric_id, metric in metrics.items()}
     return Evaluation(dict(metrics), signatures, tuple(results))
+
+
+def _segments_done(
+    progress: Callable[[float, str], None], done: int, steps: int, what: str, total: int
+) -> Callable[[int], None]:
+    """A metric's segment progress as the evaluation's: the share of all (system, metric) pairs done."""
+
+    def report(segments: int) -> None:
+        progress((done + segments / max(total, 1)) / steps, f"{what}: {segments:,} of {total:,} segments")
+
+    return report

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, segment_refs
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_positions
@@ -397,7 +397,9 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
             sigma=self.config.sigma,
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Bind ``refs`` as the corpus (document frequencies) and score every image against it."""
         check_corpus(hyps, refs, self.id)
         weights = self._fit(refs)
@@ -407,6 +409,8 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
             hvec = weights.vector(ngram_counts(hyp.split(), n))
             totals, _, _ = self._similarities(hvec, rvecs, evidence=False)
             scores[i] = self._image_score(totals, len(rvecs))[1]
+            if progress is not None:
+                progress(i + 1)
         notes: tuple[str, ...] = ()
         if weights.df.images == 1:
             notes = (

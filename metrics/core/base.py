@@ -12,7 +12,7 @@ References are passed as *streams*, as in sacrebleu: ``refs[k][i]`` is reference
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -22,6 +22,9 @@ from metrics.core.config import build_config
 from metrics.core.explanation import Explanation
 
 Aggregate = Literal["sum", "mean"]
+# Called with the number of segments done so far, so a front end can show progress on long corpora (and stop the
+# work by raising from it).
+Progress = Callable[[int], None]
 ConfigT = TypeVar("ConfigT")
 ExplanationT = TypeVar("ExplanationT", bound=Explanation)
 
@@ -57,6 +60,16 @@ class SegmentStats:
 def segment_refs(refs: Sequence[Sequence[str | None]], i: int) -> list[str]:
     """The references of segment ``i`` from reference streams, skipping ``None`` entries."""
     return [stream[i] for stream in refs if stream[i] is not None]  # type: ignore[misc]
+
+
+def each_segment(
+    hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+) -> Iterator[tuple[int, str, list[str]]]:
+    """``(i, hypothesis, its references)`` of every segment, reporting each one done to ``progress``."""
+    for i, hyp in enumerate(hyps):
+        yield i, hyp, segment_refs(refs, i)
+        if progress is not None:
+            progress(i + 1)
 
 
 def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metric: str) -> None:
@@ -135,12 +148,20 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         references alone and ignore it; :meth:`stats` binds its corpus itself."""
         del refs
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
-        """Sufficient statistics of every segment."""
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        """Sufficient statistics of every segment; ``progress`` hears how many segments are done."""
         check_corpus(hyps, refs, self.id)
-        rows = [self.segment_row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+        rows = [self.segment_row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
         return SegmentStats(self.id, self.columns, matrix, self.aggregate)
+
+    def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float | None:
+        """About how long :meth:`stats` takes on these segments, for metrics whose cost grows fast with segment
+        length, so a front end can ask before starting; ``None`` (the default): fast enough not to ask."""
+        del hyps, refs
+        return None
 
     def corpus_score(self, stats: SegmentStats) -> float:
         if len(stats) == 0:

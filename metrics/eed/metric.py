@@ -46,7 +46,7 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, segment_refs
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 
@@ -385,7 +385,9 @@ class EED(Metric[EEDConfig, EEDExplanation]):
             references=tuple(results),
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Sentence scores; segments with a pair beyond ``max_cells`` are named in ``notes``.
 
         Pairs of similar length are aligned together (:func:`align_batch`); the arithmetic per cell is the same
@@ -421,6 +423,8 @@ class EED(Metric[EEDConfig, EEDExplanation]):
                 for k in group:
                     scores[k] = align(*pairs[k], self._costs, False)[0]
             start = stop
+            if progress is not None:  # pairs go by length, not in segment order: report the share done
+                progress(len(hyps) * (len(skipped) + stop) // len(pairs))
         rows = np.full((len(hyps), 1), np.inf, dtype=np.float64)
         for k, i in enumerate(owner):
             if scores[k] < rows[i, 0]:  # strictly lower: the first of equal minima wins, as in _results

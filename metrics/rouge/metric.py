@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -297,11 +297,13 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return np.array(self._row(hyp, refs), dtype=np.float64)
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Rows of every segment, with a note when the default tokenizer deleted letters (see the module doc)."""
         check_corpus(hyps, refs, self.rouge_type)
         row = self._row
-        rows = [row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+        rows = [row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
         notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n)
         return SegmentStats(self.rouge_type, COLUMNS, matrix, self.aggregate, notes)
