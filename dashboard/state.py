@@ -161,9 +161,8 @@ def segment() -> int:
 
 
 def set_segment(index: int) -> None:
-    """Choose the segment; call from callbacks or before the segment number widget exists in this run."""
+    """Choose the segment (the segment view's number box follows: it is keyed by the segment it shows)."""
     st.session_state[SEGMENT] = int(index)
-    st.session_state["segment_box"] = int(index) + 1
 
 
 # ------------------------------------------------------------------------------------------------- evaluation

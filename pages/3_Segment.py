@@ -24,17 +24,19 @@ def step(delta: int) -> None:
     state.set_segment(min(max(state.segment() + delta, 0), n - 1))
 
 
-def typed() -> None:
-    st.session_state[state.SEGMENT] = int(st.session_state["segment_box"]) - 1
+def typed(key: str) -> None:
+    state.set_segment(int(st.session_state[key]) - 1)
 
 
-if st.session_state.get("segment_box") != state.segment() + 1:
-    st.session_state["segment_box"] = state.segment() + 1
-nav = st.columns([2, 1, 1, 4])
-nav[0].number_input(f"Segment (1–{n})", 1, n, key="segment_box", on_change=typed)
-nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disabled=state.segment() == 0)
-nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=state.segment() == n - 1)
+# The number box is keyed by the segment it shows, and navigation never writes a widget's state: a browser that
+# has not yet drawn the last run sends the number it still shows with its next click, and under load (many
+# sessions, slow runs) that stale number used to count as typed and send the view back, losing "Next" clicks.
 index = state.segment()
+box = f"segment_box:{index}"
+nav = st.columns([2, 1, 1, 4])
+nav[0].number_input(f"Segment (1–{n})", 1, n, index + 1, key=box, on_change=typed, args=(box,))
+nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disabled=index == 0)
+nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=index == n - 1)
 
 controls = st.columns([2, 2, 2, 1])
 metric_id = controls[0].selectbox("Evidence of", list(evaluation.metrics), format_func=labels.get, key="seg_metric")

@@ -235,3 +235,50 @@ def test_a_quote_in_an_uploaded_file_name_stays_a_quote(app_url, browser, tmp_pa
     page.get_by_label("System 6").wait_for(timeout=30_000)
     assert page.get_by_label("System 6").input_value() == 'my "best" run é&%20'
     page.close()
+
+
+def _settled(page, box, timeout: float = 90) -> int:
+    """The segment number the page shows once it has stopped running and the number held still for 1.5 s."""
+    deadline, value, since = time.time() + timeout, None, time.time()
+    while time.time() < deadline:
+        now = int(box.first.input_value()) if box.count() == 1 else None  # two while a run replaces it
+        running = page.locator("[data-testid='stStatusWidget']").count() > 0
+        if now != value or running:
+            value, since = now, time.time()
+        elif now is not None and time.time() - since > 1.5:
+            return now
+        page.wait_for_timeout(150)
+    raise AssertionError(f"the segment view did not settle within {timeout:.0f} s")
+
+
+@pytest.mark.browser
+def test_next_clicks_of_eight_concurrent_sessions_are_not_lost(app_url, browser):
+    """Eight sessions on one server step through segments at once. A click on a page that shows its segment moves
+    exactly one segment on; clicks faster than the loaded server answers never move a view backwards (a browser
+    that has not drawn the last run sends the number it still shows, which once counted as typed). Streamlit folds
+    clicks that reach the server before it starts the run of the previous one into one, so a burst of three moves
+    one to three segments."""
+    sessions = [browser.new_page(viewport={"width": 1400, "height": 1000}) for _ in range(8)]
+    boxes = [page.get_by_label("Segment (1–300)") for page in sessions]
+    for page in sessions:
+        page.goto(f"{app_url}/Segment")
+    for page in sessions:
+        page.get_by_text("1-gram precision").first.wait_for(timeout=120_000)
+    shown = [_settled(page, box) for page, box in zip(sessions, boxes, strict=True)]
+    for _ in range(3):
+        for page in sessions:
+            page.get_by_role("button", name="Next ▶").first.click()
+        now = [_settled(page, box) for page, box in zip(sessions, boxes, strict=True)]
+        assert now == [s + 1 for s in shown]
+        shown = now
+    for _ in range(2):
+        for _ in range(3):
+            for page in sessions:
+                page.get_by_role("button", name="Next ▶").first.click()
+                page.wait_for_timeout(30)
+        now = [_settled(page, box) for page, box in zip(sessions, boxes, strict=True)]
+        assert all(s + 1 <= n <= s + 3 for s, n in zip(shown, now, strict=True)), (shown, now)
+        shown = now
+    assert not any(page.locator("[data-testid='stException']").count() for page in sessions)
+    for page in sessions:
+        page.close()

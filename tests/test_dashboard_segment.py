@@ -47,8 +47,9 @@ def test_order_choice_and_navigation():
     at.radio(key="seg_order:bleu").set_value("2-grams").run()
     assert sum("2-gram precision" in assert_safe_html(b) for b in html_bodies(at)) == 3
     at.button(key="seg_next").click().run()
-    assert at.session_state["segment"] == 1 and at.number_input(key="segment_box").value == 2
-    at.number_input(key="segment_box").set_value(4).run()
+    assert at.session_state["segment"] == 1 and at.number_input(key="segment_box:1").value == 2
+    at.number_input(key="segment_box:1").set_value(4).run()
+    assert [n.key for n in at.number_input if n.key.startswith("segment_box")] == ["segment_box:3"]
     assert at.session_state["segment"] == 3 and at.button(key="seg_next").disabled
     at.button(key="seg_prev").click().run()
     assert at.session_state["segment"] == 2
