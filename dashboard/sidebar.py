@@ -75,7 +75,9 @@ def _options_panel(chosen: list[str]) -> None:
         stored = stored_all.get(family, {})
         panel = st.expander(f"{family} options", expanded=False)
         values = {
-            f.name: option_widget(panel, f.option, f.key, widget_value(f, stored), f.choices, f.unavailable)
+            f.name: option_widget(
+                panel, f.option, state.widget_key(f.key), widget_value(f, stored), f.choices, f.unavailable
+            )
             for f in fields
         }
         changed = changed_values(fields, values)
@@ -98,7 +100,7 @@ def _sidebar() -> None:
             offered,
             default=[m for m in state.metric_ids() if m in offered],
             format_func=lambda m: SPECS[m].label,
-            key=METRICS_BOX,
+            key=state.widget_key(METRICS_BOX),
         )
         if not chosen:
             st.caption("Choose at least one metric; keeping the previous choice.")

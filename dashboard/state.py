@@ -33,6 +33,7 @@ OPTIONS = "metric_options"
 SEGMENT = "segment"  # 0-based index of the segment the segment view shows
 BASELINE = "baseline"
 VIEW_KEYS = (BASELINE, SEGMENT)
+WIDGET_GENERATION = "widget_generation"
 N_RESAMPLES = 1000
 SEED = 12345
 
@@ -148,11 +149,19 @@ def apply_settings(loaded: Settings) -> list[str]:
     return notes
 
 
+def widget_key(name: str) -> str:
+    """The key of a widget that shows a setting (the metric choice, an option, the baseline), new after every
+    :func:`reset_widgets`."""
+    generation = st.session_state.get(WIDGET_GENERATION, 0)
+    return f"{name}@{generation}" if generation else name
+
+
 def reset_widgets() -> None:
-    """Forget widget state that mirrors settings, so widgets re-read the settings on the next run."""
-    for key in list(st.session_state):
-        if isinstance(key, str) and (key.startswith("opt:") or key in {"metrics_box", "baseline_box", "segment_box"}):
-            del st.session_state[key]
+    """Redraw the widgets that show settings from the settings, after code changed them (a sample, an upload or a
+    workspace was loaded). They get new keys: a browser sends its copy of every widget's value with its next
+    request, and the old widget's copy would otherwise put the old value back (the browser never redraws a widget
+    whose key stays the same from a changed default)."""
+    st.session_state[WIDGET_GENERATION] = st.session_state.get(WIDGET_GENERATION, 0) + 1
 
 
 def segment() -> int:

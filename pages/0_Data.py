@@ -57,7 +57,7 @@ def rename(system_id: str, key: str) -> None:
     state.set_dataset(renamed, keep_metrics=True)
     if st.session_state.get(state.BASELINE) == old:
         st.session_state[state.BASELINE] = st.session_state[key].strip()
-        st.session_state.pop("baseline_box", None)
+        st.session_state.pop(state.widget_key("baseline_box"), None)
 
 
 def remove(system_id: str) -> None:

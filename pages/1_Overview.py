@@ -31,9 +31,10 @@ if not evaluation.metrics:
 names = [r.name for r in evaluation.systems]
 if st.session_state.get(state.BASELINE) not in names:
     st.session_state[state.BASELINE] = names[0]
-if st.session_state.get("baseline_box") not in names:
-    st.session_state["baseline_box"] = st.session_state[state.BASELINE]
-baseline = st.selectbox("Baseline for significance", names, key="baseline_box")
+baseline_box = state.widget_key("baseline_box")
+if st.session_state.get(baseline_box) not in names:
+    st.session_state[baseline_box] = st.session_state[state.BASELINE]
+baseline = st.selectbox("Baseline for significance", names, key=baseline_box)
 st.session_state[state.BASELINE] = baseline
 
 reports = state.statistics(evaluation)
