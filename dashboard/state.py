@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from dashboard.compute import LRU, Job, run_cached
+from dashboard.compute import LRU, Job, NotComputed, report, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
@@ -201,21 +201,26 @@ def evaluation() -> Evaluation:
     all_options = options()
 
     def job(name: str, metric_id: str) -> Job[tuple[SegmentStats, float, np.ndarray]]:
+        metric, hyps = metrics[metric_id], list(data.systems[name])
+
         def run() -> tuple[SegmentStats, float, np.ndarray]:
-            single = evaluate({name: list(data.systems[name])}, refs, {metric_id: metrics[metric_id]}).systems[0]
+            single = evaluate({name: hyps}, refs, {metric_id: metric}, progress=report).systems[0]
             return single.stats[metric_id], single.scores[metric_id], single.segment_scores[metric_id]
 
         key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, data.system_hash(name))
-        return Job(key, f"{metrics[metric_id].name} on {name}", run)
+        return Job(key, f"{metric.name} on {name}", run, lambda: metric.expected_seconds(hyps, refs))
 
     jobs = {(name, m): job(name, m) for m in metrics for name in data.systems}
-    results, failed = run_cached(_results(), jobs, "Scoring", expected=(ValueError, TypeError))
+    results, failed = run_cached(_results(), jobs, "Scoring", expected=(ValueError, TypeError, NotComputed))
     dropped: dict[str, str] = {}
     for (name, metric_id), err in failed.items():
-        dropped.setdefault(metric_id, f"{SPECS[metric_id].label} on {name}: {err}")
+        if isinstance(err, NotComputed):  # run_cached said why; the metric waits, the others are shown
+            dropped.setdefault(metric_id, "")
+        else:
+            dropped[metric_id] = dropped.get(metric_id) or f"{SPECS[metric_id].label} on {name}: {err}"
     for metric_id in dropped:
         del metrics[metric_id]
-    for message in [*errors, *dropped.values()]:
+    for message in [*errors, *filter(None, dropped.values())]:
         st.error(f"Left out — {escape_markdown(message)}", icon="⚠️")
     systems = []
     for name in data.systems:
@@ -258,7 +263,9 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}
-    reports, _ = run_cached(_statistics(), jobs, f"Bootstrap resampling ({N_RESAMPLES} samples)")
+    reports, _ = run_cached(
+        _statistics(), jobs, f"Bootstrap resampling ({N_RESAMPLES} samples)", expected=(NotComputed,)
+    )
     return {metric_id: _renamed(report, to_name) for metric_id, report in reports.items()}
 
 
@@ -304,8 +311,12 @@ def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, .
 
     jobs = {m: job(m) for m in evaluation.metrics}
     label = f"Correlation with human scores ({N_RESAMPLES} resamples)"
-    results, failed = run_cached(_correlations(), jobs, label, expected=(ValueError,))
-    messages = [f"{evaluation.metrics[metric_id].name}: {err}" for metric_id, err in failed.items()]
+    results, failed = run_cached(_correlations(), jobs, label, expected=(ValueError, NotComputed))
+    messages = [
+        f"{evaluation.metrics[metric_id].name}: {err}"
+        for metric_id, err in failed.items()
+        if not isinstance(err, NotComputed)
+    ]
     if len(judged) < 2:
         messages.append("system-level correlation needs at least two systems with human scores")
     return results, messages

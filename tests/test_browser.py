@@ -282,3 +282,59 @@ def test_next_clicks_of_eight_concurrent_sessions_are_not_lost(app_url, browser)
     assert not any(page.locator("[data-testid='stException']").count() for page in sessions)
     for page in sessions:
         page.close()
+
+
+@pytest.mark.browser
+def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, browser, tmp_path):
+    """A workspace of 200 CNN/DailyMail summaries, two systems, BLEU and TER: the progress bar counts segments; Stop
+    (after TER on the first system finished) leaves the page usable with BLEU and says what was not computed; the
+    sidebar shows the workspace's metrics (not the ones the browser showed before); Continue computes only the
+    rest."""
+    import re
+
+    from dashboard import workspace
+    from dashboard.dataset import Dataset
+    from metrics.io.inputs import read_segments
+
+    folder = ROOT / "tests" / "data" / "cnndm"
+    systems = {p.name.split(".")[0]: read_segments(p).texts for p in sorted((folder / "sys").glob("*.sents.jsonl"))}
+    first, second = list(systems)[:2]
+    data = Dataset(
+        "CNN/DM slice",
+        {first: systems[first], second: systems[second]},
+        (read_segments(folder / "reference.sents.jsonl").texts,),
+        ("reference",),
+    )
+    saved = tmp_path / "workspace.json"
+    saved.write_text(workspace.dumps(data, workspace.Settings(("bleu", "ter"), {}, {})), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/Data")
+    page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
+    page.get_by_role("tab", name="Workspace file").click()
+    _choose_files(page, "Load a workspace file", [saved])
+    page.get_by_role("button", name="Load workspace", exact=True).click()
+    page.get_by_text("CNN/DM slice").first.wait_for(timeout=60_000)
+    sidebar_metrics = page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect']")
+    assert sidebar_metrics.inner_text().split("\n")[-2:] == ["BLEU (sacrebleu)", "TER (sacrebleu)"]
+
+    page.get_by_role("link", name="Overview", exact=True).click()
+    page.get_by_text(re.compile(rf"Scoring: TER on {first}: [\d,]+ of 200 segments · result 3 of 4")).wait_for(
+        timeout=60_000
+    )
+    page.get_by_text("result 4 of 4").first.wait_for(timeout=60_000)  # TER on the first system is done
+    page.get_by_role("button", name="Stop computing").click()
+    page.get_by_text(f"Scoring was stopped; not computed: TER on {second}.").wait_for(timeout=30_000)
+    page.get_by_text("nrefs:1|case:mixed|eff:no|tok:13a").first.wait_for(timeout=60_000)  # BLEU's signature
+    assert page.get_by_text("TER on").count() == 1  # the note; no progress bar left
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.get_by_role("link", name="Explorer").click()
+    page.get_by_role("heading", name="Sentence explorer").wait_for(timeout=60_000)
+    page.get_by_text(f"Scoring was stopped; not computed: TER on {second}.").wait_for(timeout=30_000)
+
+    page.get_by_role("link", name="Overview", exact=True).click()
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_text(re.compile(rf"Scoring: TER on {second}: [\d,]+ of 200 segments$")).first.wait_for(timeout=60_000)
+    page.get_by_text("nrefs:1|case:lc|tok:tercom").first.wait_for(timeout=120_000)
+    assert page.get_by_text("Scoring was stopped").count() == 0
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
