@@ -5,7 +5,9 @@ every system of the full WMT22 de-en set against the first) against ours, both f
 extraction included), and checks that every mean, half-width and p-value agrees.
 
 ``python -m benchmarks.bench_stats`` prints the breakdown and the resampling budget: 1000 bootstrap resamples,
-intervals and all-pairs paired bootstrap (with Holm and groups) for 10 systems × 10 metrics × 2000 segments.
+intervals and all-pairs paired bootstrap (with Holm and groups) for 10 systems × 10 metrics × 2000 segments; and
+the cost of enough resamples for 15 systems (105 Holm-corrected pairs: 21,000, see
+:func:`metrics.stats.significance.resamples_for`) against sacrebleu's 1000, for BLEU, chrF and TER × 2000 segments.
 Those rows are real rows of the bundled WMT22 de-en slice (tests/data, 400 segments, 5 systems) of BLEU, chrF,
 chrF++, TER, ROUGE-1/2/L, METEOR, CIDEr-D and CharacTER, tiled to 2000 segments and 10 systems with seeded
 shuffles: synthetic data of realistic shape and value range; only the timing matters there.
@@ -66,7 +68,9 @@ def cases(shared: Path) -> list[Case]:
     return [Case(f"stats: paired-bs BLEU+chrF, {len(systems)} sys x {n} segs, from text", ours, reference)]
 
 
-def budget_stats(n_systems: int = 10, n_segments: int = 2000, seed: int = 0) -> tuple[dict, dict]:
+def budget_stats(
+    n_systems: int = 10, n_segments: int = 2000, seed: int = 0, metric_ids: tuple[str, ...] = BUDGET_METRICS
+) -> tuple[dict, dict]:
     """Metrics and tiled real statistics (see the module docstring): ``stats[metric][system]``."""
     sys.path.insert(0, str(ROOT / "tests"))
     from conftest import slice_corpus
@@ -77,8 +81,8 @@ def budget_stats(n_systems: int = 10, n_segments: int = 2000, seed: int = 0) -> 
     corpus = slice_corpus("wmt22-de-en")
     rng = np.random.default_rng(seed)
     metrics, stats = {}, {}
-    for metric_id in (*BUDGET_METRICS, *SPARE_METRICS):
-        if len(metrics) == 10:
+    for metric_id in (*metric_ids, *(SPARE_METRICS if metric_ids == BUDGET_METRICS else ())):
+        if len(metrics) == len(metric_ids):
             break
         try:
             metric = create(metric_id)
@@ -95,25 +99,40 @@ def budget_stats(n_systems: int = 10, n_segments: int = 2000, seed: int = 0) -> 
     return metrics, stats
 
 
-def time_budget(metrics: dict, stats: dict, repeat: int = 3) -> float:
+def time_budget(metrics: dict, stats: dict, repeat: int = 3, n_samples: int = 1000) -> float:
+    """Best wall time of all pairs (intervals, tests, Holm, groups) for every metric, fresh draws each time."""
+    from metrics.stats.resampling import bootstrap_resamples
     from metrics.stats.significance import all_pairs
 
     best = float("inf")
     for _ in range(repeat):
+        bootstrap_resamples.cache_clear()
         start = time.perf_counter()
         for metric_id, metric in metrics.items():
-            all_pairs(metric, stats[metric_id], "bs", 1000)
+            all_pairs(metric, stats[metric_id], "bs", n_samples)
         best = min(best, time.perf_counter() - start)
     return best
 
 
 def main() -> None:
+    import resource
+
+    from metrics.stats.significance import n_pairs, resamples_for
+
     metrics, stats = budget_stats()
     elapsed = time_budget(metrics, stats)
     print(
         f"all-pairs paired bootstrap + intervals, 1000 resamples, 10 systems x {len(metrics)} metrics "
         f"({', '.join(metrics)}) x 2000 segments (tiled real rows): {elapsed:.3f} s (best of 3)"
     )
+    metrics, stats = budget_stats(15, 2000, metric_ids=("bleu", "chrf", "ter"))
+    for count in (1000, resamples_for(n_pairs(15))):
+        elapsed = time_budget(metrics, stats, n_samples=count)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(
+            f"all pairs, 15 systems x 3 metrics ({', '.join(metrics)}) x 2000 segments, {count} resamples: "
+            f"{elapsed:.3f} s (best of 3; peak memory so far {peak:.0f} MB)"
+        )
     shared = ROOT.parent / "shared" / "data"
     if not (shared / "wmt22").exists():
         print(f"{shared} absent: skipping the comparison with sacrebleu")

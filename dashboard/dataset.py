@@ -15,7 +15,6 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from metrics.core.registry import DEFAULT_MT
 from metrics.io.inputs import InputError
 from metrics.stats.human import HumanScores
 
@@ -41,7 +40,7 @@ class Dataset:
     refs: tuple[tuple[str, ...], ...]
     ref_names: tuple[str, ...]
     source: tuple[str, ...] | None = None
-    default_metrics: tuple[str, ...] = DEFAULT_MT
+    default_metrics: tuple[str, ...] | None = None  # None: chosen from the data (metrics.core.defaults)
     notes: tuple[str, ...] = field(default=())
     # Arrays cannot take part in ``==``; fingerprint() covers the judgments instead.
     human: HumanScores | None = field(default=None, compare=False)

@@ -126,7 +126,7 @@ def assemble(
     """A new dataset from parsed files; raises :class:`InputError` (first problem) and leaves ``base`` untouched.
 
     Without references, ``systems`` are added to ``base`` and checked against its length. With references the
-    result is a fresh dataset (``base`` only supplies the metric defaults).
+    result is a fresh dataset whose default metrics are ``default_metrics``, else chosen from its references.
     """
     problems = assemble_problems(refs, systems, source, base=base)
     if problems:
@@ -149,7 +149,7 @@ def assemble(
         refs=tuple(r.texts for r in refs),
         ref_names=tuple(ref_names),
         source=source.texts if source else None,
-        default_metrics=tuple(default_metrics or (base.default_metrics if base else Dataset.default_metrics)),
+        default_metrics=tuple(default_metrics) if default_metrics else None,
         notes=notes,
     )
 

@@ -15,16 +15,20 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from dashboard import slices
 from dashboard.compute import LRU, Job, NotComputed, report, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
 from metrics.core.base import Metric, SegmentStats
+from metrics.core.defaults import MetricChoice, choose_metrics
 from metrics.core.explanation import Explanation
+from metrics.core.language import LanguageSettings, ScriptCounts, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, available_metrics, create
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
 from metrics.stats.correlation import Correlation, correlate
 from metrics.stats.human import HumanScores
+from metrics.stats.significance import DEFAULT_ALPHA, n_pairs, resamples_for
 from rendering.text import escape_markdown
 
 DATASET = "dataset"
@@ -32,9 +36,15 @@ METRICS = "metric_ids"
 OPTIONS = "metric_options"
 SEGMENT = "segment"  # 0-based index of the segment the segment view shows
 BASELINE = "baseline"
+RESAMPLES = "n_resamples"  # the user's count of bootstrap resamples for significance; absent: automatic
+METRIC_CHOICE = "metric_choice"  # the MetricChoice that set the metrics from the data (None: a sample's or a file's)
+SCRIPT = "script"  # the ScriptCounts of the loaded references
+LANGUAGE = "language"  # the LanguageSettings applied for them, and …
+AUTO_OPTIONS = "auto_options"  # … the option values that set ({family: {option: value}}), to tell the user's apart
 VIEW_KEYS = (BASELINE, SEGMENT)
 WIDGET_GENERATION = "widget_generation"
-N_RESAMPLES = 1000
+N_RESAMPLES = 1000  # correlation intervals; sacrebleu's count, the floor of the significance tests' counts
+RESAMPLE_CHOICES = (1000, 2000, 5000, 10000, 20000, 50000)
 SEED = 12345
 
 
@@ -74,13 +84,98 @@ def offered_metrics() -> tuple[str, ...]:
     return available_metrics()
 
 
+def default_metrics(data: Dataset) -> tuple[list[str], MetricChoice | None]:
+    """The metrics to start from: the dataset's own (a bundled example's, a workspace's), else chosen from its
+    references, with the reason (``metrics.core.defaults``)."""
+    offered = offered_metrics()
+    if data.default_metrics is not None:
+        return [m for m in data.default_metrics if m in offered], None
+    choice = choose_metrics(data.refs, offered)
+    return list(choice.metrics), choice
+
+
 def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
+    """Load ``data``. New references bring their own defaults — metrics chosen from them, the options their
+    language calls for — while systems added to, renamed in or removed from the same references keep the choice
+    (``keep_metrics``)."""
+    previous = st.session_state.get(DATASET)
+    new_refs = previous is None or previous.refs_hash != data.refs_hash
     st.session_state[DATASET] = data
-    if not keep_metrics or METRICS not in st.session_state:
-        st.session_state[METRICS] = [m for m in data.default_metrics if m in offered_metrics()]
+    if new_refs:
+        _adopt_language(data)
+    if not keep_metrics or new_refs or METRICS not in st.session_state:
+        ids, choice = default_metrics(data)
+        st.session_state[METRICS] = ids
+        st.session_state[METRIC_CHOICE] = choice
     st.session_state[SEGMENT] = 0
     if st.session_state.get(BASELINE) not in data.systems:
         st.session_state[BASELINE] = next(iter(data.systems))
+
+
+def _adopt_language(data: Dataset) -> None:
+    """Set the options the references' language calls for (``metrics.core.language``), except those the user set:
+    values the previous references set and the user left as they were are taken back first."""
+    current = options()
+    for family, values in st.session_state.get(AUTO_OPTIONS, {}).items():
+        for name, value in values.items():
+            if current.get(family, {}).get(name) == value:
+                del current[family][name]
+    counts = detect_language(data.refs)
+    families = {spec.family for spec in SPECS.values()}
+    chosen, applied = apply_language(language_settings(counts.language), current, families)
+    st.session_state[OPTIONS] = {family: values for family, values in chosen.items() if values}
+    auto: dict[str, dict[str, Any]] = {}
+    for choice in applied.choices:
+        auto.setdefault(choice.family, {})[choice.name] = choice.value
+    st.session_state[AUTO_OPTIONS] = auto
+    st.session_state[SCRIPT] = counts
+    st.session_state[LANGUAGE] = applied
+
+
+def language_note(ids: Sequence[str]) -> str | None:
+    """What was detected in the references and what it set for the chosen metrics (options the user changed since
+    are left out), for the screen; ``None`` for references of no language with options of its own. Plain text."""
+    counts: ScriptCounts | None = st.session_state.get(SCRIPT)
+    applied: LanguageSettings | None = st.session_state.get(LANGUAGE)
+    if counts is None or counts.language is None or applied is None:
+        return None
+    families = {SPECS[m].family for m in ids}
+    current = options()
+    held = tuple(
+        c for c in applied.choices if c.family in families and current.get(c.family, {}).get(c.name) == c.value
+    )
+    fallbacks = tuple(f for f in applied.fallbacks if f.family in families)
+    if not held and not fallbacks:
+        return f"References look {counts.describe()}; the chosen metrics have no option for it."
+    summary = LanguageSettings(applied.language, held, fallbacks).summary()
+    return f"References look {counts.describe()}: {summary}. Options can be changed in the sidebar."
+
+
+def metric_choice_note(ids: Sequence[str]) -> str | None:
+    """Why these metrics, while they are the ones chosen from the data (plain text); ``None`` otherwise."""
+    choice: MetricChoice | None = st.session_state.get(METRIC_CHOICE)
+    if choice is None or list(choice.metrics) != list(ids):
+        return None
+    return f"Metrics chosen from the data — {choice.explain()}. Choose others in the sidebar."
+
+
+def resamples(n_systems: int) -> int:
+    """Bootstrap resamples of the significance tests: the user's count, else enough for the Holm-corrected tests
+    of all pairs of ``n_systems`` systems to be able to reject (``metrics.stats.significance.resamples_for``)."""
+    chosen = st.session_state.get(RESAMPLES)
+    return int(chosen) if chosen is not None else auto_resamples(n_systems)
+
+
+def auto_resamples(n_systems: int) -> int:
+    return resamples_for(max(1, n_pairs(n_systems)), DEFAULT_ALPHA)
+
+
+def set_resamples(count: int | None) -> None:
+    """The user's count of resamples (``None``: automatic)."""
+    if count is None:
+        st.session_state.pop(RESAMPLES, None)
+    else:
+        st.session_state[RESAMPLES] = int(count)
 
 
 def dataset() -> Dataset:
@@ -115,7 +210,7 @@ def family_options(ids: Sequence[str], all_options: dict[str, dict[str, Any]]) -
 
 def settings() -> Settings:
     view = {key: st.session_state[key] for key in VIEW_KEYS if key in st.session_state}
-    return Settings(tuple(metric_ids()), options(), view)
+    return Settings(tuple(metric_ids()), options(), view, slices.saved())
 
 
 def apply_settings(loaded: Settings) -> list[str]:
@@ -125,7 +220,7 @@ def apply_settings(loaded: Settings) -> list[str]:
     dropped = [m for m in loaded.metrics if m not in ids]
     if dropped:
         notes.append(f"metrics not available here, left out: {', '.join(dropped)}")
-    chosen = ids or [m for m in dataset().default_metrics if m in offered_metrics()]
+    chosen = ids or default_metrics(dataset())[0]
     st.session_state[METRICS] = chosen
     kept: dict[str, dict[str, Any]] = {}
     for family, values in loaded.options.items():
@@ -145,6 +240,7 @@ def apply_settings(loaded: Settings) -> list[str]:
     segment = loaded.view.get(SEGMENT)
     if isinstance(segment, int) and 0 <= segment < len(data):
         st.session_state[SEGMENT] = segment
+    slices.replace_all(loaded.slices)
     reset_widgets()
     return notes
 
@@ -246,6 +342,7 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     data = dataset()
     all_options = options()
     names = [r.name for r in evaluation.systems]
+    count = resamples(len(names))
     ids = [data.system_id(name) for name in names]  # stable: systems with identical outputs stay apart
     to_name = dict(zip(ids, names, strict=True))
     content = tuple((i, data.system_hash(name)) for i, name in zip(ids, names, strict=True))
@@ -255,17 +352,15 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
             metric = evaluation.metrics[metric_id]
             stats = {i: evaluation.system(n).stats[metric_id] for i, n in zip(ids, names, strict=True)}
             if len(stats) > 1:
-                return significance.all_pairs(metric, stats, n_samples=N_RESAMPLES, seed=SEED)
-            intervals = significance.confidence_intervals(metric, stats, N_RESAMPLES, SEED)
+                return significance.all_pairs(metric, stats, n_samples=count, seed=SEED)
+            intervals = significance.confidence_intervals(metric, stats, count, SEED)
             return significance.PairedReport(metric.name, "bs", None, intervals, (), ((ids[0],),))
 
-        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, content, N_RESAMPLES, SEED)
+        key = (metric_id, _options_json(metric_id, all_options), data.refs_hash, content, count, SEED)
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}
-    reports, _ = run_cached(
-        _statistics(), jobs, f"Bootstrap resampling ({N_RESAMPLES} samples)", expected=(NotComputed,)
-    )
+    reports, _ = run_cached(_statistics(), jobs, f"Bootstrap resampling ({count:,} samples)", expected=(NotComputed,))
     return {metric_id: _renamed(report, to_name) for metric_id, report in reports.items()}
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from dashboard.dataset import Dataset
+from metrics.analysis.slices import Slice
 from metrics.io.inputs import InputError
 from metrics.stats.human import HumanScores
 
@@ -29,6 +30,7 @@ class Settings:
     metrics: tuple[str, ...] = ()
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     view: Mapping[str, Any] = field(default_factory=dict)  # baseline, segment, explorer filters …
+    slices: tuple[Slice, ...] = ()  # named sets of segments (the Analysis page scores them)
 
 
 def dumps(dataset: Dataset, settings: Settings) -> str:
@@ -46,6 +48,9 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
             "metrics": list(settings.metrics),
             "options": {family: dict(values) for family, values in settings.options.items()},
             "view": dict(settings.view),
+            "slices": [
+                {"name": s.name, "description": s.description, "segments": list(s.segments)} for s in settings.slices
+            ],
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
@@ -78,6 +83,28 @@ def _human(value: Any, source: str) -> HumanScores | None:
         return HumanScores(scores, value["source"] if isinstance(value.get("source"), str) else "")
     except ValueError as err:
         raise InputError(source, f"human scores: {err}") from None
+
+
+def _slices(value: Any, n_segments: int, source: str) -> tuple[Slice, ...]:
+    if not isinstance(value, list):
+        raise InputError(source, "settings.slices must be a list of {name, description, segments} objects")
+    found = []
+    for k, item in enumerate(value, start=1):
+        where = f"settings.slices[{k}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise InputError(source, f"{where} must be an object with a string 'name'")
+        segments = item.get("segments")
+        if not isinstance(segments, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in segments):
+            raise InputError(source, f"{where}.segments must be a list of 0-based segment numbers")
+        try:
+            piece = Slice(item["name"], str(item.get("description", "")), tuple(segments))
+            piece.check(n_segments)
+        except ValueError as err:
+            raise InputError(source, f"{where}: {err}") from None
+        found.append(piece)
+    if len({piece.name for piece in found}) != len(found):
+        raise InputError(source, "two slices have the same name")
+    return tuple(found)
 
 
 def _strings(value: Any, where: str, source: str) -> tuple[str, ...]:
@@ -134,9 +161,9 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
             refs=tuple(texts for _, texts in refs),
             ref_names=tuple(name for name, _ in refs),
             source=src,
-            default_metrics=metrics or Dataset.default_metrics,
+            default_metrics=tuple(metrics) or None,
             human=human,
         )
     except InputError as err:
         raise InputError(source, str(err)) from None
-    return dataset, Settings(metrics, options, view)
+    return dataset, Settings(metrics, options, view, _slices(raw.get("slices", []), len(dataset), source))

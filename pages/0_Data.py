@@ -38,6 +38,9 @@ st.markdown(
 )
 for message in st.session_state.get("intake_notes", []):
     st.info(escape_markdown(message), icon="ℹ️")
+for message in (state.metric_choice_note(state.metric_ids()), state.language_note(state.metric_ids())):
+    if message:
+        st.caption(escape_markdown(message))
 
 st.caption("System names (edit to rename; content is unchanged, so nothing is rescored)")
 

@@ -7,14 +7,23 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.sidebar import page_setup
+from metrics.analysis.agreement import baseline_agreement
 from metrics.io.results import to_json
 from rendering import export
+from rendering.analysis import AGREEMENT_CAPTION, with_agreement
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
-from rendering.tables import groups_text, metric_labels, metric_notes, overview_table, style_overview
+from rendering.tables import (
+    groups_text,
+    metric_labels,
+    metric_notes,
+    overview_table,
+    style_overview,
+    systems_text,
+)
 from rendering.text import escape_markdown
 
-CI, P = "95% CI", "p against the baseline"
+CI, P, AGR = "95% CI", "p against the baseline", "human agreement"
 DETAILED_METRICS = 3
 
 data = page_setup("overview")
@@ -24,6 +33,9 @@ evaluation = state.evaluation()
 st.markdown(
     f"{escape_markdown(data.title)}: {len(data.systems)} systems, {len(data)} segments, {len(data.refs)} reference(s)."
 )
+choices = [n for n in (state.metric_choice_note(state.metric_ids()), state.language_note(state.metric_ids())) if n]
+if choices:
+    st.info("  \n".join(escape_markdown(n) for n in choices), icon="ℹ️")
 if not evaluation.metrics:
     st.warning("No metric could be computed; choose metrics in the sidebar.")
     st.stop()
@@ -34,7 +46,20 @@ if st.session_state.get(state.BASELINE) not in names:
 baseline_box = state.widget_key("baseline_box")
 if st.session_state.get(baseline_box) not in names:
     st.session_state[baseline_box] = st.session_state[state.BASELINE]
-baseline = st.selectbox("Baseline for significance", names, key=baseline_box)
+left, right = st.columns(2)
+baseline = left.selectbox("Baseline for significance", names, key=baseline_box)
+auto = state.auto_resamples(len(names))
+chosen_count = right.selectbox(
+    "Bootstrap resamples",
+    [None, *state.RESAMPLE_CHOICES],
+    index=[None, *state.RESAMPLE_CHOICES].index(st.session_state.get(state.RESAMPLES)),
+    format_func=lambda n: f"auto ({auto:,} for {len(names)} systems)" if n is None else f"{n:,}",
+    key=state.widget_key("resamples_box"),
+    help="Tests of all pairs are Holm-corrected: with m pairs the smallest p-value a test of n resamples can reach "
+    "is m/(n+1). auto takes enough resamples for it to be at most α/10.",
+)
+state.set_resamples(chosen_count)
+n_resamples = state.resamples(len(names))
 st.session_state[state.BASELINE] = baseline
 
 reports = state.statistics(evaluation)
@@ -48,27 +73,37 @@ if reports is not None:
         for name in names:
             pair = report["pairs"].get(frozenset((baseline, name)))
             if pair is not None:
-                pvalues[(name, metric_id)] = pair.p_value
+                pvalues[(name, metric_id)] = pair.evidence  # 1 for an output identical to the baseline's
         groups[metric_id] = report["groups"]
 
-for label, note, systems in metric_notes(evaluation):
-    st.warning(f"**{escape_markdown(label)}** ({escape_markdown(', '.join(systems))}): {escape_markdown(note)}")
+for group in metric_notes(evaluation):
+    where = f"{', '.join(group.metrics)} on {systems_text(group.systems, len(names))}"
+    st.warning(f"**{escape_markdown(where)}**: {escape_markdown(group.message)}")
+    if group.details:
+        with st.expander(f"What it found, system by system ({len(group.details)})"):
+            st.markdown(
+                "\n".join(f"- {escape_markdown(s)}: {escape_markdown('; '.join(d))}" for s, d in group.details.items())
+            )
 
 # Every system and every metric's score stay in view: the table is as tall as its rows, and the columns beside
 # each score are offered by default only while they fit beside every metric's score on a 1400 px window.
 details = st.pills(
     "Beside each score",
-    [CI, P],
+    [CI, P, AGR],
     selection_mode="multi",
-    default=[CI, P] if len(evaluation.metrics) <= DETAILED_METRICS else [],
+    default=[CI, P, AGR] if len(evaluation.metrics) <= DETAILED_METRICS else [],
     key="overview_details",
 )
 table = overview_table(
     evaluation, (intervals or None) if CI in details else None, (pvalues or None) if P in details else None
 )
+trust = baseline_agreement(evaluation.metrics, {r.name: dict(r.scores) for r in evaluation.systems}, baseline)
+if AGR in details:
+    table = with_agreement(table, trust, labels)
 # A short header beside its score; the full name is the header's tooltip.
 short = {f"{label} 95% CI": ("95% CI", "95% bootstrap interval") for label in labels.values()}
 short |= {f"{label} p": ("p", f"paired bootstrap against {escape_markdown(baseline)}") for label in labels.values()}
+short |= {f"{label} human agr.": ("human agr.", AGREEMENT_CAPTION.strip()) for label in labels.values()}
 st.dataframe(
     style_overview(table, evaluation),
     height="content",
@@ -83,10 +118,23 @@ if reports is None:
     st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.stats.significance.")
 else:
     st.caption(
-        f"Best per metric highlighted. 95% bootstrap intervals ({state.N_RESAMPLES} resamples, seed {state.SEED}); "
-        f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05)."
+        f"Best per metric highlighted. 95% bootstrap intervals ({n_resamples:,} resamples, seed {state.SEED}); "
+        f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05; 1 for an output identical to "
+        "the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
+        + (AGREEMENT_CAPTION if trust and AGR in details else "")
     )
-    st.markdown("**Groups of tied systems** (best first; Holm-corrected paired bootstrap, α = 0.05)")
+    pairs = len(names) * (len(names) - 1) // 2
+    floor = pairs / (n_resamples + 1)
+    st.markdown(
+        "**Groups of tied systems** (best first; Holm-corrected paired bootstrap, α = 0.05; identical systems "
+        "are always tied)"
+    )
+    if len(names) > 1 and floor >= 0.05:
+        st.warning(
+            f"With {n_resamples:,} resamples and {pairs} pairs the smallest reachable corrected p-value is "
+            f"{floor:.3f}, so no difference can be significant and every system is tied: choose auto "
+            f"({auto:,}) resamples."
+        )
     for metric_id, metric_groups in groups.items():
         st.markdown(f"- {escape_markdown(labels[metric_id])}: {escape_markdown(groups_text(metric_groups))}")
 
@@ -104,7 +152,7 @@ results = export.overview_results(
     reports,
     correlations,
     seed=state.SEED,
-    n_resamples=state.N_RESAMPLES,
+    n_resamples=n_resamples,
     title=data.title,
     human=None if data.human is None else data.human.source or "uploaded",
     notes=[*data.notes, *problems],

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from dashboard import state
+from dashboard import slices, state
 from dashboard.sidebar import scored_page
+from metrics.core.language import detect_language, length_unit, text_length
 from rendering.tables import column_name, metric_labels, sentence_scores
 
 data, evaluation = scored_page("explorer", "Sentence explorer")
@@ -23,8 +24,9 @@ metric_ids = metric_ids or list(evaluation.metrics)
 systems = systems or all_systems
 
 frame = sentence_scores(evaluation, systems, metric_ids)
-ref_words = np.array([len(r.split()) for r in data.refs[0]])
-frame.insert(0, "ref words", ref_words)
+unit = length_unit(detect_language(data.refs).language)  # Chinese and Japanese put no spaces between words
+ref_lengths = np.array([text_length(r, unit) for r in data.refs[0]])
+frame.insert(0, f"ref {unit}", ref_lengths)
 frame.insert(1, "reference", list(data.refs[0]))
 if data.source is not None:
     frame.insert(1, "source", list(data.source))
@@ -37,10 +39,10 @@ with st.expander("Filters", expanded=True):
         streams = [*data.refs, *(data.systems[s] for s in systems), *([data.source] if data.source else [])]
         mask &= np.array([any(needle in stream[i].casefold() for stream in streams) for i in range(len(data))])
 
-    low, high = int(ref_words.min()), int(ref_words.max())
+    low, high = int(ref_lengths.min()), int(ref_lengths.max())
     if low < high:
-        length = st.slider("Reference length (words)", low, high, (low, high), key="ex_len")
-        mask &= (ref_words >= length[0]) & (ref_words <= length[1])
+        length = st.slider(f"Reference length ({unit})", low, high, (low, high), key="ex_len")
+        mask &= (ref_lengths >= length[0]) & (ref_lengths <= length[1])
 
     c1, c2, c3 = st.columns(3)
     score_system = c1.selectbox("Score of system", ["(no score filter)", *systems], key="ex_score_sys")
@@ -70,6 +72,7 @@ with st.expander("Filters", expanded=True):
             mask &= (diff >= chosen[0]) & (diff <= chosen[1])
 
 view = frame[mask]
+slices.save_form(mask)  # the Analysis page scores saved slices
 s1, s2 = st.columns([3, 1])
 sort_by = s1.selectbox(
     "Sort by", ["segment", *[c for c in view.columns if c not in ("reference", "source")]], key="ex_sort"

@@ -13,8 +13,8 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from metrics.evaluate import Evaluation
+from metrics.io.results import NoteGroup, display_names, note_groups
 from metrics.io.results import best_systems as best_of
-from metrics.io.results import display_names
 from metrics.io.results import metric_notes as evaluation_notes
 
 Interval = tuple[float, float]
@@ -133,8 +133,21 @@ def sentence_scores(evaluation: Evaluation, systems: Sequence[str], metric_ids: 
     return frame
 
 
-def metric_notes(evaluation: Evaluation) -> list[tuple[str, str, list[str]]]:
-    """Every warning a metric attached to its statistics (text thrown away by a tokenizer, a search bound that
-    applied, ROUGE-Lsum without sentence breaks): ``(metric label, note, systems it concerns)``, in metric order."""
+def metric_notes(evaluation: Evaluation) -> tuple[NoteGroup, ...]:
+    """Every warning the metrics attached to their statistics (text thrown away by a tokenizer, a search bound that
+    applied, ROUGE-Lsum without sentence breaks), once per kind with the metrics (as display names) and systems
+    it concerns."""
     labels = metric_labels(evaluation)
-    return [(labels[n.metric], n.message, list(n.systems)) for n in evaluation_notes(evaluation) if n.metric]
+    return tuple(
+        NoteGroup(g.message, tuple(labels[m] for m in g.metrics), g.systems, g.details)
+        for g in note_groups(evaluation_notes(evaluation))
+    )
+
+
+def systems_text(systems: Sequence[str], total: int, shown: int = 6) -> str:
+    """``all 13 systems`` / ``A, B and C`` / ``A, B, … and 9 more`` (plain text; escape before Markdown)."""
+    if len(systems) == total and total > 2:
+        return f"all {total} systems"
+    if len(systems) <= shown:
+        return ", ".join(systems[:-1]) + (" and " if len(systems) > 1 else "") + systems[-1]
+    return ", ".join(systems[:shown]) + f", … and {len(systems) - shown} more"

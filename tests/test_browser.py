@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from serving import streamlit_server
 
+from app_pages import PAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -166,7 +168,7 @@ def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, head
             links = page.locator("[data-testid='stSidebarNav'] a")
             links.first.wait_for(timeout=30_000)
             names = [link.inner_text().split("\n")[-1].strip() for link in links.all()]
-            assert names == ["Overview", "Data", "Explorer", "Segment", "Teach"], names
+            assert names == [title for _, title, _ in PAGES], names
             page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect']").wait_for(timeout=30_000)
             assert page.locator("[data-testid='stException']").count() == 0
             page.close()
@@ -337,4 +339,29 @@ def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, br
     page.get_by_text("nrefs:1|case:lc|tok:tercom").first.wait_for(timeout=120_000)
     assert page.get_by_text("Scoring was stopped").count() == 0
     assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
+
+
+@pytest.mark.browser
+def test_analysis_page_in_chromium(app_url, browser):
+    """The Analysis page on the bundled sample: bucket chart and table, then the n-gram section; screenshot each."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1400})
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.goto(app_url)
+    page.get_by_text("nrefs:2").first.wait_for(timeout=90_000)
+    start = time.perf_counter()
+    page.get_by_role("link", name="Analysis").click()
+    page.get_by_role("heading", name="Error analysis").wait_for(timeout=60_000)
+    page.locator("[data-testid='stPlotlyChart']").first.wait_for(timeout=120_000)
+    page.locator("[data-testid='stDataFrame'] canvas").first.wait_for(timeout=60_000)
+    print(f"analysis buckets after {time.perf_counter() - start:.1f} s")
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("reference length (BLEU tokens (tok:13a))").count() >= 1
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(ARTIFACTS / "analysis_buckets.png"), full_page=True)
+    page.get_by_text("N-grams A vs B", exact=True).click()
+    page.get_by_text("matches more").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1500)
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "analysis_ngrams.png"), full_page=True)
     page.close()

@@ -141,7 +141,7 @@ def test_bound_is_reported_never_silent() -> None:
     bounded = CharacTER(max_shift_work=0)
     stats = bounded.stats([hyp, "a b"], [[ref, "a b"]])
     assert stats.rows[0, 0] > CharacTER().sentence_score(hyp, [ref])
-    assert len(stats.notes) == 1 and "max_shift_work=0" in stats.notes[0] and "(1)" in stats.notes[0]
+    assert len(stats.notes) == 1 and "max_shift_work=0" in str(stats.notes[0]) and "(1)" in str(stats.notes[0])
     assert "stopped after 0 shift(s)" in bounded.explain(hyp, [ref]).notes[0]
     assert CharacTER().stats([hyp], [[ref]]).notes == ()
 
@@ -155,7 +155,7 @@ def test_giant_line_stays_responsive() -> None:
     stats = CharacTER().stats([hyp, "the cat"], [[ref, "the cat"]])
     assert time.perf_counter() - start < 20
     assert 0.0 < stats.rows[0, 0] <= 1.0 and stats.rows[1, 0] == 0.0
-    assert stats.notes and "1 segment(s) (1)" in stats.notes[0]
+    assert stats.notes and "1 segment(s) (1)" in str(stats.notes[0])
 
 
 def test_alignment_primitive() -> None:

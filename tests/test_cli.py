@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import DATA, rel_close, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 
@@ -60,13 +61,13 @@ def test_unknown_metric_and_option_are_refused(capsys):
 
 
 def test_csv_and_table_formats(capsys):
-    main(["score", "--refs", *REFS, "--systems", *SYSTEMS, "--format", "csv"])
+    main(["score", "--refs", *REFS, "--systems", *SYSTEMS, "--format", "csv", "-m", "bleu", "chrf"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "metric,metric_name,higher_is_better,system,score,mean,ci_lo,ci_hi,half_width,signature"
     assert lines[1].startswith("bleu,BLEU,true,LT22,") and lines[1].endswith(
         ",,,,nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
     )
-    main(["score", "--refs", *REFS, "--systems", *SYSTEMS])
+    main(["score", "--refs", *REFS, "--systems", *SYSTEMS, "-m", "chrf"])
     assert "chrF2" in capsys.readouterr().out
 
 
@@ -119,3 +120,125 @@ def test_metrics_lists_every_option_with_label_default_values_and_help(capsys, m
     assert "fixed by this id: word_order=2" in chrf_pp and "chrf.word_order=" not in chrf_pp
     blocks = [line for line in out.splitlines() if not line.startswith(" ")]
     assert [b.split()[0] for b in blocks] == list(SPECS)
+
+
+# ------------------------------------------------------------------------------------------ habits of sacrebleu users
+
+ZH = DATA / "wmt22-en-zh"
+ZH_REFS = [str(ZH / "ref.A.txt"), str(ZH / "ref.B.txt")]
+ZH_SYSTEM = str(ZH / "sys" / "Online-B.txt")
+
+
+def test_short_flags_score_only_and_space_separated_metrics(capsys):
+    assert main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu", "chrf", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,chrf", "-b"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"{s['scores']['bleu']:.4f}\t{s['scores']['chrf']:.4f}" for s in doc["systems"]]
+    assert main(["score", "-r", *REFS, "-i", SYSTEMS[0], "-m", "bleu", "--score-only"]) == 0
+    assert capsys.readouterr().out == f"{doc['systems'][0]['scores']['bleu']:.4f}\n"
+    assert main(["score", "-r", *REFS, "-i", SYSTEMS[0], "-m", "bleu", "-b", "--format", "json", "--confidence"]) == 2
+    assert "-b/--score-only prints only the scores; leave out --format, statistics flags" in capsys.readouterr().err
+
+
+def test_a_dash_reads_a_system_from_standard_input(capsys, monkeypatch):
+    import io
+
+    with open(SYSTEMS[0], "rb") as handle:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(handle.read())))
+    assert main(["score", "-r", *REFS, "-i", "-", SYSTEMS[1], "-m", "bleu", "--format", "json"]) == 0
+    from_stdin = json.loads(capsys.readouterr().out)
+    assert main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu", "--format", "json"]) == 0
+    from_files = json.loads(capsys.readouterr().out)
+    assert from_stdin["systems"][0]["name"] == "stdin"
+    assert from_stdin["systems"][0]["scores"] == from_files["systems"][0]["scores"]
+    assert main(["score", "-r", "-", "-i", "-", "-m", "bleu"]) == 2
+    assert "- (standard input) can be read only once" in capsys.readouterr().err
+
+
+def test_a_piped_system_through_the_console_script():
+    with open(SYSTEMS[0], "rb") as handle:
+        data = handle.read()
+    result = subprocess.run(
+        [sys.executable, "-m", "metrics.cli.main", "score", "-r", *REFS, "-i", "-", "-m", "bleu", "-b"],
+        input=data,
+        capture_output=True,
+        check=True,
+    )
+    expected = SacreBLEU().corpus_score(slice_corpus("wmt22-de-en").systems["LT22"], slice_corpus("wmt22-de-en").refs)
+    assert result.stdout.decode() == f"{expected.score:.4f}\n"
+    assert b"\r" not in result.stderr  # no progress bar into a pipe
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0 and capsys.readouterr().out == "scorelens 0.1.0\n"
+
+
+def test_every_csv_row_of_numbers_carries_its_signature(capsys):
+    main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,chrf", "--segments", "--format", "json"])
+    signatures = json.loads(capsys.readouterr().out)["signatures"]
+    main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,chrf", "--segments", "--format", "csv"])
+    import csv
+    import io
+
+    tables = [list(csv.DictReader(io.StringIO(block))) for block in capsys.readouterr().out.split("\n\n")]
+    scores, segments = tables
+    assert len(scores) == 4 and len(segments) == 2 * 2 * 400
+    assert all(row["signature"] == signatures[row["metric"]] for row in scores + segments)
+    assert signatures["chrf"].startswith("nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0")
+
+
+def test_metrics_are_chosen_from_the_data_when_not_given(capsys):
+    cnndm = DATA / "cnndm"
+    refs = str(cnndm / "reference.sents.jsonl")
+    system = str(sorted((cnndm / "sys").glob("*.sents.jsonl"))[0])
+    assert main(["score", "-r", refs, "-i", system, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert list(json.loads(out)["signatures"]) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert "metrics chosen from the references: rouge1, rouge2, rougeL, rougeLsum (1 reference per segment," in err
+    assert "several sentences per reference read as summaries" in err
+
+
+def test_chinese_references_get_sacrebleus_tokenizer_unless_the_user_set_one(capsys):
+    assert main(["score", "-r", *ZH_REFS, "-i", ZH_SYSTEM, "-m", "bleu,chrf", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["signatures"]["bleu"] == "nrefs:2|case:mixed|eff:no|tok:zh|smooth:exp|version:2.6.0"
+    corpus = slice_corpus("wmt22-en-zh")
+    expected = SacreBLEU(trg_lang="zh").corpus_score(corpus.systems["Online-B"], corpus.refs).score
+    assert rel_close(doc["systems"][0]["scores"]["bleu"], expected)
+    assert "scorelens: note: references look Chinese (92% of the letters are Han characters): bleu.tokenize=zh" in err
+    assert "ter." not in err  # TER was not chosen
+    assert main(["score", "-r", *ZH_REFS, "-i", ZH_SYSTEM, "-m", "bleu", "--set", "bleu.tokenize=13a", "-b"]) == 0
+    out, err = capsys.readouterr()
+    assert "references look" not in err and float(out) < expected - 10  # the user's 13a stands
+    assert main(["score", "-r", *ZH_REFS, "-i", ZH_SYSTEM, "-m", "bleu", "-l", "none", "--format", "json"]) == 0
+    assert "tok:13a" in json.loads(capsys.readouterr().out)["signatures"]["bleu"]
+    assert main(["score", "-r", *REFS, "-i", SYSTEMS[0], "-m", "bleu", "ter", "-l", "en-zh", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    signatures = json.loads(out)["signatures"]
+    assert "tok:zh" in signatures["bleu"] and "norm:yes|punct:yes|asian:yes" in signatures["ter"]
+    assert "language zh: bleu.tokenize=zh" in err
+    assert main(["score", "-r", *ZH_REFS, "-i", ZH_SYSTEM, "-m", "bleu", "-l", "zh-en", "--format", "json"]) == 0
+    assert "tok:13a" in json.loads(capsys.readouterr().out)["signatures"]["bleu"]  # English target: nothing to set
+    with pytest.raises(SystemExit):
+        main(["score", "-r", *REFS, "-i", SYSTEMS[0], "-l", "klingon"])
+    assert "expected auto, none, a language code (zh) or a pair (en-zh)" in capsys.readouterr().err
+
+
+def test_all_pairs_take_enough_resamples_and_say_so(capsys):
+    three = [*SYSTEMS, str(DEEN / "sys" / "PROMT.txt")]
+    args = ["score", "-r", *REFS, "-i", *three, "-m", "chrf", "--paired-bs", "--all-pairs", "--format", "json"]
+    assert main([*args, "--alpha", "0.01"]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["statistics"]["n_bootstrap"] == 3000 and "nrefs:2|bs:3000|" in doc["signatures"]["chrf"]
+    assert "3000 bootstrap resamples for 3 Holm-corrected comparison(s) at α = 0.01" in err
+    assert main([*args, "--n-bootstrap", "500"]) == 0
+    assert json.loads(capsys.readouterr().out)["statistics"]["n_bootstrap"] == 500
+    paired = ["score", "-r", *REFS, "-i", *three, "-m", "chrf", "--paired-bs", "--format", "json"]
+    with pytest.raises(SystemExit):
+        main([*paired, "--n-bootstrap", "lots"])
+    assert "'lots' is neither a whole number nor auto" in capsys.readouterr().err

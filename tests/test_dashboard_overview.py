@@ -45,8 +45,25 @@ def test_scores_equal_sacrebleu_and_best_is_named(overview):
     for name, hyps in data.systems.items():
         assert table.loc[name, "BLEU"] == pytest.approx(BLEU().corpus_score(list(hyps), refs).score, rel=1e-9)
         assert table.loc[name, "chrF2"] == pytest.approx(CHRF().corpus_score(list(hyps), refs).score, rel=1e-9)
-    assert list(table.columns) == ["BLEU", "BLEU 95% CI", "BLEU p", "chrF2", "chrF2 95% CI", "chrF2 p"]
+    assert list(table.columns) == [
+        "BLEU", "BLEU 95% CI", "BLEU p", "BLEU human agr.", "chrF2", "chrF2 95% CI", "chrF2 p", "chrF2 human agr.",
+    ]  # fmt: skip
     assert table.loc["alpha", "BLEU p"] == "baseline"
+
+
+def test_human_agreement_estimate_beside_each_p_value(overview):
+    """The estimate of Kocmi et al. 2024 (mt-thresholds) for each system's difference to the baseline."""
+    import mt_thresholds
+
+    table = overview.dataframe[0].value
+    assert table.loc["alpha", "BLEU human agr."] == ""  # the baseline has no difference to judge
+    for name in ("beta", "gamma"):
+        for label, metric in (("BLEU", "bleu"), ("chrF2", "chrf")):
+            delta = table.loc[name, label] - table.loc["alpha", label]
+            expected = mt_thresholds.accuracy(abs(delta), metric)
+            assert table.loc[name, f"{label} human agr."] == f"≈{expected:.0f}%"
+    captions = " ".join(c.value for c in overview.caption)
+    assert "Kocmi et al. 2024" in captions
 
 
 def test_intervals_pvalues_and_groups_come_from_the_significance_module(overview):
@@ -103,7 +120,8 @@ def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
     page = json.loads(downloads["scorelens.json"])
     assert page["dataset"] == "WMT22 de-en" and cli["dataset"] is None
     assert page == {**cli, "dataset": "WMT22 de-en"}
-    assert len(page["pairs"]) == 2 * 10 and page["signatures"]["bleu"].startswith("nrefs:2|bs:1000|seed:12345|")
+    # 5 systems, 10 Holm-corrected pairs: both take 2000 resamples, so that 10/2001 ≤ 0.05/10
+    assert len(page["pairs"]) == 2 * 10 and page["signatures"]["bleu"].startswith("nrefs:2|bs:2000|seed:12345|")
     table = at.dataframe[0].value
     for system in page["systems"]:  # and the numbers are the ones the page shows
         assert system["scores"]["bleu"] == table.loc[system["name"], "BLEU"]
@@ -113,7 +131,7 @@ def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
         tables = [archive.read(name).decode() for name in archive.namelist()]
     assert "\n".join(tables) == capsys.readouterr().out
     latex = downloads["scorelens.tex"].decode()
-    assert f"{page['systems'][0]['scores']['bleu']:.2f}" in latex and "bs:1000|seed:12345" in latex
+    assert f"{page['systems'][0]['scores']['bleu']:.2f}" in latex and "bs:2000|seed:12345" in latex
 
 
 def test_rerun_and_page_switch_never_recompute(monkeypatch):

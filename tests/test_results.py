@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 from conftest import slice_corpus
 
+from metrics.core.base import StatsNote
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
 from metrics.io.results import (
     SCHEMA_VERSION,
     MetricInfo,
     Note,
+    NoteGroup,
     Results,
     Statistics,
     StatisticsSettings,
@@ -25,6 +27,7 @@ from metrics.io.results import (
     best_systems,
     build_results,
     display_names,
+    note_groups,
     tables,
     to_csv,
     to_json,
@@ -125,6 +128,7 @@ def test_statistics_in_json_and_csv(evaluation, statistics):
         "p_corrected": pair.p_corrected,
         "diff": pair.diff,
         "diff_ci": list(pair.diff_ci),
+        "identical": False,
     }
     assert len(doc["pairs"]) == 3 * 3
     assert doc["groups"] == {m: [list(g) for g in groups] for m, groups in statistics.groups.items()}
@@ -174,23 +178,50 @@ def test_float32_and_nan_serialize_cleanly(evaluation):
     assert human_rows[0]["signature"].startswith("nrefs:2|bs:10|seed:1|")
 
 
-def test_notes_come_once_per_metric_and_text_listing_systems(evaluation):
+def test_notes_come_once_per_metric_and_kind_listing_systems_and_details(evaluation):
+    details = {SYSTEMS[0]: "2 segment(s) (4, 9)", SYSTEMS[1]: "1 segment(s) (7)"}
     noted = tuple(
-        replace(s, stats={**s.stats, "ter": replace(s.stats["ter"], notes=("search bound applied",))})
+        replace(
+            s,
+            stats={
+                **s.stats,
+                "ter": replace(s.stats["ter"], notes=(StatsNote("search bound applied", details.get(s.name, "")),)),
+            },
+        )
         for s in evaluation.systems
     )
     results = build_results(replace(evaluation, systems=noted), notes=[Note("ref.A.txt: removed a byte-order mark")])
     assert results.notes == (
         Note("ref.A.txt: removed a byte-order mark"),
-        Note("search bound applied", "ter", SYSTEMS),
+        Note("search bound applied", "ter", SYSTEMS, details),
     )
     assert _strict_json(to_json(results))["notes"][1] == {
         "metric": "ter",
         "systems": list(SYSTEMS),
         "message": "search bound applied",
+        "details": details,
     }
     notes = next(t for t in tables(results) if t.name == "notes")
-    assert notes.rows[0] == (None, None, "ref.A.txt: removed a byte-order mark") and len(notes.rows) == 4
+    assert notes.rows[0] == (None, None, "ref.A.txt: removed a byte-order mark", "") and len(notes.rows) == 4
+    assert notes.rows[1] == ("ter", SYSTEMS[0], "search bound applied", "2 segment(s) (4, 9)")
+
+
+def test_a_warning_of_several_metrics_and_systems_is_one_group():
+    """On en-zh the rouge-score tokenizer warning of ROUGE-1/2/L on 13 systems was 39 boxes; it is one group."""
+    systems = tuple(f"sys{k}" for k in range(13))
+    kind = "the rouge-score (default) tokenizer deletes non-ASCII letters and digits"
+    notes = [Note("ref.A.txt: converted Windows (CRLF) line endings")]
+    notes += [
+        Note(kind, m, systems, {s: f"{k} of 200 hypotheses" for k, s in enumerate(systems)})
+        for m in ("rouge1", "rouge2", "rougeL")
+    ]
+    notes += [Note("budget", "ter", systems[:2])]
+    groups = note_groups(notes)
+    assert len(groups) == 2
+    assert groups[0] == NoteGroup(
+        kind, ("rouge1", "rouge2", "rougeL"), systems, {s: (f"{k} of 200 hypotheses",) for k, s in enumerate(systems)}
+    )
+    assert groups[1] == NoteGroup("budget", ("ter",), systems[:2], {})
 
 
 def test_statistics_about_other_data_are_refused(evaluation, statistics):

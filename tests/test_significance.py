@@ -32,7 +32,9 @@ from metrics.stats.significance import (
     confidence_interval,
     confidence_intervals,
     holm,
+    n_pairs,
     paired_test,
+    resamples_for,
     tied_groups,
 )
 from metrics.ter.metric import TER
@@ -325,6 +327,92 @@ def test_tied_groups_rule():
     assert tied_groups(scores, [_pair(a, b, v) for (a, b), v in p.items()], corrected=False)[0] == ("A", "B")
     with pytest.raises(ValueError, match="no comparison"):
         tied_groups(scores, pairs[:2])
+
+
+def test_equal_scores_are_never_ranked_apart():
+    """A system whose score equals the previous one joins its group, even when its own test against the group's top
+    came out significant (a zero difference is no evidence)."""
+    scores = {"A": 10.0, "B": 8.0, "C": 8.0}
+    p = {("A", "B"): 0.2, ("A", "C"): 0.01, ("B", "C"): 0.9}
+    pairs = [_pair(a, b, v, v) for (a, b), v in p.items()]
+    assert tied_groups(scores, pairs) == (("A", "B", "C"),)
+
+
+def test_resamples_for_lets_the_smallest_corrected_p_fall_below_alpha():
+    assert n_pairs(15) == 105 and n_pairs(2) == 1
+    assert resamples_for(n_pairs(15)) == 21000  # 105 / 21001 ≤ 0.05 / 10
+    assert resamples_for(1) == 1000  # two systems: sacrebleu's default already suffices
+    for m in (1, 3, 10, 45, 105, 190, 4950):
+        for alpha in (0.05, 0.01):
+            n = resamples_for(m, alpha)
+            assert m / (n + 1) <= alpha / 10 and n % 1000 == 0 and n >= 1000
+            assert n == 1000 or m / (n - 1000 + 1) > alpha / 10  # the smallest such multiple of 1000
+    with pytest.raises(ValueError, match="alpha"):
+        resamples_for(3, 1.5)
+
+
+def _fifteen_en_zh() -> tuple[CHRF, dict[str, SegmentStats]]:
+    """15 English→Chinese systems on the 200-segment WMT22 slice: the two real ones, a byte-identical copy of one,
+    ten blends of the two, one lightly and one heavily truncated Lan-Bridge (chrF ≈ 53.8 and ≈ 21.1)."""
+    corpus = slice_corpus("wmt22-en-zh")
+    good, other = corpus.systems["Online-B"], corpus.systems["Lan-Bridge"]
+    systems = {"Online-B": good, "Online-B (copy)": list(good), "Lan-Bridge": other}
+    for k in range(1, 11):
+        systems[f"blend {k}"] = [
+            g if (7 * i + k) % 11 < k else o for i, (g, o) in enumerate(zip(good, other, strict=True))
+        ]
+    systems["Lan-Bridge 96.7%"] = [t[: max(1, round(len(t) * 0.967))] for t in other]
+    systems["Lan-Bridge 35.6%"] = [t[: max(1, round(len(t) * 0.356))] for t in other]
+    metric = CHRF()
+    return metric, {name: metric.stats(hyps, corpus.refs) for name, hyps in systems.items()}
+
+
+def test_fifteen_systems_separate_with_enough_resamples_and_copies_stay_tied():
+    metric, stats = _fifteen_en_zh()
+    scores = {name: metric.corpus_score(s) for name, s in stats.items()}
+    assert round(scores["Lan-Bridge 96.7%"], 1) == 53.8 and round(scores["Lan-Bridge 35.6%"], 1) == 21.1
+    # sacrebleu's 1000 resamples: the smallest corrected p is 105/1001 > 0.05, so all 15 form one group
+    floor = all_pairs(metric, stats, n_samples=1000)
+    assert len(floor.groups) == 1
+    n = resamples_for(n_pairs(len(stats)))
+    report = all_pairs(metric, stats, n_samples=n)
+    group_of = {name: k for k, group in enumerate(report.groups) for name in group}
+    assert group_of["Lan-Bridge 96.7%"] != group_of["Lan-Bridge 35.6%"]
+    assert report.groups[-1] == ("Lan-Bridge 35.6%",)
+    assert group_of["Online-B"] == group_of["Online-B (copy)"] == 0
+    copy = next(p for p in report.pairs if {p.baseline, p.system} == {"Online-B", "Online-B (copy)"})
+    # sacrebleu's value for two identical systems is its floor 1/(n+1); corrections and groups count it as 1
+    assert copy.identical and copy.p_value == 1 / (n + 1) and copy.p_corrected == 1.0 and copy.diff == 0.0
+    assert sum(p.identical for p in report.pairs) == 1
+
+
+def test_identical_systems_keep_sacrebleus_p_value_in_the_paired_test(wmt):
+    hyps = wmt.systems["PROMT"][:80]
+    refs = [r[:80] for r in wmt.refs]
+    _, theirs = PairedTest([("A", hyps), ("B", list(hyps))], {"chrF2": SacreCHRF()}, refs, test_type="bs")()
+    metric = CHRF()
+    report = paired_test(metric, {"A": metric.stats(hyps, refs), "B": metric.stats(list(hyps), refs)})
+    assert theirs["chrF2"][1].p_value == report.pairs[0].p_value == 1 / 1001
+    assert report.pairs[0].identical
+    groups = tied_groups({"A": 1.0, "B": 1.0}, report.pairs, corrected=False)
+    assert groups == (("A", "B"),)
+
+
+def test_many_resamples_are_pooled_in_blocks_without_changing_a_draw(ours, monkeypatch):
+    """Tens of thousands of resamples are drawn and pooled block by block: the same draws, counts and scores as
+    one block, with sacrebleu's generator stream."""
+    import metrics.stats.resampling as resampling
+
+    metrics, stats = ours
+    systems = list(stats["chrF2"].values())
+    whole = resampled_scores(metrics["chrF2"], systems, resampling.bootstrap_resamples(400, 300, 9))
+    monkeypatch.setattr(resampling, "_BLOCK_CELLS", 400 * 7)  # blocks of 7 resamples, a last one of 6
+    resampling.bootstrap_resamples.cache_clear()
+    blocked = resampling.bootstrap_resamples(400, 300, 9)
+    assert np.array_equal(blocked.index, np.random.default_rng(9).choice(400, size=(300, 400), replace=True))
+    assert np.array_equal(resampled_scores(metrics["chrF2"], systems, blocked).values, whole.values)
+    assert blocked.compact.dtype == np.uint8 and blocked.compact.nbytes == 300 * 400
+    resampling.bootstrap_resamples.cache_clear()
 
 
 def test_results_are_plain_json(ours):

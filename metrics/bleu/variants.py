@@ -248,7 +248,13 @@ class GoogleBLEUExplanation(BLEUExplanation):
 
 
 class GoogleBLEU(BLEU):
-    """BLEU as the Google/TensorFlow ``compute_bleu`` scores it; 0–1 scale like that code."""
+    """BLEU as the Google/TensorFlow ``compute_bleu`` scores it; 0–1 scale like that code.
+
+    Where that code divides by zero (``ratio = translation_length / reference_length``, then ``1 / ratio``) and
+    raises ``ZeroDivisionError`` — no hypothesis words, or no reference words — the score here is 0 where one side
+    has words (no hypothesis words: brevity penalty ``exp(1 − 1/0) = 0``; no reference words: every precision is 0)
+    and NaN, undefined, where neither has any (``0/0``), as ``tests/test_fuzz.py`` found.
+    """
 
     id: ClassVar[str] = "bleu-google"
     Config: ClassVar[type] = GoogleBLEUConfig

@@ -40,7 +40,15 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, each_segment
+from metrics.core.base import (
+    Metric,
+    Progress,
+    SegmentStats,
+    StatsNote,
+    check_corpus,
+    each_segment,
+    segments_text,
+)
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditOp
 from metrics.core.explanation import Explanation
@@ -341,13 +349,13 @@ class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
             rows[i, 0] = results[best].score
             if any(r.notes for r in results):
                 bounded.append(i + 1)
-        notes: tuple[str, ...] = ()
+        notes: tuple[StatsNote, ...] = ()
         if bounded:
-            shown = ", ".join(map(str, bounded[:20])) + (" …" if len(bounded) > 20 else "")
-            notes = (
-                f"characTER: shift search bounded by max_shift_work={self.config.max_shift_work} on "
-                f"{len(bounded)} segment(s) ({shown}); their scores may be higher than the reference's",
+            kind = (
+                f"shift search bounded by max_shift_work={self.config.max_shift_work}; the scores of these segments "
+                "may be higher than the reference's"
             )
+            notes = (StatsNote(kind, segments_text(bounded)),)
         return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:

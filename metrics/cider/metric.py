@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, segment_refs
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_positions
@@ -411,10 +411,12 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
             scores[i] = self._image_score(totals, len(rvecs))[1]
             if progress is not None:
                 progress(i + 1)
-        notes: tuple[str, ...] = ()
+        notes: tuple[StatsNote, ...] = ()
         if weights.df.images == 1:
             notes = (
-                "CIDEr-D of a one-image corpus is 0 for every hypothesis: idf = ln(1) − ln(df) = 0 (as pycocoevalcap)",
+                StatsNote(
+                    "CIDEr-D of a one-image corpus is 0 for every hypothesis: idf = ln(1) − ln(df) = 0 (as pycocoevalcap)"
+                ),
             )
         return SegmentStats(self.id, self.columns, scores[:, None], self.aggregate, notes)
 

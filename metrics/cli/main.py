@@ -1,11 +1,17 @@
 """``scorelens``: the command line of the metrics core.
 
-    scorelens score --refs R1 [R2 ...] --systems S1 [S2 ...] --metrics bleu,chrf [--set bleu.tokenize=intl]
-                    [--segments] [--format json|csv|table]
+    scorelens score -r R1 [R2 ...] -i S1 [S2 ...] [-m bleu chrf | -m bleu,chrf] [--set bleu.tokenize=intl]
+                    [-l auto|none|zh|ja|ko|en-zh] [--segments] [--format json|csv|table] [-b]
+    cat hyp.txt | scorelens score -r ref.txt -i -          # "-" reads a system from standard input
+    scorelens --version
 
 Inputs are ``.txt`` (one segment per line) or ``.jsonl`` (one object per line with a ``"text"`` string, which may
 hold newlines marking sentence boundaries). Scores are on each reference implementation's own scale. JSON and CSV
-follow the results schema of :mod:`metrics.io.results`.
+follow the results schema of :mod:`metrics.io.results`. Without ``-m`` the metrics are chosen from the references
+(:mod:`metrics.core.defaults`); with ``-l auto`` (the default) a Chinese, Japanese or Korean reference corpus gets
+the options its language calls for (:mod:`metrics.core.language`), except options given with ``--set``. Both
+choices are stated on standard error, as are notes on the input and metric warnings; a progress bar is drawn
+there too, for long runs and only when it is a terminal.
 """
 
 from __future__ import annotations
@@ -13,56 +19,60 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
+from metrics.cli import analyze
 from metrics.cli import stats as cli_stats
+from metrics.cli.common import add_input_arguments, note, print_notes, score_files
 from metrics.cli.listing import list_metrics
-from metrics.cli.text import format_table
-from metrics.core.registry import SPECS, create_many, parse_set_options
-from metrics.evaluate import evaluate
-from metrics.io.inputs import InputError, check_same_length, read_segments
-from metrics.io.results import Note, build_results, to_csv, to_json
+from metrics.cli.text import format_scores, format_table
+from metrics.io.inputs import InputError
+from metrics.io.results import build_results, to_csv, to_json
 
 
-def _metric_list(text: str) -> list[str]:
-    ids = [m.strip() for m in text.split(",") if m.strip()]
-    unknown = [m for m in ids if m not in SPECS]
-    if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; valid metrics: {', '.join(SPECS)}")
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"metric listed twice in {text!r}")
-    return ids
+def _version() -> str:
+    try:
+        return metadata.version("scorelens")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        from metrics import __version__
+
+        return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorelens", description="Text-generation metrics with exact parity.")
+    parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score systems against references")
-    score.add_argument("--refs", nargs="+", required=True, metavar="FILE", help="reference files (one stream each)")
-    score.add_argument("--systems", nargs="+", required=True, metavar="FILE", help="system output files")
-    score.add_argument("--metrics", default="bleu,chrf", help=f"comma-separated, from: {', '.join(SPECS)}")
-    score.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
+    add_input_arguments(score)
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument("--format", choices=("json", "csv", "table"), default="table")
+    score.add_argument(
+        "-b", "--score-only", action="store_true", help="print only the scores: one line per system, tab-separated"
+    )
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
+    analyze.add_parser(sub)
     return parser
 
 
+def _check_score_only(args: argparse.Namespace) -> None:
+    if not args.score_only:
+        return
+    clashes = [flag for flag, given in (("--format", args.format != "table"), ("--segments", args.segments)) if given]
+    clashes += ["statistics flags"] if cli_stats.requested(args) else []
+    if clashes:
+        raise ValueError(f"-b/--score-only prints only the scores; leave out {', '.join(clashes)}")
+
+
 def run_score(args: argparse.Namespace) -> str:
-    metric_ids = _metric_list(args.metrics)
-    metrics = create_many(metric_ids, parse_set_options(args.options))
-    refs = [read_segments(path) for path in args.refs]
-    systems = [read_segments(path) for path in args.systems]
-    check_same_length([*refs, *systems])
-    names = [s.name for s in systems]
-    if len(set(names)) != len(names):
-        raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
-    evaluation = evaluate({s.name: list(s.texts) for s in systems}, [list(r.texts) for r in refs], metrics)
-    input_notes = [Note(n) for f in (*refs, *systems) for n in f.notes]
-    results = build_results(evaluation, cli_stats.compute(args, evaluation), segments=args.segments, notes=input_notes)
-    for note in results.notes:
-        where = f"{note.metric} on {', '.join(note.systems)}: " if note.metric else ""
-        print(f"scorelens: {'warning' if note.metric else 'note'}: {where}{note.message}", file=sys.stderr)
+    _check_score_only(args)
+    scored = score_files(args)
+    statistics = cli_stats.compute(args, scored.evaluation, note)
+    results = build_results(scored.evaluation, statistics, segments=args.segments, notes=scored.notes)
+    print_notes(results.notes)
+    if args.score_only:
+        return format_scores(results)
     if args.format == "json":
         return to_json(results)
     if args.format == "csv":
@@ -74,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        output = list_metrics() if args.command == "metrics" else run_score(args)
+        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": analyze.run}
+        output = commands[args.command](args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)
         return 2

@@ -4,9 +4,13 @@
     scorelens score … --paired-bs [--baseline NAME]    # sacrebleu --paired-bs (baseline: the first system)
     scorelens score … --paired-ar                      # sacrebleu --paired-ar (10 000 trials)
     scorelens score … --paired-bs --all-pairs          # every pair, Holm-adjusted, plus tied groups
+    scorelens score … --all-pairs --n-bootstrap auto   # (the default with --all-pairs) enough resamples to reject
     scorelens score … --human scores.jsonl [--human-ids ids.txt]
 
 Same seed (``--seed``, else ``$SACREBLEU_SEED``, else 12345) and counts as sacrebleu give sacrebleu's numbers.
+The counts default to sacrebleu's (1000 resamples, 10 000 trials), except with ``--all-pairs``: there ``auto``
+takes :func:`metrics.stats.significance.resamples_for` the number of pairs, so that the smallest reachable
+Holm-corrected p-value is at most α/10 (21 000 resamples for 15 systems), and says so on standard error.
 :func:`compute` returns them as :class:`metrics.io.results.Statistics`, which the results schema writes: intervals
 per system (``--confidence`` or ``--paired-bs``), ``pairs`` (and ``groups`` with ``--all-pairs``), ``human`` and
 the settings, with sacrebleu's ``bs:…|seed:…`` or ``ar:…|seed:…`` fields in every signature.
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from metrics.evaluate import Evaluation
 from metrics.io.results import Statistics, StatisticsSettings
@@ -31,6 +35,8 @@ from metrics.stats.significance import (
     PairResult,
     all_pairs,
     confidence_intervals,
+    n_pairs,
+    resamples_for,
 )
 from metrics.stats.significance import paired_test as run_paired_test
 
@@ -46,9 +52,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="significance level for groups (0.05)")
     group.add_argument("--seed", type=int, help=f"random seed (default: $SACREBLEU_SEED, else {DEFAULT_SEED})")
     group.add_argument(
-        "--n-bootstrap", "--confidence-n", "--paired-bs-n", type=int, default=DEFAULT_SAMPLES["bs"], metavar="N"
+        "--n-bootstrap",
+        "--confidence-n",
+        "--paired-bs-n",
+        type=_count,
+        default=None,
+        metavar="N|auto",
+        help=f"bootstrap resamples (default {DEFAULT_SAMPLES['bs']}, as sacrebleu; with --all-pairs: auto, enough "
+        "for the Holm-corrected tests to reject)",
     )
-    group.add_argument("--n-permutations", "--paired-ar-n", type=int, default=DEFAULT_SAMPLES["ar"], metavar="N")
+    group.add_argument(
+        "--n-permutations",
+        "--paired-ar-n",
+        type=_count,
+        default=None,
+        metavar="N|auto",
+        help=f"randomization trials (default {DEFAULT_SAMPLES['ar']}, as sacrebleu; with --all-pairs: auto)",
+    )
     group.add_argument(
         "--stats-arithmetic",
         choices=ARITHMETICS,
@@ -57,6 +77,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--human", metavar="FILE", help="human judgments (JSONL: SYS, seg_id, human_score)")
     group.add_argument("--human-ids", metavar="FILE", help="segment id of each system line (else seg_id = line no.)")
+
+
+AUTO = "auto"
+
+
+def _count(text: str) -> int | str:
+    """A sample count or ``auto``."""
+    if text.strip().lower() == AUTO:
+        return AUTO
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a whole number nor auto") from None
+
+
+def resolve_count(
+    name: str, given: int | str | None, method: str, systems: int, all_pairs: bool, alpha: float
+) -> tuple[int, str | None]:
+    """The resamples (``bs``) or trials (``ar``) to run, and a note when ``auto`` chose them: sacrebleu's default
+    unless all pairs are compared (then, and for an explicit ``auto``, enough for the ``n_pairs(systems)``
+    Holm-corrected tests at ``alpha``; a test against a baseline is not corrected, so one comparison)."""
+    if isinstance(given, int):
+        return check_count(name, given), None
+    if given is None and not all_pairs:
+        return DEFAULT_SAMPLES[method], None
+    pairs = max(1, n_pairs(systems)) if all_pairs else 1
+    count = resamples_for(pairs, alpha, minimum=DEFAULT_SAMPLES[method])
+    kind = "bootstrap resamples" if method == "bs" else "randomization trials"
+    return count, (
+        f"{count} {kind} for {pairs} Holm-corrected comparison(s) at α = {alpha:g}: the smallest reachable "
+        f"corrected p-value is {pairs / (count + 1):.2g}; {name} N chooses another count"
+    )
 
 
 def resolve_seed(seed: int | None, environ: Mapping[str, str] = os.environ) -> int:
@@ -83,8 +135,11 @@ def requested(args: argparse.Namespace) -> bool:
     return bool(args.confidence or args.paired_bs or args.paired_ar or args.all_pairs or args.human)
 
 
-def compute(args: argparse.Namespace, evaluation: Evaluation) -> Statistics | None:
-    """Run what the flags ask for on the cached statistics of ``evaluation`` (``None`` if nothing was asked)."""
+def compute(
+    args: argparse.Namespace, evaluation: Evaluation, note: Callable[[str], None] | None = None
+) -> Statistics | None:
+    """Run what the flags ask for on the cached statistics of ``evaluation`` (``None`` if nothing was asked);
+    ``note`` receives what a reader should know about the counts chosen."""
     if args.human_ids and not args.human:
         raise ValueError("--human-ids needs --human")
     if (args.baseline is not None) and not (args.paired_bs or args.paired_ar):
@@ -92,13 +147,18 @@ def compute(args: argparse.Namespace, evaluation: Evaluation) -> Statistics | No
     if not requested(args):
         return None
     seed = resolve_seed(args.seed)
-    n_boot = check_count("--n-bootstrap", args.n_bootstrap)
-    n_perm = check_count("--n-permutations", args.n_permutations)
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha must lie strictly between 0 and 1, not {args.alpha}")
     arithmetic = args.stats_arithmetic
     names = [s.name for s in evaluation.systems]
     method: Method = "ar" if args.paired_ar else "bs"
+    # only the test that runs gets the automatic count (with AR the bootstrap serves diff_ci alone)
+    all_bs, all_ar = args.all_pairs and method == "bs", args.all_pairs and method == "ar"
+    n_boot, boot_note = resolve_count("--n-bootstrap", args.n_bootstrap, "bs", len(names), all_bs, args.alpha)
+    n_perm, perm_note = resolve_count("--n-permutations", args.n_permutations, "ar", len(names), all_ar, args.alpha)
+    for message in (boot_note, perm_note):
+        if message is not None and note is not None:
+            note(message)
     count = n_perm if method == "ar" else n_boot
     paired = args.paired_bs or args.paired_ar or args.all_pairs
     if paired and len(names) < 2:

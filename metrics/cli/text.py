@@ -39,6 +39,7 @@ def _statistics(results: Results) -> list[str]:
         lines += ["", f"{test} ({count} samples, seed {s.seed}), {against}; diff = system − baseline"]
         for p in results.comparisons:
             held = f"  p_holm = {p.p_corrected:.4f}" if p.p_corrected is not None else ""
+            held += "  (identical outputs: tied)" if p.identical else ""
             lines.append(
                 f"  {p.metric:10} {p.baseline:20} → {p.system:20} diff {p.diff:+9.4f} "
                 f"[{p.diff_ci[0]:+.4f}, {p.diff_ci[1]:+.4f}]  p = {p.p_value:.4f}{held}"
@@ -55,6 +56,12 @@ def _statistics(results: Results) -> list[str]:
                 f"  {c.metric:10} {c.level:8} {c.method:9} {c.value:+.4f}  [{c.lo:+.4f}, {c.hi:+.4f}]  n = {c.n}"
             )
     return lines
+
+
+def format_scores(results: Results) -> str:
+    """``-b/--score-only``: one line per system, its scores in metric order, tab-separated (as sacrebleu -b)."""
+    ids = [m.id for m in results.metrics]
+    return "".join("\t".join(f"{system.scores[m]:.4f}" for m in ids) + "\n" for system in results.systems)
 
 
 def format_table(results: Results) -> str:

@@ -30,6 +30,25 @@ ExplanationT = TypeVar("ExplanationT", bound=Explanation)
 
 
 @dataclass(frozen=True)
+class StatsNote:
+    """A warning attached to one system's statistics. ``kind`` says what happened in words that depend neither on
+    the system nor on which metric of a family found it, so front ends state it once and list the systems and
+    metrics it concerns; ``detail`` says what it found in this system's data (counts, segment numbers), or ``""``."""
+
+    kind: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.detail})" if self.detail else self.kind
+
+
+def segments_text(numbers: Sequence[int], limit: int = 20) -> str:
+    """``3 segment(s) (4, 9, 12)``: how many, and the first ``limit`` of their 1-based numbers."""
+    shown = ", ".join(map(str, numbers[:limit])) + (" …" if len(numbers) > limit else "")
+    return f"{len(numbers)} segment(s) ({shown})"
+
+
+@dataclass(frozen=True)
 class SegmentStats:
     """Per-segment sufficient statistics of one metric on one system: ``rows[i]`` belongs to segment ``i``."""
 
@@ -37,7 +56,7 @@ class SegmentStats:
     columns: tuple[str, ...]
     rows: np.ndarray
     aggregate: Aggregate
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[StatsNote, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if self.rows.ndim != 2 or self.rows.shape[1] != len(self.columns):

@@ -46,7 +46,7 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 
@@ -429,14 +429,11 @@ class EED(Metric[EEDConfig, EEDExplanation]):
         for k, i in enumerate(owner):
             if scores[k] < rows[i, 0]:  # strictly lower: the first of equal minima wins, as in _results
                 rows[i, 0] = scores[k]
-        notes: tuple[str, ...] = ()
+        notes: tuple[StatsNote, ...] = ()
         if over:
             bounded = sorted({owner[k] + 1 for k in over})
-            shown = ", ".join(map(str, bounded[:20])) + (" …" if len(bounded) > 20 else "")
-            notes = (
-                f"eed: {len(bounded)} segment(s) ({shown}) had a hypothesis/reference pair beyond "
-                f"max_cells={c.max_cells}, scored 1.0 without alignment",
-            )
+            kind = f"a hypothesis/reference pair beyond max_cells={c.max_cells} was scored 1.0 without alignment"
+            notes = (StatsNote(kind, segments_text(bounded)),)
         return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:

@@ -10,9 +10,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 MAX_LINE_CHARS = 1_000_000
@@ -177,7 +179,17 @@ def parse_segments(data: bytes, source: str, *, column: str | None = None, json_
     return Segments(display_name(source), tuple(texts), tuple(notes), source)
 
 
-def read_segments(path: str | Path, *, column: str | None = None, json_key: str = "text") -> Segments:
+STDIN = "-"
+
+
+def read_segments(
+    path: str | Path, *, column: str | None = None, json_key: str = "text", stdin: BinaryIO | None = None
+) -> Segments:
+    """The segments of file ``path``; ``-`` reads standard input (``stdin``, default ``sys.stdin``'s bytes) as
+    one segment per line, named ``stdin``."""
+    if str(path) == STDIN:
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        return parse_segments(stream.read(), "stdin", column=column, json_key=json_key)
     path = Path(path)
     try:
         data = path.read_bytes()

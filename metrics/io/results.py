@@ -62,11 +62,46 @@ class SystemScores:
 @dataclass(frozen=True)
 class Note:
     """Something a reader of the numbers should know: a metric's warning on some systems (``metric`` and
-    ``systems`` set), or a note on the input (neither set)."""
+    ``systems`` set; ``details`` what it found on each system, where it says more than ``message``), or a note on
+    the input (neither set)."""
 
     message: str
     metric: str | None = None
     systems: tuple[str, ...] = ()
+    details: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NoteGroup:
+    """One warning as a reader should see it: once, with every metric and system it concerns (the three ROUGE
+    metrics on thirteen systems are one warning, not 39), and what it found on each system."""
+
+    message: str
+    metrics: tuple[str, ...]
+    systems: tuple[str, ...]
+    details: Mapping[str, tuple[str, ...]]
+
+
+def note_groups(notes: Sequence[Note]) -> tuple[NoteGroup, ...]:
+    """The metrics' warnings among ``notes`` grouped by message, in order of first appearance; metrics and systems
+    in order of appearance, each system's distinct details in order."""
+    grouped: dict[str, tuple[list[str], list[str], dict[str, list[str]]]] = {}
+    for note in notes:
+        if note.metric is None:
+            continue
+        metrics, systems, details = grouped.setdefault(note.message, ([], [], {}))
+        if note.metric not in metrics:
+            metrics.append(note.metric)
+        for system in note.systems:
+            if system not in systems:
+                systems.append(system)
+            detail = note.details.get(system)
+            if detail and detail not in details.setdefault(system, []):
+                details[system].append(detail)
+    return tuple(
+        NoteGroup(message, tuple(metrics), tuple(systems), {s: tuple(d) for s, d in details.items() if d})
+        for message, (metrics, systems, details) in grouped.items()
+    )
 
 
 @dataclass(frozen=True)
@@ -174,13 +209,17 @@ def best_systems(scores: Mapping[str, float], higher_is_better: bool) -> list[st
 
 
 def metric_notes(evaluation: Evaluation) -> tuple[Note, ...]:
-    """Every warning a metric attached to its statistics, once per (metric, text), listing the systems it concerns."""
-    found: dict[tuple[str, str], list[str]] = {}
+    """Every warning a metric attached to its statistics, once per (metric, kind), listing the systems it concerns
+    and what it found on each."""
+    found: dict[tuple[str, str], dict[str, str]] = {}
     for metric_id in evaluation.metrics:
         for result in evaluation.systems:
             for note in result.stats[metric_id].notes:
-                found.setdefault((metric_id, note), []).append(result.name)
-    return tuple(Note(text, metric_id, tuple(systems)) for (metric_id, text), systems in found.items())
+                found.setdefault((metric_id, note.kind), {})[result.name] = note.detail
+    return tuple(
+        Note(kind, metric_id, tuple(details), {s: d for s, d in details.items() if d})
+        for (metric_id, kind), details in found.items()
+    )
 
 
 def _with_fields(signature: str, extra: str) -> str:
@@ -321,6 +360,7 @@ def json_document(results: Results) -> dict[str, Any]:
                 "p_corrected": p.p_corrected,
                 "diff": p.diff,
                 "diff_ci": list(p.diff_ci),
+                "identical": p.identical,
             }
             for p in results.comparisons
         ]
@@ -331,7 +371,10 @@ def json_document(results: Results) -> dict[str, Any]:
             {"metric": c.metric, "level": c.level, "method": c.method, "value": c.value, "ci": [c.lo, c.hi], "n": c.n}
             for c in results.correlations
         ]
-    document["notes"] = [{"metric": n.metric, "systems": list(n.systems), "message": n.message} for n in results.notes]
+    document["notes"] = [
+        {"metric": n.metric, "systems": list(n.systems), "message": n.message, "details": dict(n.details)}
+        for n in results.notes
+    ]
     settings = results.statistics
     if settings is not None:
         document["statistics"] = {
@@ -410,7 +453,10 @@ def _segment_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
 def _comparison_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
     sig = results.signatures
     for p in results.comparisons:
-        yield (p.metric, p.baseline, p.system, p.method, p.p_value, p.p_corrected, p.diff, *p.diff_ci, sig[p.metric])
+        yield (
+            p.metric, p.baseline, p.system, p.method, p.p_value, p.p_corrected, p.diff, *p.diff_ci, p.identical,
+            sig[p.metric],
+        )  # fmt: skip
 
 
 def _group_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
@@ -427,7 +473,7 @@ def _human_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
 
 def _note_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
     for n in results.notes:
-        yield from ((n.metric, system, n.message) for system in (n.systems or (None,)))
+        yield from ((n.metric, system, n.message, n.details.get(system or "", "")) for system in (n.systems or (None,)))
 
 
 TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cell, ...]]]], ...] = (
@@ -460,13 +506,14 @@ TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cel
             "diff",
             "diff_ci_lo",
             "diff_ci_hi",
+            "identical",
             "signature",
         ),
         _comparison_rows,
     ),
     ("groups", ("metric", "group", "system", "signature"), _group_rows),
     ("human", ("metric", "level", "method", "value", "ci_lo", "ci_hi", "n", "signature"), _human_rows),
-    ("notes", ("metric", "system", "message"), _note_rows),
+    ("notes", ("metric", "system", "message", "detail"), _note_rows),
 )
 
 

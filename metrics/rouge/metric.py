@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, each_segment
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -305,14 +305,14 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         row = self._row
         rows = [row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
-        notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n)
+        notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n is not None)
         return SegmentStats(self.rouge_type, COLUMNS, matrix, self.aggregate, notes)
 
-    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> str | None:
+    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> StatsNote | None:
         """A warning about the corpus as a whole, for the family members that need one."""
         return None
 
-    def _discard_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> str | None:
+    def _discard_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> StatsNote | None:
         """A warning when the ASCII tokenizer silently deleted letters (CJK text scores 0 with it)."""
         if self.config.tokenizer != "default":
             return None
@@ -330,12 +330,12 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 if run.text not in examples and len(examples) < 3:
                     examples.append(run.text[:12])
         n_refs = sum(r is not None for stream in refs for r in stream)
-        return (
-            f"{self.name}: the rouge-score (default) tokenizer deletes non-ASCII letters and digits: "
-            f"{len(lost_hyps)} of {len(hyps)} hypotheses and {len(lost_refs)} of {n_refs} references lost some "
-            f"(e.g. {', '.join(repr(e) for e in examples)}; {dropped / max(total, 1):.0%} of their letters and digits), "
-            "which are scored as if absent (Chinese/Japanese text scores 0). Use tokenizer=unicode "
-            "(--set rouge.tokenizer=unicode) to keep them; that is not rouge-score compatible."
+        return StatsNote(
+            "the rouge-score (default) tokenizer deletes non-ASCII letters and digits, which are scored as if absent "
+            "(Chinese/Japanese text scores 0). Use tokenizer=unicode (--set rouge.tokenizer=unicode) to keep them; "
+            "that is not rouge-score compatible.",
+            f"{len(lost_hyps)} of {len(hyps)} hypotheses and {len(lost_refs)} of {n_refs} references lost some, "
+            f"e.g. {', '.join(repr(e) for e in examples)}; {dropped / max(total, 1):.0%} of their letters and digits",
         )
 
     def _notes(self, hyp_lost: tuple[Token, ...], refs_lost: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
@@ -537,12 +537,12 @@ class RougeLsum(_Rouge):
     def name(self) -> str:
         return "ROUGE-Lsum"
 
-    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> str | None:
+    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> StatsNote | None:
         texts = chain(hyps, (r for stream in refs for r in stream if r is not None))
         if any("\n" in text for text in texts):
             return None
-        return (
-            "ROUGE-Lsum: no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
+        return StatsNote(
+            "no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
             "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences) for summary-level scores."
         )
 

@@ -56,7 +56,7 @@ from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 import numpy as np
 
-from metrics.core.base import ExplanationT, Metric, Progress, SegmentStats
+from metrics.core.base import ExplanationT, Metric, Progress, SegmentStats, StatsNote
 from metrics.core.cache import BoundedCache
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
@@ -218,10 +218,10 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
         )
         if not lost:
             return base
-        note = (
-            f"{self.name}: ROUGE-1.5.5's tokenizer deletes every non-ASCII letter and digit ({lost} texts had some), "
-            "so such words never match (Chinese/Japanese text scores 0). tokenizer=unicode keeps them; it is not "
-            "a ROUGE-1.5.5 option."
+        note = StatsNote(
+            "ROUGE-1.5.5's tokenizer deletes every non-ASCII letter and digit, so such words never match "
+            "(Chinese/Japanese text scores 0). tokenizer=unicode keeps them; it is not a ROUGE-1.5.5 option.",
+            f"{lost} texts had some",
         )
         return dataclasses.replace(base, notes=(note,))
 

@@ -22,7 +22,7 @@ the same default, and no function here touches NumPy's global random state.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -36,6 +36,7 @@ Arithmetic = Literal["sacrebleu", "float64"]
 ARITHMETICS: tuple[str, ...] = ("sacrebleu", "float64")
 _FLOAT32_EXACT = 2.0**24  # integers below this are exact in float32, and so is every partial sum that stays below
 _TRIAL_CHUNK = 2000  # randomization trials per matrix product (bounds memory at chunk × segments floats)
+_BLOCK_CELLS = 1 << 22  # resample × segment cells per block: bounds the memory of any number of resamples
 
 
 def check_seed(seed: int) -> int:
@@ -59,8 +60,21 @@ def bootstrap_indices(n_segments: int, n_samples: int = 1000, seed: int = DEFAUL
     """Segment indices of ``n_samples`` bootstrap resamples (rows), drawn as sacrebleu draws them."""
     check_count("number of segments", n_segments)
     check_count("number of bootstrap resamples", n_samples)
-    rng = np.random.default_rng(check_seed(seed))
-    return rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
+    return np.concatenate(list(_index_blocks(n_segments, n_samples, check_seed(seed))))
+
+
+def _block_rows(n_segments: int, width: int = 1) -> int:
+    """Resamples per block, so that a block of ``n_segments × width`` cells stays near :data:`_BLOCK_CELLS`."""
+    return max(1, _BLOCK_CELLS // max(1, n_segments * width))
+
+
+def _index_blocks(n_segments: int, n_samples: int, seed: int, width: int = 1) -> Iterator[np.ndarray]:
+    """sacrebleu's draws ``default_rng(seed).choice(n, size=(n_samples, n))`` in consecutive blocks of resamples:
+    the generator's stream is the same whether it fills one array or several in turn."""
+    rng = np.random.default_rng(seed)
+    step = _block_rows(n_segments, width)
+    for start in range(0, n_samples, step):
+        yield rng.choice(n_segments, size=(min(step, n_samples - start), n_segments), replace=True)
 
 
 def randomization_draws(
@@ -76,49 +90,107 @@ def randomization_draws(
     return mask, index
 
 
+def _counts(index: np.ndarray, n_segments: int) -> np.ndarray:
+    """Integer counts ``[b, i]`` of segment ``i`` in resample ``b`` of ``index``."""
+    flat = (index + n_segments * np.arange(len(index))[:, None]).ravel()
+    return np.bincount(flat, minlength=len(index) * n_segments).reshape(len(index), n_segments)
+
+
 def resample_counts(index: np.ndarray, n_segments: int) -> np.ndarray:
     """``counts[b, i]``: how many times resample ``b`` of ``index`` (resamples × draws) drew segment ``i``."""
+    index = _checked_index(index, n_segments)
+    return _counts(index, n_segments).astype(np.float64)
+
+
+def _checked_index(index: np.ndarray, n_segments: int) -> np.ndarray:
     index = np.asarray(index)
     if index.ndim != 2:
         raise ValueError(f"resample indices must be 2-D (resamples × draws), not of shape {index.shape}")
     if index.size and (index.min() < 0 or index.max() >= n_segments):
         raise ValueError(f"resample indices must lie in [0, {n_segments})")
-    flat = (index + n_segments * np.arange(len(index))[:, None]).ravel()
-    return np.bincount(flat, minlength=len(index) * n_segments).reshape(len(index), n_segments).astype(np.float64)
+    return index
+
+
+def _compact(blocks: Iterator[np.ndarray], n_samples: int, n_segments: int) -> np.ndarray:
+    """Counts of every resample in the smallest unsigned dtype that holds them (a count above 255 is possible only
+    in theory for real corpora, but then the array is widened rather than wrapped)."""
+    compact = np.empty((n_samples, n_segments), dtype=np.uint8)
+    start = 0
+    for index in blocks:
+        counts = _counts(index, n_segments)
+        if counts.max(initial=0) > np.iinfo(compact.dtype).max:
+            compact = compact.astype(np.uint32)
+        compact[start : start + len(index)] = counts
+        start += len(index)
+    return compact
 
 
 @dataclass(frozen=True)
 class Resamples:
-    """Bootstrap resamples of ``n_segments`` segments: ``index[b]`` the drawn segments, ``counts[b, i]`` how often
-    segment ``i`` was drawn. Both arrays are read-only, so one object can serve every system and metric."""
+    """Bootstrap resamples of ``n_segments`` segments, each of ``n_draws`` draws: how often each resample drew each
+    segment, stored compactly (one byte a cell), read-only, so one object serves every system and metric.
 
-    index: np.ndarray
-    counts: np.ndarray
+    The statistics only ever need the counts (pooled statistics are ``counts @ rows``), handed out in blocks of
+    resamples (:meth:`count_blocks`) so that tens of thousands of resamples never materialize a float matrix of
+    all of them. The drawn indices themselves — needed only to replay sacrebleu's in-order float32 sums of
+    non-integer statistics — are regenerated from the seed block by block (:meth:`index_blocks`), or kept when the
+    resamples were built from explicit indices (:meth:`from_index`).
+    """
+
     n_segments: int
-    counts32: np.ndarray  # the same counts in float32, for exact integer sums (see pooled_resamples)
+    n_samples: int
+    n_draws: int
+    compact: np.ndarray
+    seed: int | None = None
+    explicit: np.ndarray | None = None
+
+    @staticmethod
+    def draw(n_segments: int, n_samples: int, seed: int) -> Resamples:
+        """sacrebleu's bootstrap draws (see :func:`bootstrap_indices`) for ``seed``."""
+        compact = _compact(_index_blocks(n_segments, n_samples, seed), n_samples, n_segments)
+        compact.setflags(write=False)
+        return Resamples(n_segments, n_samples, n_segments, compact, seed)
 
     @staticmethod
     def from_index(index: np.ndarray, n_segments: int) -> Resamples:
-        index = np.array(index, dtype=np.intp)
-        counts = resample_counts(index, n_segments)
-        counts32 = counts.astype(np.float32)
-        for array in (index, counts, counts32):
+        index = np.array(_checked_index(index, n_segments), dtype=np.intp)
+        compact = _compact(iter([index]), len(index), n_segments)
+        for array in (index, compact):
             array.setflags(write=False)
-        return Resamples(index, counts, n_segments, counts32)
+        return Resamples(n_segments, len(index), int(index.shape[1]), compact, None, index)
+
+    def index_blocks(self, width: int = 1) -> Iterator[np.ndarray]:
+        """The drawn segment indices, in blocks of resamples of about :data:`_BLOCK_CELLS` / ``width`` draws."""
+        if self.explicit is not None:
+            step = _block_rows(self.n_draws, width)
+            yield from (self.explicit[start : start + step] for start in range(0, self.n_samples, step))
+        elif self.seed is not None:
+            yield from _index_blocks(self.n_segments, self.n_samples, self.seed, width)
+
+    def count_blocks(self, dtype: type[np.floating[Any]] = np.float32) -> Iterator[tuple[int, np.ndarray]]:
+        """``(first resample, counts of a block of resamples as dtype)``, in order."""
+        step = _block_rows(self.n_segments)
+        for start in range(0, self.n_samples, step):
+            yield start, self.compact[start : start + step].astype(dtype)
 
     @property
-    def n_samples(self) -> int:
-        return int(self.index.shape[0])
+    def index(self) -> np.ndarray:
+        """Every drawn index (resamples × draws); materializes them, for small runs and checks."""
+        return np.concatenate(list(self.index_blocks()))
 
     @property
-    def n_draws(self) -> int:
-        return int(self.index.shape[1])
+    def counts(self) -> np.ndarray:
+        """Every count as float64 (resamples × segments); materializes them, for small runs and checks."""
+        return self.compact.astype(np.float64)
 
 
 @functools.lru_cache(maxsize=4)
 def bootstrap_resamples(n_segments: int, n_samples: int = 1000, seed: int = DEFAULT_SEED) -> Resamples:
-    """:func:`bootstrap_indices` with their counts, cached: every metric and system of a run shares them."""
-    return Resamples.from_index(bootstrap_indices(n_segments, n_samples, seed), n_segments)
+    """sacrebleu's bootstrap draws (:func:`bootstrap_indices`) as :class:`Resamples`, cached: every metric and
+    system of a run shares them."""
+    check_count("number of segments", n_segments)
+    check_count("number of bootstrap resamples", n_samples)
+    return Resamples.draw(n_segments, n_samples, check_seed(seed))
 
 
 def check_systems(systems: Sequence[SegmentStats]) -> None:
@@ -171,17 +243,25 @@ def pooled_resamples(systems: Sequence[SegmentStats], resamples: Resamples) -> n
     """Pooled statistics of every resample of every system: shape (systems, resamples, columns), float64.
 
     Integer statistics are summed with a float32 matrix product when every sum stays below 2^24 (then it is exact
-    and twice as fast); anything else in float64.
+    and twice as fast); anything else in float64. Resamples are pooled block by block.
     """
     k = len(systems[0].columns)
     rows = np.concatenate([s.rows for s in systems], axis=1)  # segments × (systems · columns)
-    if _is_integral(rows, resamples.n_draws):
-        pooled = (resamples.counts32 @ rows.astype(np.float32)).astype(np.float64)
-    else:
-        pooled = resamples.counts @ rows
+    dtype: type[np.floating[Any]] = np.float32 if _is_integral(rows, resamples.n_draws) else np.float64
+    typed = rows.astype(dtype)
+    pooled = np.empty((resamples.n_samples, rows.shape[1]), dtype=np.float64)
+    for start, counts in resamples.count_blocks(dtype):
+        pooled[start : start + len(counts)] = counts @ typed
     if systems[0].aggregate == "mean":
         pooled /= resamples.n_draws
     return pooled.reshape(resamples.n_samples, len(systems), k).transpose(1, 0, 2)
+
+
+def _gathered_float32(stats: SegmentStats, resamples: Resamples) -> np.ndarray:
+    """sacrebleu's float32 sums of non-integer rows, resample by resample in draw order (``rows[index].sum``)."""
+    rows = stats.rows.astype(np.float32)
+    blocks = [rows[index].sum(axis=1) for index in resamples.index_blocks(rows.shape[1])]
+    return np.concatenate(blocks) if blocks else np.empty((0, rows.shape[1]), dtype=np.float32)
 
 
 def resampled_scores(
@@ -203,12 +283,7 @@ def resampled_scores(
             pooled32 = pooled_resamples(systems, resamples).astype(np.float32)  # exact: the same sums as float32's
         else:
             # non-integer rows (TER's average reference length): sum in float32, in order, as sacrebleu does
-            pooled32 = np.stack(
-                [
-                    SegmentStats(s.metric, s.columns, s.rows.astype(np.float32), s.aggregate).pooled(resamples.index)
-                    for s in systems
-                ]
-            )
+            pooled32 = np.stack([_gathered_float32(s, resamples) for s in systems])
         scores = scorer(pooled32.reshape(-1, pooled32.shape[-1]))
         return ResampledScores(scores.array().reshape(shape), arithmetic, True)
     pooled = pooled_resamples(systems, resamples)

@@ -32,9 +32,20 @@ is a plain Python float.
   keep their input order). The best system opens the first group and is its *top*. Walking down the ranking,
   a system joins the current group unless it is significantly worse than that group's top — adjusted p-value
   (or raw p-value, ``corrected=False``) below ``alpha`` — in which case it opens a new group and becomes its top.
-  Consequently no two systems in one group differ significantly from the group's top, while two members far
-  apart in the ranking may differ from each other; every group's top differs significantly from the previous
-  group's top.
+  A system whose score equals the previous system's always joins that system's group: a zero difference is no
+  evidence, so equal systems are never ranked apart. Otherwise no two systems in one group differ significantly
+  from the group's top, while two members far apart in the ranking may differ from each other; every group's top
+  differs significantly from the previous group's top;
+* :func:`resamples_for`: enough resamples for ``m`` Holm-corrected comparisons to be able to reject. A test of
+  ``n`` resamples cannot give a p-value below ``1/(n+1)``, and Holm multiplies the smallest by ``m``; with
+  sacrebleu's 1000 resamples and 15 systems (105 pairs) the smallest reachable adjusted p-value is 0.105, so no
+  difference, however large, could be significant at 0.05.
+
+**Identical systems.** When two systems have identical segment statistics, every resampled difference is 0 and
+sacrebleu's strict ``>`` (module ``_p_value``) counts none of them, so it reports the smallest possible p-value,
+``1/(n+1)`` (0.001 for 1000 resamples) — "significant" for two copies of one output. :class:`PairResult` keeps
+that value in ``p_value`` (parity with ``sacrebleu --paired-bs``) and marks the pair ``identical``; Holm's
+correction (``p_corrected``) and the tied groups take such a pair's p-value as 1.
 
 All functions are pure: they take :class:`~metrics.core.base.SegmentStats` and a :class:`~metrics.core.base.Metric`,
 take a ``seed`` (default 12345, sacrebleu's) and never touch NumPy's global random state. Two sacrebleu quirks
@@ -44,6 +55,7 @@ as "no seed" (``seed if seed else None``) while we use 0 as a seed like any othe
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -95,8 +107,10 @@ class PairResult:
 
     ``diff`` is ``score(system) − score(baseline)`` (signed, on the metric's own scale: negative means worse for
     higher-is-better metrics and better for TER/WER); ``diff_ci`` its 95 % bootstrap interval; ``p_value`` the
-    test's two-sided p-value (``n_samples`` resamples or trials); ``p_corrected`` the Holm–Bonferroni adjusted
-    p-value over all pairs of this metric (only from :func:`all_pairs`).
+    test's two-sided p-value (``n_samples`` resamples or trials), as sacrebleu computes it; ``p_corrected`` the
+    Holm–Bonferroni adjusted p-value over all pairs of this metric (only from :func:`all_pairs`); ``identical``:
+    both systems have the same segment statistics, so no test can tell them apart (sacrebleu's ``p_value`` is then
+    its floor ``1/(n+1)``; see the module docstring), and corrections and groups count the pair as p = 1.
     """
 
     metric: str
@@ -108,6 +122,12 @@ class PairResult:
     diff_ci: tuple[float, float]
     n_samples: int
     p_corrected: float | None = None
+    identical: bool = False
+
+    @property
+    def evidence(self) -> float:
+        """The p-value groups and corrections use: ``p_value``, or 1 for identical systems."""
+        return 1.0 if self.identical else self.p_value
 
 
 @dataclass(frozen=True)
@@ -280,6 +300,7 @@ def _compare(
             diff=float(scores[j] - scores[i]),
             diff_ci=_diff_ci(boot[j], boot[i]),
             n_samples=n_samples,
+            identical=bool(np.array_equal(stats[i].rows, stats[j].rows)),
         )
         for (i, j), p in zip(pairs, p_values, strict=True)
     ]
@@ -341,7 +362,7 @@ def all_pairs(
     intervals, results = _compare(
         metric, systems, names, pairs, method, count, n_bootstrap, 0, seed, arithmetic, _label(metric, label), True
     )
-    adjusted = holm([r.p_value for r in results])
+    adjusted = holm([r.evidence for r in results])
     results = [replace(r, p_corrected=float(p)) for r, p in zip(results, adjusted, strict=True)]
     scores = {name: metric.corpus_score(systems[name]) for name in names}
     groups = tied_groups(scores, results, bool(metric.higher_is_better), alpha, corrected)
@@ -361,7 +382,7 @@ def tied_groups(
         raise ValueError(f"alpha must lie strictly between 0 and 1, not {alpha!r}")
     p_of: dict[frozenset[str], float] = {}
     for r in pairs:
-        p = r.p_corrected if corrected else r.p_value
+        p = r.p_corrected if corrected else r.evidence
         if p is None:
             raise ValueError("corrected=True needs p_corrected on every pair (use all_pairs, or corrected=False)")
         p_of[frozenset((r.baseline, r.system))] = p
@@ -375,9 +396,29 @@ def tied_groups(
             key = frozenset((top, name))
             if key not in p_of:
                 raise ValueError(f"no comparison of {top!r} with {name!r} among the pairs")
-            if p_of[key] >= alpha:
+            if p_of[key] >= alpha or scores[name] == scores[groups[-1][-1]]:
                 groups[-1].append(name)
                 continue
         groups.append([name])
         top = name
     return tuple(tuple(g) for g in groups)
+
+
+def resamples_for(
+    n_comparisons: int, alpha: float = DEFAULT_ALPHA, margin: float = 10.0, minimum: int = DEFAULT_SAMPLES["bs"]
+) -> int:
+    """Resamples (or trials) for ``n_comparisons`` Holm-corrected tests at level ``alpha``: the smallest
+    reachable adjusted p-value, ``n_comparisons / (n + 1)``, is at most ``alpha / margin``. At least ``minimum``
+    (sacrebleu's 1000 resamples), rounded up to a multiple of 1000: 21,000 for 15 systems (105 pairs) at 0.05."""
+    check_count("n_comparisons", n_comparisons)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, not {alpha!r}")
+    if not margin >= 1:
+        raise ValueError(f"margin must be at least 1, not {margin!r}")
+    needed = math.ceil(margin * n_comparisons / alpha) - 1
+    return max(minimum, -(-needed // 1000) * 1000)
+
+
+def n_pairs(n_systems: int) -> int:
+    """How many pairs :func:`all_pairs` compares for ``n_systems`` systems."""
+    return n_systems * (n_systems - 1) // 2

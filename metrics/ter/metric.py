@@ -31,7 +31,7 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, each_segment
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, each_segment, segments_text
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.edits import EditAlignment, EditExplanation, EditOp, count_ops
@@ -215,14 +215,14 @@ class TER(Metric[TERConfig, TERExplanation]):
         stopped = np.flatnonzero(stats.column("budget_stops"))
         if len(stopped) == 0:
             return stats
-        return replace(stats, notes=(*stats.notes, *(self._budget_note(int(i) + 1) for i in stopped)))
+        note = StatsNote(self._budget_kind(), segments_text([int(i) + 1 for i in stopped]))
+        return replace(stats, notes=(*stats.notes, note))
 
-    def _budget_note(self, segment: int | None) -> str:
-        where = f"segment {segment}" if segment is not None else "this segment"
+    def _budget_kind(self) -> str:
         if self.config.search_budget == 0:
-            return f"TER {where}: shifts disabled (search_budget=0); its TER is the plain edit rate, ≥ sacrebleu's"
+            return "shifts disabled (search_budget=0); its TER is the plain edit rate, ≥ sacrebleu's"
         return (
-            f"TER {where}: the shift search stopped early because it hit the work budget "
+            "the shift search stopped early because it hit the work budget "
             f"(search_budget={self.config.search_budget:,}); its TER may be higher than sacrebleu's"
         )
 
@@ -234,7 +234,7 @@ class TER(Metric[TERConfig, TERExplanation]):
         for k, (ref, words, trace) in enumerate(zip(refs, seg.ref_words, seg.traces, strict=True)):
             ref_tokens = locate(ref, words, casefold=casefold)
             results.append(_reference_result(k, hyp_tokens, ref_tokens, trace))
-        notes = (self._budget_note(None),) if seg.row[6] > 0 else ()
+        notes = (f"TER this segment: {self._budget_kind()}",) if seg.row[6] > 0 else ()
         return TERExplanation(
             score=float(self.score_pooled(seg.row)),
             row=tuple(float(x) for x in seg.row),

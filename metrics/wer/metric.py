@@ -43,7 +43,7 @@ from typing import ClassVar, Literal
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from metrics.core.base import Metric, Progress, SegmentStats
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditAlignment, EditExplanation, EditOp
@@ -281,15 +281,15 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
         bounded = np.flatnonzero(stats.column("bounded"))
         if len(bounded) == 0:
             return stats
-        notes = [self._bound_note(int(i) + 1, stats.rows[i]) for i in bounded]
-        return replace(stats, notes=(*stats.notes, *notes))
-
-    def _bound_note(self, segment: int, row: np.ndarray) -> str:
-        return (
-            f"{self.name} segment {segment}: too long for an exact distance (hypothesis × reference > "
-            f"max_cells={self.config.max_cells:,} {self.unit} pairs); its {int(row[0]):,} edits are an upper bound "
-            f"from separately aligned chunks, the true number is at least {int(row[7]):,}"
+        kind = (
+            f"too long for an exact distance (hypothesis × reference > max_cells={self.config.max_cells:,} "
+            f"{self.unit} pairs): the edits are an upper bound from separately aligned chunks"
         )
+        found = "; ".join(
+            f"segment {int(i) + 1}: {int(stats.rows[i, 0]):,} edits, at least {int(stats.rows[i, 7]):,}"
+            for i in bounded
+        )
+        return replace(stats, notes=(*stats.notes, StatsNote(kind, found)))
 
     def _tokens(self, text: str, symbols: Sequence[str]) -> tuple[Token, ...]:
         if self.unit == "word":

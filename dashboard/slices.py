@@ -1,0 +1,68 @@
+"""Slices in the session: the named sets of segments the Analysis page scores, saved with the workspace, and the
+Explorer's "save these segments as a slice" form (a slice is made of the explorer's current filters)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from metrics.analysis.slices import MAX_NAME, Slice
+from rendering.text import escape_markdown
+
+SLICES = "slices"
+
+
+def saved() -> tuple[Slice, ...]:
+    return tuple(st.session_state.get(SLICES, ()))
+
+
+def replace_all(slices: Sequence[Slice]) -> None:
+    st.session_state[SLICES] = tuple(slices)
+
+
+def add(piece: Slice) -> None:
+    """Save ``piece``, replacing a slice of the same name."""
+    replace_all([*(s for s in saved() if s.name != piece.name), piece])
+
+
+def remove(name: str) -> None:
+    replace_all([s for s in saved() if s.name != name])
+
+
+def describe_filters(values: Mapping[str, Any]) -> str:
+    """The explorer's active filters in words, from its widgets' values (``ex_*`` keys of the session)."""
+    parts = []
+    text = str(values.get("ex_text") or "").strip()
+    if text:
+        parts.append(f"text contains {text!r}")
+    length = values.get("ex_len")
+    if length:
+        parts.append(f"reference length {length[0]}–{length[1]} words")
+    score_system = values.get("ex_score_sys")
+    diff_system = values.get("ex_diff_a")
+    for key, value in values.items():
+        if not isinstance(key, str) or not value:
+            continue
+        prefix, _, column = key.partition(":")
+        # a range widget of a filter switched off may linger in the session until the run ends
+        live = prefix == "ex_score_range" and isinstance(score_system, str) and column.startswith(f"{score_system} · ")
+        live |= prefix == "ex_diff_range" and isinstance(diff_system, str) and column.startswith(f"{diff_system} − ")
+        if live:
+            parts.append(f"{column} in {value[0]:.4g}–{value[1]:.4g}")
+    return "; ".join(parts) or "all segments"
+
+
+def save_form(mask: np.ndarray) -> None:
+    """The explorer's form: name the segments its filters keep (``mask``) and save them as a slice."""
+    chosen = tuple(int(i) for i in np.flatnonzero(mask))
+    with st.expander(f"Save these {len(chosen)} segments as a slice for the Analysis page"):
+        description = describe_filters(st.session_state.to_dict())
+        st.caption(f"Filters: {escape_markdown(description)}")
+        left, right = st.columns([3, 1])
+        name = left.text_input("Slice name", max_chars=MAX_NAME, key="ex_slice_name")
+        if right.button("Save slice", key="ex_slice_save", disabled=not chosen or not name.strip()):
+            add(Slice(name.strip(), description, chosen))
+            st.success(f"Saved slice {escape_markdown(name.strip())} ({len(chosen)} segments).")

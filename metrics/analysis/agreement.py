@@ -1,0 +1,102 @@
+"""How far a difference in a metric can be trusted: the estimated share of human pairwise judgements that agree
+with the metric on which of two systems is better, given the size of the difference.
+
+The estimate is Kocmi et al. 2024, "Navigating the Metrics Maze: Reconciling Score Magnitudes and Accuracies"
+(ACL), as its package ``mt-thresholds`` 1.0.4 gives it: ``mt_thresholds.accuracy(delta, metric)`` is a logistic
+fit, ``a / (1 + e^(−b·Δ))`` in percent, of how often humans agreed with the metric's order over the system pairs of
+WMT evaluations. It answers a different question than a p-value: a paired test says whether the difference would
+survive other test sentences; this says how often a difference this large between two real systems matched what
+human raters preferred. Both are shown side by side. The fit takes the size of the difference, so the estimate
+uses ``|Δ|``; ``delta`` keeps its sign (``score(a) − score(b)``).
+
+Only metrics the package covers get an estimate: ScoreLens ids map to its names in :data:`THRESHOLD_NAMES`, on the
+scale it was fitted on (BLEU and chrF points, 0–100), and only with the configuration it was fitted with —
+sacrebleu's BLEU (any tokenizer: WMT used the target language's) with its other options at their defaults, and
+chrF2 at its defaults. A metric that arrives later (COMET, BLEURT, BERTScore as external scores) adds its id here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import mt_thresholds
+
+from metrics.bleu.metric import BLEU, BLEUConfig
+from metrics.chrf.metric import CHRF, CHRFConfig
+from metrics.core.base import Metric
+
+THRESHOLD_NAMES: Mapping[str, str] = {"bleu": "bleu", "chrf": "chrf"}
+SOURCE = "Kocmi et al. 2024, mt-thresholds 1.0.4"
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One pair of systems under one metric: ``delta = score(a) − score(b)``, the estimated human agreement (0–1)
+    for a difference that large, and the paired test's p-value on the same pair when one was run."""
+
+    metric: str
+    a: str
+    b: str
+    delta: float
+    human_agreement: float
+    p_value: float | None = None
+
+
+def _fitted_configuration(metric: Metric) -> bool:
+    """The metric is configured as the estimate was fitted: sacrebleu defaults (BLEU's tokenizer aside)."""
+    config = metric.config
+    if type(metric) is BLEU:
+        return config == dataclasses.replace(BLEUConfig(), tokenize=config.tokenize)
+    if type(metric) is CHRF:
+        return config == CHRFConfig()
+    return False
+
+
+def threshold_name(metric_id: str, metric: Metric) -> str | None:
+    """The package's name for ``metric``, or ``None`` when it has no estimate for it as configured."""
+    name = THRESHOLD_NAMES.get(metric_id)
+    if name is None or name not in mt_thresholds.METRICS or not _fitted_configuration(metric):
+        return None
+    return name
+
+
+def human_agreement(name: str, delta: float) -> float:
+    """Estimated share (0–1) of human judgements agreeing with a metric difference of size ``|delta|``."""
+    return float(mt_thresholds.accuracy(abs(float(delta)), name)) / 100.0
+
+
+def agreements(
+    metrics: Mapping[str, Metric],
+    scores: Mapping[str, Mapping[str, float]],
+    pairs: Sequence[tuple[str, str]],
+    p_values: Mapping[tuple[str, str, str], float] | None = None,
+) -> tuple[Agreement, ...]:
+    """The estimate for every ``(a, b)`` pair under every covered metric (``scores[system][metric_id]``);
+    ``p_values[(metric_id, a, b)]`` (either order) goes beside it. Uncovered metrics are left out."""
+    found = []
+    for metric_id, metric in metrics.items():
+        name = threshold_name(metric_id, metric)
+        if name is None:
+            continue
+        for a, b in pairs:
+            if a == b:
+                raise ValueError(f"a system compared with itself ({a!r}) has no difference to judge")
+            delta = scores[a][metric_id] - scores[b][metric_id]
+            p = None if p_values is None else p_values.get((metric_id, a, b), p_values.get((metric_id, b, a)))
+            found.append(Agreement(metric_id, a, b, delta, human_agreement(name, delta), p))
+    return tuple(found)
+
+
+def baseline_agreement(
+    metrics: Mapping[str, Metric], scores: Mapping[str, Mapping[str, float]], baseline: str
+) -> dict[tuple[str, str], float]:
+    """``(system, metric_id)`` → the estimate for each system's difference to ``baseline`` (covered metrics)."""
+    pairs = [(name, baseline) for name in scores if name != baseline]
+    return {(g.a, g.metric): g.human_agreement for g in agreements(metrics, scores, pairs)}
+
+
+def all_pairs(systems: Sequence[str]) -> list[tuple[str, str]]:
+    """Every pair in input order, the earlier system first (as the all-pairs test orders them)."""
+    return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1 :]]

@@ -1,0 +1,268 @@
+"""``scorelens analyze``: error analysis across the corpus (:mod:`metrics.analysis`).
+
+    scorelens analyze --refs R [R2 …] --systems S1 S2 … --metrics bleu,chrf
+                      [--buckets ref-length,length-diff,score:chrf,src-length] [--source SRC]
+                      [--meta FILE --bucket-by COLUMN … --documents COLUMN] [--edges ref-length=5:10:20 …]
+                      [--ngrams A,B] [--word-accuracy [--freq-corpus FILE]] [--disagreements A,B]
+                      [--baseline NAME] [--seed N] [--n-bootstrap N] [--format json|csv|table] [--output-dir DIR]
+
+Buckets come with bootstrap intervals and a paired test against the baseline; ``agreement`` (the estimated human
+agreement of every system difference, beside its paired-bootstrap p-value) is always computed for the metrics it
+covers. The JSON is the analysis document of :mod:`metrics.io.analysis`; ``--format csv`` writes one file per table
+into ``--output-dir``; ``--format table`` prints readable tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from metrics.analysis import agreement as agreement_module
+from metrics.analysis.buckets import BucketKind, parse_edges
+from metrics.analysis.disagreement import Disagreement, disagreements
+from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
+from metrics.analysis.ngrams import (
+    DEFAULT_ALPHA,
+    DEFAULT_TOP,
+    NgramReport,
+    characteristic_ngrams,
+    corpus_matches,
+    reference_counts,
+)
+from metrics.analysis.plan import build, parse_spec
+from metrics.analysis.scoring import BucketSettings, bucket_scores
+from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
+from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
+from metrics.cli.analysis_text import format_analysis
+from metrics.cli.common import Scored, add_input_arguments, print_notes, score_files
+from metrics.cli.stats import resolve_seed
+from metrics.io.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, analysis_tables, to_json
+from metrics.io.inputs import read_segments
+from metrics.io.metadata import Metadata, read_metadata
+from metrics.stats.significance import DEFAULT_ALPHA as SIGNIFICANCE_ALPHA
+from metrics.stats.significance import all_pairs
+
+DEFAULT_BUCKETS = "ref-length,length-diff"
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser("analyze", help="error analysis: buckets, n-grams, word accuracy, documents, agreement")
+    add_input_arguments(parser)
+    parser.add_argument("--source", metavar="FILE", help="source segments (for src-length buckets)")
+    parser.add_argument(
+        "--buckets",
+        default=DEFAULT_BUCKETS,
+        help="comma-separated: ref-length[:METRIC], length-diff[:METRIC], score:METRIC, src-length, meta:COLUMN "
+        f"(default {DEFAULT_BUCKETS}; 'none' for no buckets)",
+    )
+    parser.add_argument(
+        "--edges",
+        action="append",
+        default=[],
+        metavar="KIND=E1:E2:…",
+        help="bucket edges, e.g. ref-length=5:10:20:40 (kinds: ref-length, length-diff, score, src-length, words)",
+    )
+    parser.add_argument("--meta", metavar="FILE", help="segment metadata: TSV/CSV with a header, or JSON lines")
+    parser.add_argument(
+        "--bucket-by", action="append", default=[], metavar="COLUMN", help="bucket by a metadata column"
+    )
+    parser.add_argument("--documents", metavar="COLUMN", help="metadata column of document ids: per-document scores")
+    parser.add_argument("--ngrams", metavar="A,B", help="characteristic n-grams of systems A and B")
+    parser.add_argument("--ngram-orders", default="1:4", metavar="MIN:MAX", help="n-gram orders (default 1:4)")
+    parser.add_argument("--ngram-alpha", type=float, default=DEFAULT_ALPHA, help="smoothing α of the match ratio (1)")
+    parser.add_argument("--top", type=int, default=DEFAULT_TOP, help=f"n-grams per direction ({DEFAULT_TOP})")
+    parser.add_argument("--word-accuracy", action="store_true", help="word F-measure by frequency bucket")
+    parser.add_argument("--freq-corpus", metavar="FILE", help="count word frequencies in this training corpus")
+    parser.add_argument("--tokens", metavar="METRIC", help="metric whose tokens words and n-grams use")
+    parser.add_argument("--disagreements", metavar="A,B", help="segments where the metrics disagree about A and B")
+    parser.add_argument("--baseline", metavar="NAME", help="system the others are tested against (the first)")
+    parser.add_argument("--seed", type=int, help="random seed (default: $SACREBLEU_SEED, else 12345)")
+    parser.add_argument("--n-bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
+    parser.add_argument("--alpha", type=float, default=SIGNIFICANCE_ALPHA, help="level of the significance mark")
+    parser.add_argument("--format", choices=("json", "csv", "table"), default="table")
+    parser.add_argument("--output-dir", metavar="DIR", help="where --format csv writes one file per table")
+
+
+def _pair(text: str, names: Sequence[str], flag: str) -> tuple[str, str]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"{flag} takes two system names separated by a comma, not {text!r}")
+    a, b = parts
+    for name in (a, b):
+        if name not in names:
+            raise ValueError(f"{flag}: no system named {name!r}; systems: {', '.join(names)}")
+    if a == b:
+        raise ValueError(f"{flag}: a system compared with itself ({a!r}); name two different systems")
+    return a, b
+
+
+def _edges(items: Sequence[str]) -> dict[str, tuple[float, ...]]:
+    kinds = {k.value for k in BucketKind if k not in (BucketKind.METADATA, BucketKind.SLICE)} | {"words"}
+    found = {}
+    for item in items:
+        kind, sep, text = item.partition("=")
+        kind = kind.strip()
+        if not sep or kind not in kinds:
+            raise ValueError(f"--edges {item!r}: expected KIND=E1:E2:…, KIND one of {', '.join(sorted(kinds))}")
+        found[kind] = parse_edges(text, f"--edges {kind}")
+    return found
+
+
+def _orders(text: str) -> tuple[int, int]:
+    low, _, high = text.partition(":")
+    try:
+        orders = (int(low), int(high or low))
+    except ValueError:
+        raise ValueError(f"--ngram-orders takes MIN:MAX, e.g. 1:4, not {text!r}") from None
+    if not 1 <= orders[0] <= orders[1]:
+        raise ValueError(f"--ngram-orders must satisfy 1 ≤ MIN ≤ MAX, not {text!r}")
+    return orders
+
+
+class _LengthCache:
+    """Lengths per metric, computed once per run (from the metric's rows where they hold them)."""
+
+    def __init__(self, scored: Scored) -> None:
+        self.scored = scored
+        self._found: dict[str, Lengths] = {}
+
+    def __call__(self, metric_id: str) -> Lengths:
+        if metric_id not in self._found:
+            evaluation = self.scored.evaluation
+            metric = evaluation.metrics[metric_id]
+            stats = {r.name: r.stats[metric_id] for r in evaluation.systems}
+            unit = unit_for(metric, self.scored.refs)
+            self._found[metric_id] = lengths(unit, self.scored.refs, self.scored.systems, stats)
+        return self._found[metric_id]
+
+
+def _buckets(args: argparse.Namespace, scored: Scored, metadata: Metadata | None, settings: AnalysisSettings,
+             edges: Mapping[str, tuple[float, ...]]) -> tuple[list[BucketSection], list[str]]:  # fmt: skip
+    evaluation = scored.evaluation
+    metric_ids = list(evaluation.metrics)
+    texts = [t for t in args.buckets.split(",") if t.strip() and t.strip() != "none"]
+    specs = [parse_spec(t, metric_ids) for t in texts] + [parse_spec(f"meta:{c}", metric_ids) for c in args.bucket_by]
+    if any(s.kind is BucketKind.METADATA for s in specs) and metadata is None:
+        raise ValueError("bucketing by a metadata column needs --meta FILE")
+    stats = {r.name: dict(r.stats) for r in evaluation.systems}
+    sections: list[BucketSection] = []
+    notes: list[str] = []
+    cache = _LengthCache(scored)
+    for spec in specs:
+        if spec.kind.value in edges:
+            spec = type(spec)(spec.kind, spec.metric, spec.column, edges[spec.kind.value])
+        bucketing = build(spec, evaluation, cache, scored.source, metadata)
+        results, found = bucket_scores(bucketing, evaluation.metrics, stats, settings.baseline, settings.buckets)
+        sections.append(BucketSection(bucketing, results))
+        notes += found
+    return sections, notes
+
+
+def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_module.Agreement, ...]:
+    evaluation = scored.evaluation
+    names = [r.name for r in evaluation.systems]
+    if len(names) < 2:
+        return ()
+    covered = {
+        m: metric for m, metric in evaluation.metrics.items() if agreement_module.threshold_name(m, metric) is not None
+    }
+    p_values = {}
+    for metric_id, metric in covered.items():
+        stats = {r.name: r.stats[metric_id] for r in evaluation.systems}
+        b = settings.buckets
+        report = all_pairs(metric, stats, "bs", b.n_bootstrap, b.seed, "sacrebleu", b.n_bootstrap, b.alpha)
+        p_values.update({(metric_id, p.baseline, p.system): p.p_value for p in report.pairs})
+    scores = {r.name: dict(r.scores) for r in evaluation.systems}
+    return agreement_module.agreements(covered, scores, agreement_module.all_pairs(names), p_values)
+
+
+def analyse(args: argparse.Namespace) -> Analysis:
+    scored = score_files(args, args.source)
+    evaluation = scored.evaluation
+    names = [r.name for r in evaluation.systems]
+    baseline = args.baseline or names[0]
+    if baseline not in names:
+        raise ValueError(f"--baseline {baseline!r} is not one of the systems: {', '.join(names)}")
+    edges = _edges(args.edges)
+    metadata = read_metadata(args.meta, len(scored.refs[0])) if args.meta else None
+    if args.documents and metadata is None:
+        raise ValueError("--documents needs --meta FILE")
+    if args.tokens is not None and args.tokens not in evaluation.metrics:
+        raise ValueError(f"--tokens {args.tokens!r} is not among the scored metrics ({', '.join(evaluation.metrics)})")
+    metrics = list(evaluation.metrics.values())
+    unit = word_unit([evaluation.metrics[args.tokens]] if args.tokens else metrics, scored.refs)
+    settings = AnalysisSettings(
+        BucketSettings(args.n_bootstrap, resolve_seed(args.seed), args.alpha),
+        baseline,
+        tokens=unit.label,
+        frequencies=(args.freq_corpus or "references") if args.word_accuracy else None,
+        ngram_orders=_orders(args.ngram_orders),
+        ngram_alpha=args.ngram_alpha,
+    )
+    sections, notes = _buckets(args, scored, metadata, settings, edges)
+    ref_tokens = (
+        [[unit.tokens(stream[i]) for stream in scored.refs] for i in range(len(scored.refs[0]))]
+        if args.ngrams or args.word_accuracy
+        else []
+    )
+    ngrams: tuple[NgramReport, ...] = ()
+    if args.ngrams:
+        a, b = _pair(args.ngrams, names, "--ngrams")
+        low, high = settings.ngram_orders
+        allowed = reference_counts(ref_tokens, low, high)
+        matches = {s: corpus_matches([unit.tokens(t) for t in scored.systems[s]], allowed, low, high) for s in (a, b)}
+        ngrams = (characteristic_ngrams(a, b, matches, min_n=low, max_n=high, alpha=args.ngram_alpha, top=args.top),)
+    words: tuple[WordAccuracy, ...] = ()
+    if args.word_accuracy:
+        corpus = read_segments(args.freq_corpus).texts if args.freq_corpus else [t for s in scored.refs for t in s]
+        counts = frequencies(unit.tokens(t) for t in corpus)
+        outputs = {s: [unit.tokens(t) for t in texts] for s, texts in scored.systems.items()}
+        words = word_accuracy(outputs, ref_tokens, counts, edges.get("words", FREQUENCY_EDGES), settings.buckets)
+    documents: tuple[DocumentScores, ...] = ()
+    flips: tuple[RankingFlip, ...] = ()
+    if args.documents and metadata is not None:
+        stats = {r.name: dict(r.stats) for r in evaluation.systems}
+        documents = document_scores(metadata.column(args.documents), evaluation.metrics, stats)
+        corpus_scores = {r.name: dict(r.scores) for r in evaluation.systems}
+        higher = {m: bool(metric.higher_is_better) for m, metric in evaluation.metrics.items()}
+        flips = ranking_flips(documents, corpus_scores, higher)
+    found: tuple[Disagreement, ...] = ()
+    if args.disagreements:
+        a, b = _pair(args.disagreements, names, "--disagreements")
+        segment = {r.name: dict(r.segment_scores) for r in evaluation.systems}
+        higher = {m: bool(metric.higher_is_better) for m, metric in evaluation.metrics.items()}
+        found = disagreements(a, b, segment, higher)
+    return Analysis(
+        results=analysis_header(evaluation, settings, notes=scored.notes),
+        settings=settings,
+        buckets=tuple(sections),
+        word_accuracy=words,
+        ngrams=ngrams,
+        documents=documents,
+        flips=flips,
+        agreement=_agreement(scored, settings),
+        disagreements=found,
+        notes=(*(metadata.notes if metadata else ()), *notes),
+    )
+
+
+def run(args: argparse.Namespace) -> str:
+    if args.format == "csv" and not args.output_dir:
+        raise ValueError("--format csv writes one file per table: give --output-dir DIR")
+    analysis = analyse(args)
+    print_notes(analysis.results.notes)
+    if args.format == "json":
+        return to_json(analysis)
+    if args.format == "table":
+        return format_analysis(analysis)
+    folder = Path(args.output_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for table in analysis_tables(analysis):
+        path = folder / f"{table.name}.csv"
+        path.write_text(table.to_csv(), encoding="utf-8")
+        written.append(os.fspath(path))
+    return "".join(f"{path}\n" for path in written)

@@ -1,0 +1,160 @@
+"""What the ``scorelens`` subcommands share: the input options sacrebleu users know (``-r``, ``-i``, ``-m``, ``-l``,
+``-`` for standard input), reading and scoring the files — with metrics and language options chosen from the
+references when not given — and notes on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from metrics.cli.progress import ProgressBar
+from metrics.core.defaults import choose_metrics
+from metrics.core.language import Language, apply_language, detect_language, language_settings
+from metrics.core.registry import SPECS, create_many, parse_set_options, spec_for
+from metrics.evaluate import Evaluation, evaluate
+from metrics.io.inputs import STDIN, Segments, check_same_length, read_segments
+from metrics.io.results import Note, note_groups
+
+LANGUAGES = ("auto", "none", *(lang.value for lang in Language))
+
+
+def metric_list(items: Sequence[str]) -> list[str]:
+    """``-m bleu chrf`` (as sacrebleu) or ``-m bleu,chrf``: the ids, checked."""
+    ids = [m.strip() for item in items for m in item.split(",") if m.strip()]
+    unknown = [m for m in ids if m not in SPECS]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; valid metrics: {', '.join(SPECS)}")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"metric listed twice in {' '.join(items)!r}")
+    if not ids:
+        raise ValueError("-m/--metrics names no metric")
+    return ids
+
+
+def language_code(text: str) -> str:
+    """``auto``, ``none``, or a language code or sacrebleu's ``SRC-TRG`` pair, whose target counts: ``zh``, ``ja``
+    and ``ko`` have options of their own, any other target language has none."""
+    value = text.strip().lower()
+    if value in ("auto", "none"):
+        return value
+    code = value.rsplit("-", 1)[-1]
+    if not (2 <= len(code) <= 3 and code.isascii() and code.isalpha()):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected auto, none, a language code (zh) or a pair (en-zh)")
+    return code if code in LANGUAGES else "none"
+
+
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every scoring subcommand takes, spelled as sacrebleu spells them."""
+    parser.add_argument(
+        "-r", "--refs", nargs="+", required=True, metavar="FILE", help="reference files (one stream each)"
+    )
+    parser.add_argument(
+        "-i",
+        "--systems",
+        "--input",
+        nargs="+",
+        required=True,
+        metavar="FILE",
+        help=f"system output files; {STDIN} reads one from standard input",
+    )
+    parser.add_argument(
+        "-m",
+        "--metrics",
+        nargs="+",
+        metavar="METRIC",
+        help=f"space- or comma-separated, from: {', '.join(SPECS)} (default: chosen from the references)",
+    )
+    parser.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
+    parser.add_argument(
+        "-l",
+        "--language",
+        type=language_code,
+        default="auto",
+        metavar="LANG",
+        help="target language: auto (detect Chinese/Japanese/Korean references, the default), none, zh, ja, ko "
+        "or a pair such as en-zh; sets what that language calls for (BLEU tokenizer as sacrebleu -l, TER's CJK "
+        "handling) unless --set gives the option",
+    )
+
+
+def note(message: str) -> None:
+    print(f"scorelens: note: {message}", file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The input files' texts, their evaluation and the notes on reading them (``source`` when one was given)."""
+
+    evaluation: Evaluation
+    refs: list[list[str]]
+    systems: Mapping[str, list[str]]
+    notes: list[Note]
+    source: list[str] | None = None
+
+
+def _read(refs: Sequence[str], systems: Sequence[str], source: str | None) -> tuple[list[Segments], ...]:
+    paths = [*refs, *systems, *([source] if source else [])]
+    if paths.count(STDIN) > 1:
+        raise ValueError(f"{STDIN} (standard input) can be read only once")
+    ref_files = [read_segments(path) for path in refs]
+    system_files = [read_segments(path) for path in systems]
+    source_files = [read_segments(source)] if source is not None else []
+    check_same_length([*ref_files, *system_files, *source_files])
+    names = [s.name for s in system_files]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
+    return ref_files, system_files, source_files
+
+
+def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
+    """Read the files of :func:`add_input_arguments` (all the same length, system names unique), choose the metrics
+    from the references when ``-m`` is absent and the language's options unless ``-l none``, saying both on
+    stderr, and score every system with every metric under a progress bar (drawn only on a terminal)."""
+    explicit = parse_set_options(args.options)
+    ref_files, system_files, source_files = _read(args.refs, args.systems, source)
+    streams = [list(r.texts) for r in ref_files]
+    if args.metrics:
+        metric_ids = metric_list(args.metrics)
+    else:
+        choice = choose_metrics(streams)
+        metric_ids = list(choice.metrics)
+        note(f"metrics chosen from the references: {', '.join(metric_ids)} ({choice.explain()}); -m chooses others")
+    families = {spec_for(m).family for m in metric_ids}
+    if args.language == "none":
+        options = {family: dict(values) for family, values in explicit.items()}
+    else:
+        counts = detect_language(streams) if args.language == "auto" else None
+        language = counts.language if counts is not None else Language(args.language)
+        options, applied = apply_language(language_settings(language), explicit, families)
+        if language is not None and (applied.choices or applied.fallbacks):
+            found = f"references look {counts.describe()}" if counts is not None else f"language {language.value}"
+            note(f"{found}: {applied.summary()}; -l none keeps the defaults")
+    metrics = create_many(metric_ids, options)
+    texts = {s.name: list(s.texts) for s in system_files}
+    progress = ProgressBar()
+    try:
+        evaluation = evaluate(texts, streams, metrics, progress)
+    finally:
+        progress.close()
+    read = [*ref_files, *system_files, *source_files]
+    return Scored(
+        evaluation,
+        streams,
+        texts,
+        [Note(n) for f in read for n in f.notes],
+        list(source_files[0].texts) if source_files else None,
+    )
+
+
+def print_notes(notes: Sequence[Note]) -> None:
+    """Notes on the input as they are; metric warnings once per kind, with the metrics, systems and details."""
+    for item in notes:
+        if item.metric is None:
+            note(item.message)
+    for group in note_groups(notes):
+        print(f"scorelens: warning: {', '.join(group.metrics)} on {', '.join(group.systems)}: {group.message}",
+              file=sys.stderr)  # fmt: skip
+        for system, details in group.details.items():
+            print(f"scorelens:   {system}: {'; '.join(details)}", file=sys.stderr)

@@ -1,0 +1,317 @@
+"""Tables and figures of the Analysis page, from the records of :mod:`metrics.analysis` (nothing is recomputed).
+
+Every user string that reaches a figure (system names, bucket labels from a metadata file) goes through
+:func:`rendering.text.escape_html`, as plotly interprets a subset of HTML in labels. Tables are DataFrames, which
+the app shows as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from metrics.analysis.agreement import Agreement
+from metrics.analysis.disagreement import Disagreement
+from metrics.analysis.documents import DocumentScores, RankingFlip
+from metrics.analysis.ngrams import NgramContrast
+from metrics.analysis.scoring import BucketResult, significant
+from metrics.analysis.words import WordAccuracy
+from metrics.io.analysis import BucketSection
+from rendering.text import escape_html
+
+PALETTE = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+    "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363",
+)  # fmt: skip
+ROW_HEIGHT = 35  # pixels per dataframe row, for tables shown whole
+
+
+def table_height(rows: int, limit: int = 20) -> int:
+    """A dataframe height that shows ``rows`` rows (at most ``limit`` before it scrolls) and its header."""
+    return ROW_HEIGHT * (min(rows, limit) + 1) + 3
+
+
+def bucket_frame(sections: Sequence[BucketSection], labels: Mapping[str, str], alpha: float) -> pd.DataFrame:
+    """One row per bucket × system × metric: segments, score, interval, p against the baseline, significance."""
+    rows = []
+    for section in sections:
+        for result in section.results:
+            for entry in result.scores:
+                iv = entry.interval
+                rows.append(
+                    {
+                        "bucket": result.label,
+                        "system": entry.system,
+                        "metric": labels[entry.metric],
+                        "segments": entry.n_segments,
+                        "score": iv.score,
+                        "95% CI low": iv.lo,
+                        "95% CI high": iv.hi,
+                        "p vs baseline": entry.p_value,
+                        f"p < {alpha:g}": significant(entry, alpha),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _label_order(results: Sequence[BucketResult]) -> list[str]:
+    return [label for _, label in sorted({(r.position, r.label) for r in results})]
+
+
+def bucket_figure(
+    section: BucketSection,
+    labels: Mapping[str, str],
+    systems: Sequence[str],
+    alpha: float,
+    baseline: str | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """Grouped bars per bucket, one panel per metric, one colour per system (in ``systems``), whiskers for the 95 %
+    intervals; a bar with a black outline differs significantly from the baseline in that bucket."""
+    metric_ids = list(labels)
+    order = _label_order(section.results)
+    shown = {label: escape_html(label) for label in order}
+    if section.bucketing.shared:  # every system has the same segments there: say how many under the label
+        shown = {r.label: f"{escape_html(r.label)}<br>n = {len(r.segments)}" for r in section.results}
+    fig = make_subplots(
+        rows=len(metric_ids),
+        cols=1,
+        shared_xaxes=True,
+        subplot_titles=[escape_html(labels[m]) for m in metric_ids],
+        vertical_spacing=110 / (160 + 260 * len(metric_ids)),  # room for the tick labels and the next title
+    )
+    for k, system in enumerate(systems):
+        colour = PALETTE[k % len(PALETTE)]
+        for row, metric_id in enumerate(metric_ids, start=1):
+            entries = [
+                (r.label, e) for r in section.results for e in r.scores if e.system == system and e.metric == metric_id
+            ]
+            if not entries:
+                continue
+            marks = [significant(e, alpha) for _, e in entries]
+            fig.add_trace(
+                go.Bar(
+                    x=[shown[label] for label, _ in entries],
+                    y=[e.score for _, e in entries],
+                    error_y={
+                        "type": "data",
+                        "array": [e.interval.hi - e.score for _, e in entries],
+                        "arrayminus": [e.score - e.interval.lo for _, e in entries],
+                        "thickness": 1,
+                        "width": 2,
+                    },
+                    marker={
+                        "color": colour,
+                        "line": {
+                            "color": ["#000000" if m else colour for m in marks],
+                            "width": [2 if m else 0 for m in marks],
+                        },
+                    },
+                    name=escape_html(system),
+                    legendgroup=escape_html(system),
+                    showlegend=row == 1,
+                    customdata=[
+                        [e.n_segments, e.interval.lo, e.interval.hi, "" if e.p_value is None else f"{e.p_value:.4f}"]
+                        for _, e in entries
+                    ],
+                    hovertemplate="%{fullData.name} · %{x}: %{y:.4f} [%{customdata[1]:.4f}, %{customdata[2]:.4f}]"
+                    "<br>%{customdata[0]} segments, p = %{customdata[3]}<extra></extra>",
+                ),
+                row=row,
+                col=1,
+            )
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[shown[label] for label in order],
+                     showticklabels=True)  # fmt: skip
+    title = escape_html(section.bucketing.title if title is None else title)
+    if baseline is not None and section.bucketing.shared:
+        title += f" · outlined: differs from {escape_html(baseline)} (paired bootstrap p < {alpha:g})"
+    fig.update_layout(
+        barmode="group",
+        title={"text": title, "font": {"size": 13}},
+        height=160 + 260 * len(metric_ids),
+        margin={"l": 10, "r": 10, "t": 70, "b": 30},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02 + 0.04 * len(metric_ids), "x": 0},
+        bargap=0.2,
+    )
+    return fig
+
+
+def counts_figure(section: BucketSection, systems: Sequence[str]) -> go.Figure:
+    """How many segments of each system fall in each bucket (a per-system bucketing's histogram)."""
+    order = _label_order(section.results)
+    fig = go.Figure()
+    for k, system in enumerate(systems):
+        counts = {r.label: len(r.segments) for r in section.results if r.system == system}
+        fig.add_trace(
+            go.Bar(
+                x=[escape_html(label) for label in order],
+                y=[counts.get(label, 0) for label in order],
+                name=escape_html(system),
+                marker={"color": PALETTE[k % len(PALETTE)]},
+                hovertemplate="%{fullData.name} · %{x}: %{y} segments<extra></extra>",
+            )
+        )
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[escape_html(x) for x in order])
+    fig.update_layout(
+        barmode="group",
+        height=320,
+        title={"text": "segments per bucket", "font": {"size": 13}},
+        margin={"l": 10, "r": 10, "t": 40, "b": 30},
+    )
+    return fig
+
+
+def word_frame(results: Sequence[WordAccuracy]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "frequency": w.label,
+                "system": w.system,
+                "matches": w.matches,
+                "reference words": w.ref_words,
+                "output words": w.out_words,
+                "precision": w.precision,
+                "recall": w.recall,
+                "F-measure": w.fmeasure,
+                "F 95% CI low": w.interval.lo,
+                "F 95% CI high": w.interval.hi,
+            }
+            for w in results
+        ]
+    )
+
+
+def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.Figure:
+    """Word F-measure per frequency bucket, one colour per system, with 95 % whiskers."""
+    order = [label for _, label in sorted({(w.position, w.label) for w in results})]
+    fig = go.Figure()
+    for k, system in enumerate(systems):
+        mine = sorted((w for w in results if w.system == system), key=lambda w: w.position)
+        fig.add_trace(
+            go.Bar(
+                x=[escape_html(w.label) for w in mine],
+                y=[w.fmeasure for w in mine],
+                error_y={
+                    "type": "data",
+                    "array": [w.interval.hi - w.fmeasure for w in mine],
+                    "arrayminus": [w.fmeasure - w.interval.lo for w in mine],
+                    "thickness": 1,
+                    "width": 2,
+                },
+                name=escape_html(system),
+                marker={"color": PALETTE[k % len(PALETTE)]},
+                customdata=[[w.matches, w.ref_words] for w in mine],
+                hovertemplate="%{fullData.name} · frequency %{x}: F = %{y:.4f}"
+                "<br>%{customdata[0]} matches of %{customdata[1]} reference words<extra></extra>",
+            )
+        )
+    fig.update_xaxes(title="word frequency (occurrences)", type="category", categoryorder="array",
+                     categoryarray=[escape_html(x) for x in order])  # fmt: skip
+    fig.update_yaxes(title="word F-measure", range=[0, 1])
+    fig.update_layout(barmode="group", height=420, margin={"l": 10, "r": 10, "t": 30, "b": 40})
+    return fig
+
+
+def ngram_frame(contrasts: Sequence[NgramContrast]) -> pd.DataFrame:
+    """One row per n-gram; ``A``/``B``: the corpus matches of the two systems (named in the section's title)."""
+    columns = ["n-gram", "n", "A", "B", "ratio", "segments"]
+    rows = [[c.text, c.n, c.matches_a, c.matches_b, c.ratio, len(c.segments)] for c in contrasts]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def segments_frame(
+    segments: Sequence[int], columns: Mapping[str, Sequence[str]], extra: Mapping[str, Sequence[object]] | None = None
+) -> pd.DataFrame:
+    """The texts of ``segments`` (0-based; shown numbered from 1), one column per stream in ``columns``."""
+    frame = pd.DataFrame({name: [texts[i] for i in segments] for name, texts in columns.items()})
+    for name, values in (extra or {}).items():
+        frame.insert(0, name, list(values))
+    frame.index = pd.Index([i + 1 for i in segments], name="segment")
+    return frame
+
+
+def document_frame(documents: Sequence[DocumentScores], metric_id: str, systems: Sequence[str]) -> pd.DataFrame:
+    rows = [
+        {"document": d.document, "segments": len(d.segments), **{s: d.scores[s][metric_id] for s in systems}}
+        for d in documents
+    ]
+    return pd.DataFrame(rows)
+
+
+def flips_frame(flips: Sequence[RankingFlip], labels: Mapping[str, str]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "document": f.document,
+                "metric": labels[f.metric],
+                "segments": f.n_segments,
+                "flipped pairs": len(f.pairs),
+                "share of pairs": f.share,
+                "here (better first) — the corpus has them the other way": "; ".join(f"{x} > {y}" for x, y in f.pairs),
+            }
+            for f in flips
+        ]
+    )
+
+
+def agreement_frame(found: Sequence[Agreement], labels: Mapping[str, str]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "metric": labels[g.metric],
+                "A": g.a,
+                "B": g.b,
+                "Δ = A − B": g.delta,
+                "p (paired bootstrap)": g.p_value,
+                "human agreement (est.)": g.human_agreement,
+            }
+            for g in found
+        ]
+    )
+
+
+AGREEMENT_CAPTION = (
+    " human agr.: estimated share of human pairwise judgements agreeing with the metric on a difference this large "
+    "(an estimate from WMT system pairs, Kocmi et al. 2024; BLEU and chrF only) — it answers another question than p."
+)
+
+
+def agreement_text(value: float | None) -> str:
+    """An estimate as a rounded percentage (it is a fit, not a measurement)."""
+    return "" if value is None else f"≈{100 * value:.0f}%"
+
+
+def with_agreement(
+    frame: pd.DataFrame, found: Mapping[tuple[str, str], float], labels: Mapping[str, str]
+) -> pd.DataFrame:
+    """The overview table with a ``human agr.`` column after each covered metric's p column (the estimate of each
+    system's difference to the baseline; ``found[(system, metric_id)]``)."""
+    covered = {metric_id for _, metric_id in found}
+    result = frame.copy()
+    for metric_id, label in labels.items():
+        if metric_id not in covered:
+            continue
+        after = f"{label} p" if f"{label} p" in result.columns else label
+        values = [agreement_text(found.get((system, metric_id))) for system in result.index]
+        result.insert(list(result.columns).index(after) + 1, f"{label} human agr.", values)
+    return result
+
+
+def disagreement_frame(found: Sequence[Disagreement], labels: Mapping[str, str]) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        [
+            {
+                "segment": d.segment + 1,
+                "prefers A": labels[d.for_a],
+                "Δ A − B (A's metric)": d.delta_for_a,
+                "prefers B": labels[d.for_b],
+                "Δ A − B (B's metric)": d.delta_for_b,
+                "size (SD)": d.size,
+            }
+            for d in found
+        ]
+    )
+    return frame.set_index("segment") if len(frame) else frame
