@@ -11,7 +11,7 @@ from dashboard import intake, state, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
-from metrics.io.inputs import InputError, Segments
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments
 from rendering.text import escape_markdown
 
 data = page_setup("data")
@@ -136,7 +136,8 @@ with tab_upload:
     st.caption(
         "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
         '(a string, a list of sentences, or an object with a "text" field per line). UTF-8; up to '
-        f"{intake.MAX_UPLOAD_BYTES // 2**20} MB per file. Without references, the systems are added to the loaded data."
+        f"{intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file (the command line `scorelens score` reads up to "
+        f"{intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems are added to the loaded data."
     )
     # A new key per successful load empties the uploaders, so loaded files are not offered again.
     round_ = st.session_state.get("upload_round", 0)
@@ -152,14 +153,19 @@ with tab_upload:
     good_systems = [p.segments for p in systems if p.segments is not None]
     good_source = source[0].segments if source and source[0].ok else None
     bad = [p for p in [*refs, *systems, *source] if not p.ok]
+    # Without every reference meant for them, the systems would be checked against other references (the loaded
+    # data's) and fail on a segment count that says nothing about them.
+    refs_missing = any(not p.ok for p in refs)
     if sys_uploads or ref_uploads:
-        problems = intake.assemble_problems(good_refs, good_systems, good_source, base=data)
+        problems = [] if refs_missing else intake.assemble_problems(good_refs, good_systems, good_source, base=data)
         for problem in problems:
             show_error(problem)
-        if bad:
+        if refs_missing:
+            st.warning("A reference file could not be read: fix or remove it to load these files.")
+        elif bad:
             st.warning("Files with errors are left out; fix them and upload again.")
         label = "Replace the loaded data with these files" if good_refs else "Add these systems to the loaded data"
-        if st.button(label, key="load_files", disabled=bool(problems), type="primary"):
+        if st.button(label, key="load_files", disabled=bool(problems) or refs_missing, type="primary"):
             new = intake.assemble(good_refs, good_systems, good_source, title="Uploaded files", base=data)
             notes = [
                 note for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for note in f.notes

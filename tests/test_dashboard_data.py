@@ -4,6 +4,7 @@ replaces what is loaded; names are editable; the workspace round-trips through o
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from dashboard_support import (
@@ -22,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 from dashboard import intake, workspace
 from dashboard.dataset import Dataset
 from dashboard.options import changed_values, family_fields, validate
-from metrics.io.inputs import InputError
+from metrics.io.inputs import MAX_FILE_BYTES, InputError
 
 REF = b"the cat sat\na dog ran\nhello world\n"
 SYS_A = b"the cat sat\na dog ran fast\nhello\n"
@@ -54,10 +55,42 @@ def test_crlf_and_bom_are_handled_and_said():
     assert any("CRLF" in n for n in parsed.segments.notes)
 
 
-def test_too_large_files_are_refused_before_parsing(monkeypatch):
-    monkeypatch.setattr(intake, "MAX_UPLOAD_BYTES", 10)
-    parsed = intake.parse_upload("big.txt", b"x" * 11)
-    assert "11 bytes" in str(parsed.error) and "limit" in str(parsed.error)
+def test_too_large_files_are_refused_before_parsing_naming_file_size_limit_and_the_command_line(monkeypatch):
+    monkeypatch.setattr(intake, "MAX_UPLOAD_BYTES", 3 * 2**20)
+    monkeypatch.setattr(intake, "MAX_FILE_BYTES", 5 * 2**20)
+    parsed = intake.parse_upload("my run.txt", b"x\n" * (2**21 + 1))
+    assert str(parsed.error) == (
+        "my run.txt: the file has 4.0 MB (4,194,306 bytes), more than the dashboard's upload limit of 3.0 MB; "
+        "the command line reads it: `scorelens score -r REFERENCES -i 'my run.txt'`"
+    )
+    huge = str(intake.too_large("huge.txt", 6 * 2**20))
+    assert huge.endswith("limit of 3.0 MB; the command line reads files up to 5.0 MB; split it into parts")
+    with pytest.raises(InputError, match="human.jsonl: the file has 4.0 MB"):
+        intake.parse_human_upload("human.jsonl", b"x" * 4 * 2**20, small_dataset())
+
+
+def test_the_servers_upload_limit_lets_files_over_the_dashboards_reach_its_message():
+    """Streamlit's browser widget refuses a file over server.maxUploadSize by itself (a red icon, no file name or
+    size reaches the page); up to the command line's limit, the page gets the file and explains."""
+    config = (ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8")  # tomllib is Python 3.11+
+    limit = re.search(r"^maxUploadSize = (\d+)$", config, re.MULTILINE)
+    assert limit is not None and int(limit.group(1)) * 2**20 == MAX_FILE_BYTES > intake.MAX_UPLOAD_BYTES
+
+
+def test_an_unreadable_reference_holds_the_systems_back_without_a_misleading_count(monkeypatch):
+    """A reference over the limit, and a system of another length than the loaded references: the page says what
+    is wrong with the reference, and not that the system's count differs from references it was not meant for."""
+    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    uploaders = {u.key: u for u in at.file_uploader}
+    big = b"a reference line\n" * (intake.MAX_UPLOAD_BYTES // 17 + 1)
+    uploaders["up_refs"].set_value([("ref.txt", big, "text/plain")])
+    uploaders["up_systems"].set_value([("sys.txt", b"a b\n" * 7, "text/plain")])
+    at.run()
+    assert not at.exception, at.exception
+    errors = [shown(e.value) for e in at.error]
+    assert len(errors) == 1 and errors[0].startswith("ref.txt: the file has 100.0 MB") and "upload limit" in errors[0]
+    assert any("A reference file could not be read" in shown(w.value) for w in at.warning)
+    assert at.button(key="load_files").disabled
 
 
 def test_table_columns_default_and_choice():
