@@ -236,7 +236,8 @@ def _compute(
     if not todo:
         return
     keys = [jobs[item].key for item in todo]
-    frame = st.container()
+    holder = st.empty()  # a container's own .empty() adds an empty element to it; a placeholder's clears it
+    frame = holder.container()
     bar = frame.progress(0.0, text=escape_markdown(label))
     frame.button(
         "Stop computing",
@@ -275,4 +276,4 @@ def _compute(
                     store.put(job.key, value)
             found[item] = value
     finally:
-        frame.empty()
+        holder.empty()

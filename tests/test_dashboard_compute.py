@@ -148,3 +148,12 @@ def test_duration_text():
         "50 minutes",
         "2 hours",
     ]
+
+
+def test_the_progress_bar_and_its_stop_button_go_when_the_work_is_done():
+    """Computed results leave no bar behind ("result 3 of 3" stayed above the evidence once: a container's
+    ``empty()`` adds an element to it instead of clearing it)."""
+    at = _session()
+    assert at.session_state["found"] == {"a": "A", "b": "B", "c": "C"}
+    assert not at.get("progress") and not at.button
+    assert [m.value for m in at.markdown] == ["the page goes on"]
