@@ -84,24 +84,36 @@ def show(part: Part, key: str) -> None:
         st.caption(escape_markdown(str(part.payload)))
 
 
+def show_all(parts: list[Part], key: str) -> None:
+    for k, part in enumerate(p for p in parts if not p.detail):
+        show(part, f"{key}:part:{k}")
+    details = [p for p in parts if p.detail]
+    if details:
+        with st.expander("More detail"):
+            for k, part in enumerate(details):
+                show(part, f"{key}:detail:{k}")
+
+
+# Systems side by side in columns; what needs a page's width to be read (tables, figures, alignment drawings)
+# follows each row of columns at full width, one block per system.
 for start in range(0, len(shown), int(per_row)):
-    columns = st.columns(int(per_row))
-    for column, system in zip(columns, shown[start : start + int(per_row)], strict=False):
+    row = shown[start : start + int(per_row)]
+    full_rows: dict[str, list[Part]] = {}
+    for column, system in zip(st.columns(int(per_row)), row, strict=False):
         with column, st.container(border=True):
             score = evaluation.system(system).segment_scores[metric_id][index]
             st.markdown(f"**{escape_markdown(system)}** — {escape_markdown(labels[metric_id])} {score:.4f}")
-            explanation = explanations[system]
             parts = explanation_parts(
-                explanation,
+                explanations[system],
                 data.systems[system][index],
                 data.segment_refs(index),
                 order=order,
                 reference=None if reference_choice == 0 else reference_choice - 1,
             )
-            for k, part in enumerate(p for p in parts if not p.detail):
-                show(part, f"part:{system}:{k}")
-            details = [p for p in parts if p.detail]
-            if details:
-                with st.expander("More detail"):
-                    for k, part in enumerate(details):
-                        show(part, f"detail:{system}:{k}")
+            show_all([p for p in parts if per_row == 1 or not p.full_row], f"{system}:narrow")
+            full_rows[system] = [p for p in parts if per_row > 1 and p.full_row]
+    for system, parts in full_rows.items():
+        if parts:
+            with st.container(border=True):
+                st.markdown(f"**{escape_markdown(system)}** — {escape_markdown(labels[metric_id])}, continued")
+                show_all(parts, f"{system}:wide")
