@@ -15,6 +15,8 @@ from rendering.parts import Part
 from rendering.tables import metric_labels
 from rendering.text import escape_markdown
 
+TABLE_ROWS_SHOWN = 40
+
 data, evaluation = scored_page("segment", "Segment view")
 labels = metric_labels(evaluation)
 n = len(data)
@@ -79,7 +81,9 @@ def show(part: Part, key: str) -> None:
     elif part.kind == "figure":
         st.plotly_chart(part.payload, key=key)
     elif part.kind == "table":
-        st.dataframe(part.payload, key=key, hide_index=True)
+        # Every row in view while that stays short; a longer table scrolls inside its frame.
+        height = "content" if len(part.payload) <= TABLE_ROWS_SHOWN else "auto"
+        st.dataframe(part.payload, key=key, hide_index=True, height=height)
     else:
         st.caption(escape_markdown(str(part.payload)))
 

@@ -365,3 +365,58 @@ def test_analysis_page_in_chromium(app_url, browser):
     assert page.locator("[data-testid='stException']").count() == 0
     page.screenshot(path=str(ARTIFACTS / "analysis_ngrams.png"), full_page=True)
     page.close()
+
+
+def _cut_off(page, selector: str) -> list[dict[str, int]]:
+    """For every element matching ``selector`` that is drawn (not folded away): how many pixels of it lie outside
+    its parent's box, and how many are hidden in a scroller (data grids scroll inside ``.dvn-scroller``) across and
+    down; all zeros when it is wholly in view."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+            .filter((el) => !el.closest('details:not([open])'))
+            .map((el) => {
+                const box = el.getBoundingClientRect(), frame = el.parentElement.getBoundingClientRect();
+                const scroller = el.querySelector('.dvn-scroller') || el.parentElement;
+                return {right: Math.max(0, Math.round(box.right - frame.right)),
+                        across: Math.max(0, scroller.scrollWidth - scroller.clientWidth),
+                        down: Math.max(0, scroller.scrollHeight - scroller.clientHeight)};
+            })""",
+        selector,
+    )
+
+
+@pytest.mark.browser
+def test_evidence_is_wholly_visible_at_1400_px_with_three_columns(app_url, browser):
+    """Segment 10 (15–19 tokens per output) at the default three columns in a 1400 px window: each system's METEOR
+    alignment shows every token (it showed 4 of 17), and the CIDEr-D tables show every column."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/Segment")
+    page.get_by_text("1-gram precision").first.wait_for(timeout=120_000)
+    box = page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect'] input").first
+    for name in ("METEOR", "CIDEr-D"):
+        box.click()
+        box.fill(name)
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(1000)
+    page.keyboard.press("Escape")
+    number = page.get_by_label("Segment (1–300)")
+    number.fill("10")
+    number.press("Enter")
+    page.get_by_label("Segment (1–300)").and_(page.locator("[value='10']")).wait_for(timeout=60_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, selector, count in (
+        ("METEOR", "img[alt='word alignment']", 5),
+        ("CIDEr-D", "[data-testid='stMain'] [data-testid='stDataFrame']", 11),  # the scores, two tables per system
+    ):
+        page.get_by_label("Evidence of").click()
+        page.get_by_role("option", name=name).first.click()
+        page.get_by_text(f"{name}, continued").first.wait_for(timeout=120_000)
+        page.get_by_text("Explaining").wait_for(state="detached", timeout=120_000)
+        page.wait_for_timeout(2000)
+        assert _cut_off(page, selector) == [{"right": 0, "across": 0, "down": 0}] * count
+        page.set_viewport_size({"width": 1400, "height": 3200})
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(ARTIFACTS / f"segment_{name.lower()}_three_columns.png"))
+        page.set_viewport_size({"width": 1400, "height": 1000})
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
