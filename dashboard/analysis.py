@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import state
+from dashboard import segment_metadata, state
 from dashboard.compute import LRU, Job, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from metrics.analysis import agreement as agreement_module
@@ -28,12 +28,12 @@ from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.slices import Slice, by_slices
 from metrics.analysis.units import Lengths, TokenUnit, lengths, unit_for, word_unit
 from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
+from metrics.core.language import Language
 from metrics.core.ngrams import Ngram
 from metrics.evaluate import Evaluation
 from metrics.io.analysis import BucketSection
 from metrics.io.metadata import Metadata
 
-METADATA = "analysis_metadata"
 SETTINGS = BucketSettings(n_bootstrap=state.N_RESAMPLES, seed=state.SEED)
 
 
@@ -44,14 +44,7 @@ def _store() -> LRU:
 
 def metadata() -> Metadata | None:
     """The loaded segment metadata, if it fits the loaded data (a new dataset drops it)."""
-    found = st.session_state.get(METADATA)
-    if found is None or len(found) != len(state.dataset()):
-        return None
-    return found
-
-
-def set_metadata(value: Metadata | None) -> None:
-    st.session_state[METADATA] = value
+    return segment_metadata.loaded(len(state.dataset()))
 
 
 def _content(data: Dataset, evaluation: Evaluation) -> tuple[Hashable, ...]:
@@ -189,9 +182,9 @@ def documents(evaluation: Evaluation, column: str) -> tuple[tuple[DocumentScores
     return _one(key, column, "Scoring documents", run)
 
 
-def agreement(evaluation: Evaluation) -> tuple[agreement_module.Agreement, ...]:
-    """The estimated human agreement of every pair of systems under every covered metric, beside the all-pairs
-    paired bootstrap p-value the overview computes (the same cached report)."""
+def agreement(evaluation: Evaluation, language: Language | None) -> tuple[agreement_module.Agreement, ...]:
+    """The estimated human agreement of every pair of systems under every covered metric (on references in
+    ``language``), beside the all-pairs paired bootstrap p-value the overview computes (the same cached report)."""
     names = [r.name for r in evaluation.systems]
     if len(names) < 2:
         return ()
@@ -202,7 +195,8 @@ def agreement(evaluation: Evaluation) -> tuple[agreement_module.Agreement, ...]:
             first, second = sorted(pair_names, key=names.index)
             p_values[(metric_id, first, second)] = pair.p_value
     scores = {r.name: dict(r.scores) for r in evaluation.systems}
-    return agreement_module.agreements(evaluation.metrics, scores, agreement_module.all_pairs(names), p_values)
+    pairs = agreement_module.all_pairs(names)
+    return agreement_module.agreements(evaluation.metrics, scores, pairs, p_values, language)
 
 
 def metric_disagreements(evaluation: Evaluation, a: str, b: str) -> tuple[Disagreement, ...]:

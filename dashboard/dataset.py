@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from metrics.core.language import Language, detect_language
 from metrics.io.inputs import InputError
 from metrics.stats.human import HumanScores
 
@@ -80,6 +81,11 @@ class Dataset:
     @property
     def refs_hash(self) -> str:
         return stream_hash(["\x1d".join(stream) for stream in self.refs])
+
+    @property
+    def language(self) -> Language | None:
+        """The references' language when it is Chinese, Japanese or Korean (a sample of segments tells)."""
+        return detect_language(self.refs).language
 
     def system_hash(self, name: str) -> str:
         return stream_hash(self.systems[name])

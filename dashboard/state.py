@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from dashboard import slices
+from dashboard import segment_metadata, slices
 from dashboard.compute import LRU, Job, NotComputed, report, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
@@ -210,7 +210,8 @@ def family_options(ids: Sequence[str], all_options: dict[str, dict[str, Any]]) -
 
 def settings() -> Settings:
     view = {key: st.session_state[key] for key in VIEW_KEYS if key in st.session_state}
-    return Settings(tuple(metric_ids()), options(), view, slices.saved())
+    meta = segment_metadata.loaded(len(dataset()))
+    return Settings(tuple(metric_ids()), options(), view, slices.saved(), meta)
 
 
 def apply_settings(loaded: Settings) -> list[str]:
@@ -241,6 +242,7 @@ def apply_settings(loaded: Settings) -> list[str]:
     if isinstance(segment, int) and 0 <= segment < len(data):
         st.session_state[SEGMENT] = segment
     slices.replace_all(loaded.slices)
+    segment_metadata.replace(loaded.metadata)
     reset_widgets()
     return notes
 

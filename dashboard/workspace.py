@@ -17,6 +17,7 @@ import numpy as np
 from dashboard.dataset import Dataset
 from metrics.analysis.slices import Slice
 from metrics.io.inputs import InputError
+from metrics.io.metadata import Metadata
 from metrics.stats.human import HumanScores
 
 FORMAT = "scorelens-workspace"
@@ -31,6 +32,7 @@ class Settings:
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     view: Mapping[str, Any] = field(default_factory=dict)  # baseline, segment, explorer filters …
     slices: tuple[Slice, ...] = ()  # named sets of segments (the Analysis page scores them)
+    metadata: Metadata | None = None  # per-segment columns for buckets and documents (the Analysis page's upload)
 
 
 def dumps(dataset: Dataset, settings: Settings) -> str:
@@ -51,6 +53,7 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
             "slices": [
                 {"name": s.name, "description": s.description, "segments": list(s.segments)} for s in settings.slices
             ],
+            "metadata": _metadata_document(settings.metadata),
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
@@ -83,6 +86,28 @@ def _human(value: Any, source: str) -> HumanScores | None:
         return HumanScores(scores, value["source"] if isinstance(value.get("source"), str) else "")
     except ValueError as err:
         raise InputError(source, f"human scores: {err}") from None
+
+
+def _metadata_document(metadata: Metadata | None) -> dict[str, Any] | None:
+    if metadata is None:
+        return None
+    return {"source": metadata.source, "columns": {name: list(metadata.values[name]) for name in metadata.columns}}
+
+
+def _metadata(value: Any, n_segments: int, source: str) -> Metadata | None:
+    if value is None:
+        return None
+    columns = value.get("columns") if isinstance(value, dict) else None
+    if not isinstance(columns, dict) or not columns:
+        raise InputError(source, "settings.metadata must be an object with a non-empty 'columns' object")
+    values = {}
+    for name, column in columns.items():
+        where = f"settings.metadata.columns[{name!r}]"
+        values[name] = _strings(column, where, source)
+        if len(values[name]) != n_segments:
+            raise InputError(source, f"{where} has {len(values[name])} values but the data has {n_segments} segments")
+    origin = value.get("source") if isinstance(value.get("source"), str) else "metadata"
+    return Metadata(origin, tuple(values), values)
 
 
 def _slices(value: Any, n_segments: int, source: str) -> tuple[Slice, ...]:
@@ -166,4 +191,5 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
         )
     except InputError as err:
         raise InputError(source, str(err)) from None
-    return dataset, Settings(metrics, options, view, _slices(raw.get("slices", []), len(dataset), source))
+    pieces = _slices(raw.get("slices", []), len(dataset), source)
+    return dataset, Settings(metrics, options, view, pieces, _metadata(raw.get("metadata"), len(dataset), source))

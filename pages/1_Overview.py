@@ -97,7 +97,8 @@ details = st.pills(
 table = overview_table(
     evaluation, (intervals or None) if CI in details else None, (pvalues or None) if P in details else None
 )
-trust = baseline_agreement(evaluation.metrics, {r.name: dict(r.scores) for r in evaluation.systems}, baseline)
+scores = {r.name: dict(r.scores) for r in evaluation.systems}
+trust = baseline_agreement(evaluation.metrics, scores, baseline, data.language)
 if AGR in details:
     table = with_agreement(table, trust, labels)
 # A short header beside its score; the full name is the header's tooltip.
@@ -138,7 +139,6 @@ else:
     for metric_id, metric_groups in groups.items():
         st.markdown(f"- {escape_markdown(labels[metric_id])}: {escape_markdown(groups_text(metric_groups))}")
 
-scores = {r.name: dict(r.scores) for r in evaluation.systems}
 tab_scores, tab_ranks = st.tabs(["Scores", "Rankings"])
 with tab_scores:
     st.plotly_chart(scores_figure(scores, labels, intervals or None), key="scores_chart")

@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard import slices, state
 from dashboard.sidebar import scored_page
-from metrics.core.language import detect_language, length_unit, text_length
+from metrics.core.language import length_unit, text_length
 from rendering.comparison import ComparedRow, comparison_html
 from rendering.tables import column_name, metric_labels, sentence_scores
 
@@ -49,7 +49,7 @@ frame[f"{system_a} output"] = list(data.systems[system_a])
 if compared:
     frame[f"{system_b} output"] = list(data.systems[system_b])
 frame = frame.join(scores.drop(columns=lead))
-unit = length_unit(detect_language(data.refs).language)  # Chinese and Japanese put no spaces between words
+unit = length_unit(data.language)  # Chinese and Japanese put no spaces between words
 ref_lengths = np.array([text_length(r, unit) for r in data.refs[0]])
 frame[f"ref {unit}"] = ref_lengths
 frame["reference"] = list(data.refs[0])

@@ -10,7 +10,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dashboard import analysis as compute
-from dashboard import slices, state
+from dashboard import segment_metadata, slices, state
 from dashboard.sidebar import scored_page
 from metrics.analysis.buckets import LENGTH_DIFF_EDGES, LENGTH_EDGES, edge_labels, parse_edges
 from metrics.analysis.plan import BucketSpec, parse_spec
@@ -74,7 +74,7 @@ with top[1].expander("Segment metadata (domain, document id, genre…)", expande
     )
     if upload is not None and st.session_state.get("an_meta_id") != upload.file_id:
         try:
-            compute.set_metadata(parse_metadata(upload.getvalue(), upload.name, len(data)))
+            segment_metadata.replace(parse_metadata(upload.getvalue(), upload.name, len(data)))
             st.session_state["an_meta_id"] = upload.file_id
         except InputError as err:
             st.error(escape_markdown(str(err)))
@@ -374,11 +374,12 @@ def show_documents() -> None:
 
 
 def show_trust() -> None:
-    found = compute.agreement(evaluation)
+    found = compute.agreement(evaluation, data.language)
     if not found:
         st.info(
             "No chosen metric has an estimate: mt-thresholds covers sacrebleu's BLEU and chrF2 at their default "
-            "options (COMET, BLEURT and BERTScore once external scores arrive)."
+            "options (BLEU with the target language's tokenizer on Chinese, Japanese or Korean references: zh, "
+            "ja-mecab, ko-mecab; COMET, BLEURT and BERTScore once external scores arrive)."
         )
         return
     only_baseline = st.toggle(f"Only pairs with the baseline ({escape_markdown(baseline)})", value=len(names) > 5,

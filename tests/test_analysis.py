@@ -30,6 +30,7 @@ from metrics.analysis.scoring import BucketSettings, bucket_scores, subset
 from metrics.analysis.slices import Slice, by_slices
 from metrics.analysis.units import WHITESPACE_WORDS, lengths, reference_lengths, token_unit, unit_for
 from metrics.analysis.words import frequencies, word_accuracy
+from metrics.core.language import Language
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
 from metrics.stats.significance import paired_test
@@ -287,6 +288,11 @@ def test_agreement_equals_mt_thresholds(deen):
     assert threshold_name("bleu", create("bleu", {"tokenize": "zh"})) == "bleu"
     assert threshold_name("bleu", create("bleu", {"lowercase": True})) is None
     assert threshold_name("chrf++", create("chrf++")) is None
+    # WMT scored BLEU on Chinese, Japanese, Korean targets with sacrebleu's tokenizer for the language
+    assert threshold_name("bleu", create("bleu"), Language.CHINESE) is None
+    assert threshold_name("bleu", create("bleu", {"tokenize": "zh"}), Language.CHINESE) == "bleu"
+    assert threshold_name("bleu", create("bleu", {"tokenize": "zh"}), Language.JAPANESE) is None
+    assert threshold_name("chrf", create("chrf"), Language.JAPANESE) == "chrf"
     with pytest.raises(ValueError, match="compared with itself"):
         agreements(evaluation.metrics, scores, [("LT22", "LT22")])
 

@@ -106,3 +106,16 @@ def test_metadata_files_name_the_line():
         assert "m.csv, line 2" in str(err)
     else:
         raise AssertionError("a short row must be refused")
+
+
+def test_agreement_on_chinese_needs_the_chinese_tokenizer(capsys):
+    """On en-zh, BLEU with tok:13a counts runs of Han characters as words: no estimate; with -l auto's zh, one."""
+    zh = DATA / "wmt22-en-zh"
+    args = ["analyze", "--refs", str(zh / "ref.A.txt"), "--systems", *map(str, sorted((zh / "sys").glob("*.txt"))[:2])]
+    args += ["--metrics", "bleu,chrf", "--n-bootstrap", "100", "--format", "json"]
+    assert main([*args, "--set", "bleu.tokenize=13a"]) == 0
+    assert {r["metric"] for r in json.loads(capsys.readouterr().out)["agreement"]} == {"chrf"}
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "tok:zh" in out["signatures"]["bleu"]
+    assert {r["metric"] for r in out["agreement"]} == {"bleu", "chrf"}

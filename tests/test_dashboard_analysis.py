@@ -170,6 +170,28 @@ def test_slices_go_with_the_workspace(deen):
         workspace.loads(json.dumps(document))
 
 
+def test_metadata_goes_with_the_workspace():
+    data = small_dataset()
+    meta = parse_metadata(
+        b"doc\tdomain\n" + b"".join(f"d{i // 2}\tnews\n".encode() for i in range(len(data))), "m.tsv", 4
+    )
+    settings = workspace.Settings(("bleu",), {}, {}, (), meta)
+    _, loaded = workspace.loads(workspace.dumps(data, settings))
+    assert loaded.metadata == meta and loaded.metadata.column("doc") == ("d0", "d0", "d1", "d1")
+    document = json.loads(workspace.dumps(data, settings))
+    document["settings"]["metadata"]["columns"]["doc"] = ["d0"]
+    with pytest.raises(InputError, match=r"ws.json: settings.metadata.columns\['doc'\] has 1 values .* 4 segments"):
+        workspace.loads(json.dumps(document), "ws.json")
+    # the Data page's workspace load puts it where the Analysis page reads it
+    at = app("pages/0_Data.py", data, ["bleu"]).run()
+    at.file_uploader(key="up_workspace").set_value(("ws.json", workspace.dumps(data, settings).encode(), "x"))
+    at.run()
+    at.button(key="load_workspace").click().run()
+    assert not at.exception and at.session_state["analysis_metadata"] == meta
+    at = app(PAGE, data, ["bleu"], analysis_metadata=meta, an_section="Documents").run(timeout=120)
+    assert not at.exception and list(at.dataframe[0].value["document"]) == ["d0", "d1"]
+
+
 def test_trust_shows_the_estimate_beside_the_p_value(deen):
     import mt_thresholds
 

@@ -11,8 +11,10 @@ uses ``|Δ|``; ``delta`` keeps its sign (``score(a) − score(b)``).
 
 Only metrics the package covers get an estimate: ScoreLens ids map to its names in :data:`THRESHOLD_NAMES`, on the
 scale it was fitted on (BLEU and chrF points, 0–100), and only with the configuration it was fitted with —
-sacrebleu's BLEU (any tokenizer: WMT used the target language's) with its other options at their defaults, and
-chrF2 at its defaults. A metric that arrives later (COMET, BLEURT, BERTScore as external scores) adds its id here.
+sacrebleu's BLEU with its options at their defaults, and chrF2 at its defaults. WMT scored BLEU with sacrebleu's
+tokenizer for the target language, so on Chinese, Japanese or Korean references (``language``, from
+:func:`metrics.core.language.detect_language`) BLEU is covered only with ``zh``, ``ja-mecab`` or ``ko-mecab``: a
+``13a`` BLEU there counts runs of characters as words and sits on another scale. A metric that arrives later (COMET, BLEURT, BERTScore as external scores) adds its id here.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import mt_thresholds
 from metrics.bleu.metric import BLEU, BLEUConfig
 from metrics.chrf.metric import CHRF, CHRFConfig
 from metrics.core.base import Metric
+from metrics.core.language import SACREBLEU_TOKENIZER, Language
 
 THRESHOLD_NAMES: Mapping[str, str] = {"bleu": "bleu", "chrf": "chrf"}
 SOURCE = "Kocmi et al. 2024, mt-thresholds 1.0.4"
@@ -44,20 +47,24 @@ class Agreement:
     p_value: float | None = None
 
 
-def _fitted_configuration(metric: Metric) -> bool:
-    """The metric is configured as the estimate was fitted: sacrebleu defaults (BLEU's tokenizer aside)."""
+def _fitted_configuration(metric: Metric, language: Language | None) -> bool:
+    """The metric is configured as the estimate was fitted: sacrebleu defaults, BLEU with the target language's
+    tokenizer on CJK references (any tokenizer elsewhere: WMT's other targets used 13a or its equivalents)."""
     config = metric.config
     if type(metric) is BLEU:
+        if language is not None and config.tokenize != SACREBLEU_TOKENIZER[language]:
+            return False
         return config == dataclasses.replace(BLEUConfig(), tokenize=config.tokenize)
     if type(metric) is CHRF:
         return config == CHRFConfig()
     return False
 
 
-def threshold_name(metric_id: str, metric: Metric) -> str | None:
-    """The package's name for ``metric``, or ``None`` when it has no estimate for it as configured."""
+def threshold_name(metric_id: str, metric: Metric, language: Language | None = None) -> str | None:
+    """The package's name for ``metric``, or ``None`` when it has no estimate for it as configured on references
+    in ``language`` (``None``: not CJK)."""
     name = THRESHOLD_NAMES.get(metric_id)
-    if name is None or name not in mt_thresholds.METRICS or not _fitted_configuration(metric):
+    if name is None or name not in mt_thresholds.METRICS or not _fitted_configuration(metric, language):
         return None
     return name
 
@@ -72,12 +79,13 @@ def agreements(
     scores: Mapping[str, Mapping[str, float]],
     pairs: Sequence[tuple[str, str]],
     p_values: Mapping[tuple[str, str, str], float] | None = None,
+    language: Language | None = None,
 ) -> tuple[Agreement, ...]:
     """The estimate for every ``(a, b)`` pair under every covered metric (``scores[system][metric_id]``);
     ``p_values[(metric_id, a, b)]`` (either order) goes beside it. Uncovered metrics are left out."""
     found = []
     for metric_id, metric in metrics.items():
-        name = threshold_name(metric_id, metric)
+        name = threshold_name(metric_id, metric, language)
         if name is None:
             continue
         for a, b in pairs:
@@ -90,11 +98,14 @@ def agreements(
 
 
 def baseline_agreement(
-    metrics: Mapping[str, Metric], scores: Mapping[str, Mapping[str, float]], baseline: str
+    metrics: Mapping[str, Metric],
+    scores: Mapping[str, Mapping[str, float]],
+    baseline: str,
+    language: Language | None = None,
 ) -> dict[tuple[str, str], float]:
     """``(system, metric_id)`` → the estimate for each system's difference to ``baseline`` (covered metrics)."""
     pairs = [(name, baseline) for name in scores if name != baseline]
-    return {(g.a, g.metric): g.human_agreement for g in agreements(metrics, scores, pairs)}
+    return {(g.a, g.metric): g.human_agreement for g in agreements(metrics, scores, pairs, language=language)}
 
 
 def all_pairs(systems: Sequence[str]) -> list[tuple[str, str]]:

@@ -40,20 +40,13 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from metrics.core.base import (
-    Metric,
-    Progress,
-    SegmentStats,
-    StatsNote,
-    check_corpus,
-    each_segment,
-    segments_text,
-)
+from metrics.core.base import Progress, SegmentStats, StatsNote, check_corpus, each_segment, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditOp
 from metrics.core.explanation import Explanation
 from metrics.core.levenshtein import align, alignment_cells
 from metrics.core.levenshtein import distance as levenshtein
+from metrics.core.references import LowestOverReferences, reference_notes
 from metrics.core.tokens import Token, locate
 
 __all__ = ["CharacTER", "CharacTERConfig", "CharacTERExplanation", "Shift", "PhraseCost"]
@@ -293,17 +286,15 @@ def character_one(hyp: str, ref: str, max_shift_work: int | None, alignment: boo
     )  # fmt: skip
 
 
-class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
+class CharacTER(LowestOverReferences[CharacTERConfig, CharacTERExplanation, ReferenceResult]):
     """CharacTER (rwth-i6/CharacTER): character edit rate after word shifts, normalized by the hypothesis length.
 
     Rows hold one sentence score each (aggregate "mean": the reference averages sentence scores). Lower is better.
     """
 
     id = "characTER"
-    aggregate = "mean"
     Config = CharacTERConfig
     explanation_type = CharacTERExplanation
-    higher_is_better = False
 
     @property
     def name(self) -> str:
@@ -313,20 +304,12 @@ class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
     def columns(self) -> tuple[str, ...]:
         return ("characTER",)
 
-    def _results(self, hyp: str, refs: Sequence[str], alignment: bool) -> tuple[list[ReferenceResult], int]:
-        if not refs:
-            raise ValueError("characTER: a segment needs at least one reference")
-        results = [character_one(hyp, ref, self.config.max_shift_work, alignment) for ref in refs]
-        best = min(range(len(results)), key=lambda k: results[k].score)  # first of equal minima
-        return results, best
-
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        results, best = self._results(hyp, refs, alignment=False)
-        return np.array([results[best].score], dtype=np.float64)
+    def one_reference(self, hyp: str, ref: str, detail: bool) -> ReferenceResult:
+        return character_one(hyp, ref, self.config.max_shift_work, detail)
 
     def explain(self, hyp: str, refs: Sequence[str]) -> CharacTERExplanation:
-        results, best = self._results(hyp, list(refs), alignment=True)
-        notes = tuple(f"reference {k + 1}: {note}" for k, r in enumerate(results) for note in r.notes)
+        results, best = self.against_references(hyp, list(refs), detail=True)
+        notes = reference_notes(results)
         score = results[best].score
         return CharacTERExplanation(
             score=score,
@@ -345,7 +328,7 @@ class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
         rows = np.empty((len(hyps), 1), dtype=np.float64)
         bounded = []
         for i, hyp, seg_refs in each_segment(hyps, refs, progress):
-            results, best = self._results(hyp, seg_refs, alignment=False)
+            results, best = self.against_references(hyp, seg_refs, detail=False)
             rows[i, 0] = results[best].score
             if any(r.notes for r in results):
                 bounded.append(i + 1)
@@ -357,9 +340,6 @@ class CharacTER(Metric[CharacTERConfig, CharacTERExplanation]):
             )
             notes = (StatsNote(kind, segments_text(bounded)),)
         return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
-
-    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
-        return np.asarray(pooled, dtype=np.float64)[..., 0]
 
     def signature(self) -> str:
         bound = "none" if self.config.max_shift_work is None else f"{self.config.max_shift_work:.0e}"

@@ -39,6 +39,7 @@ from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, w
 from metrics.cli.analysis_text import format_analysis
 from metrics.cli.common import Scored, add_input_arguments, print_notes, score_files
 from metrics.cli.stats import resolve_seed
+from metrics.core.language import detect_language
 from metrics.io.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, analysis_tables, to_json
 from metrics.io.inputs import read_segments
 from metrics.io.metadata import Metadata, read_metadata
@@ -166,8 +167,11 @@ def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_mo
     names = [r.name for r in evaluation.systems]
     if len(names) < 2:
         return ()
+    language = detect_language(scored.refs).language
     covered = {
-        m: metric for m, metric in evaluation.metrics.items() if agreement_module.threshold_name(m, metric) is not None
+        m: metric
+        for m, metric in evaluation.metrics.items()
+        if agreement_module.threshold_name(m, metric, language) is not None
     }
     p_values = {}
     for metric_id, metric in covered.items():
@@ -176,7 +180,7 @@ def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_mo
         report = all_pairs(metric, stats, "bs", b.n_bootstrap, b.seed, "sacrebleu", b.n_bootstrap, b.alpha)
         p_values.update({(metric_id, p.baseline, p.system): p.p_value for p in report.pairs})
     scores = {r.name: dict(r.scores) for r in evaluation.systems}
-    return agreement_module.agreements(covered, scores, agreement_module.all_pairs(names), p_values)
+    return agreement_module.agreements(covered, scores, agreement_module.all_pairs(names), p_values, language)
 
 
 def analyse(args: argparse.Namespace) -> Analysis:

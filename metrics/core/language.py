@@ -47,6 +47,13 @@ class Language(Enum):
 
 LengthUnit = Literal["words", "characters"]
 
+# sacrebleu's BLEU tokenizer for each target language (its -l xx-zh/ja/ko choice)
+SACREBLEU_TOKENIZER: Mapping[Language, str] = {
+    Language.CHINESE: "zh",
+    Language.JAPANESE: "ja-mecab",
+    Language.KOREAN: "ko-mecab",
+}
+
 _HAN = regex.compile(r"\p{Han}")
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 _HANGUL = regex.compile(r"\p{Hangul}")
@@ -164,7 +171,7 @@ def language_settings(language: Language | None) -> LanguageSettings:
     choices: list[OptionChoice] = []
     fallbacks: list[Fallback] = []
     sacrebleu = f"sacrebleu's choice for -l xx-{language.value}"
-    tokenizer = {Language.CHINESE: "zh", Language.JAPANESE: "ja-mecab", Language.KOREAN: "ko-mecab"}[language]
+    tokenizer = SACREBLEU_TOKENIZER[language]
     missing = _offered("bleu", "tokenize", tokenizer)
     if missing is None:
         choices.append(OptionChoice("bleu", "tokenize", tokenizer, sacrebleu))

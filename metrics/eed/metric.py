@@ -46,9 +46,10 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
+from metrics.core.base import Progress, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
+from metrics.core.references import LowestOverReferences, reference_notes
 
 VERSION = "scorelens-0.1.0"
 f32 = np.float32
@@ -324,17 +325,15 @@ def align_batch(pairs: Sequence[tuple[str, str]], costs: _Costs) -> np.ndarray:
     return result
 
 
-class EED(Metric[EEDConfig, EEDExplanation]):
+class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
     """Extended Edit Distance (rwth-i6): character alignment with jumps and a coverage penalty. Lower is better.
 
     Rows hold one sentence score each (aggregate "mean": the references average sentence scores).
     """
 
     id = "eed"
-    aggregate = "mean"
     Config = EEDConfig
     explanation_type = EEDExplanation
-    higher_is_better = False
 
     def __init__(self, config: EEDConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
@@ -348,7 +347,7 @@ class EED(Metric[EEDConfig, EEDExplanation]):
     def columns(self) -> tuple[str, ...]:
         return ("eed",)
 
-    def _one(self, hyp: str, ref: str, trace: bool) -> EEDAlignment:
+    def one_reference(self, hyp: str, ref: str, detail: bool) -> EEDAlignment:
         c = self.config
         h = preprocess(hyp, c.language, c.variant)
         r = preprocess(ref, c.language, c.variant)
@@ -358,23 +357,12 @@ class EED(Metric[EEDConfig, EEDExplanation]):
                 f"not aligned: {len(h)}×{len(r)} characters exceed max_cells={c.max_cells}; scored 1.0 (EED's maximum)"
             )
             return EEDAlignment(h, r, (), (), 0, float("nan"), len(r), 1.0, (note,))
-        score, errors, visits, coverage, steps = align(h, r, self._costs, trace)
+        score, errors, visits, coverage, steps = align(h, r, self._costs, detail)
         return EEDAlignment(h, r, tuple(steps), tuple(int(v) for v in visits), coverage, errors, len(r), score, ())
 
-    def _results(self, hyp: str, refs: Sequence[str], trace: bool) -> tuple[list[EEDAlignment], int]:
-        if not refs:
-            raise ValueError("eed: a segment needs at least one reference")
-        results = [self._one(hyp, ref, trace) for ref in refs]
-        best = min(range(len(results)), key=lambda k: results[k].score)  # first of equal minima
-        return results, best
-
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        results, best = self._results(hyp, refs, trace=False)
-        return np.array([results[best].score], dtype=np.float64)
-
     def explain(self, hyp: str, refs: Sequence[str]) -> EEDExplanation:
-        results, best = self._results(hyp, list(refs), trace=True)
-        notes = tuple(f"reference {k + 1}: {note}" for k, r in enumerate(results) for note in r.notes)
+        results, best = self.against_references(hyp, list(refs), detail=True)
+        notes = reference_notes(results)
         score = results[best].score
         return EEDExplanation(
             score=score,
@@ -427,7 +415,7 @@ class EED(Metric[EEDConfig, EEDExplanation]):
                 progress(len(hyps) * (len(skipped) + stop) // len(pairs))
         rows = np.full((len(hyps), 1), np.inf, dtype=np.float64)
         for k, i in enumerate(owner):
-            if scores[k] < rows[i, 0]:  # strictly lower: the first of equal minima wins, as in _results
+            if scores[k] < rows[i, 0]:  # strictly lower: the first of equal minima wins, as in against_references
                 rows[i, 0] = scores[k]
         notes: tuple[StatsNote, ...] = ()
         if over:
@@ -435,9 +423,6 @@ class EED(Metric[EEDConfig, EEDExplanation]):
             kind = f"a hypothesis/reference pair beyond max_cells={c.max_cells} was scored 1.0 without alignment"
             notes = (StatsNote(kind, segments_text(bounded)),)
         return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
-
-    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
-        return np.asarray(pooled, dtype=np.float64)[..., 0]
 
     def signature(self) -> str:
         c = self.config
