@@ -104,7 +104,7 @@ if AGR in details:
 # A short header beside its score; the full name is the header's tooltip.
 short = {f"{label} 95% CI": ("95% CI", "95% bootstrap interval") for label in labels.values()}
 short |= {f"{label} p": ("p", f"paired bootstrap against {escape_markdown(baseline)}") for label in labels.values()}
-short |= {f"{label} human agr.": ("human agr.", AGREEMENT_CAPTION.strip()) for label in labels.values()}
+short |= {f"{label} human agr.": ("agr.", AGREEMENT_CAPTION.strip()) for label in labels.values()}
 st.dataframe(
     style_overview(table, evaluation),
     height="content",
@@ -122,7 +122,7 @@ else:
         f"Best per metric highlighted. 95% bootstrap intervals ({n_resamples:,} resamples, seed {state.SEED}); "
         f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05; 1 for an output identical to "
         "the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
-        + (AGREEMENT_CAPTION if trust and AGR in details else "")
+        + (f" agr.:{AGREEMENT_CAPTION.split(':', 1)[1]}" if trust and AGR in details else "")
     )
     pairs = len(names) * (len(names) - 1) // 2
     floor = pairs / (n_resamples + 1)
