@@ -14,10 +14,24 @@ Scores = float | Sequence[float]
 
 
 @dataclass(frozen=True)
+class Process:
+    """The same case as whole processes: a command line for each side, each printing its scores on stdout (a JSON
+    list of numbers, or what ``read_ours`` turns into one for ScoreLens's own command line)."""
+
+    ours: Sequence[str]
+    reference: Sequence[str]
+    peer: Sequence[str] | None = None
+    read_ours: Callable[[str], list[float]] | None = None
+
+
+@dataclass(frozen=True)
 class Case:
     name: str
     ours: Callable[[], Scores]
     reference: Callable[[], Scores]
+    peer: Callable[[], Scores] | None = None  # the fastest installable peer, where there is one
+    peer_name: str = ""
+    process: Process | None = None
 
 
 def read_lines(path: Path) -> list[str]:

@@ -1,25 +1,33 @@
-"""Time every metric against its reference implementation, in one process, alternating, and print ratios.
+"""Time every metric against its reference implementation and its fastest peer, alternating, and print ratios.
 
-    python -m benchmarks.run [FAMILY ...] [--repeat N] [--shared PATH]
+    python -m benchmarks.run [FAMILY ...] [--repeat N] [--shared PATH] [--no-process] [--match TEXT]
 
-Each ``benchmarks/bench_<family>.py`` lists cases; both sides must produce the same scores (1e-9 relative) or the
-case is reported as a mismatch. Timing never goes into a pass/fail test; this script is for people.
+Each ``benchmarks/bench_<family>.py`` lists cases; every side must produce the same scores (1e-9 relative) or the
+case is reported as a mismatch. A case with a peer (``bench_peers``) prints the peer's time and ratio too, and a
+case with whole-process command lines runs again as fresh processes (start-up and imports count), on a second line.
+Repeats alternate the sides so that machine load hits them alike; each side's best wall time is kept, and the
+ratios of best CPU times (this process and its children) are printed too, as they move less when other work
+shares the machine. Timing never goes into a pass/fail test; this script is for people.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import pkgutil
+import resource
+import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import benchmarks
-from benchmarks.common import Case, Scores
+from benchmarks.common import Process, Scores
 
 ROOT = Path(__file__).resolve().parent.parent
+TOLERANCE = 1e-9
 
 
 def _as_list(scores: Scores) -> list[float]:
@@ -34,22 +42,62 @@ def _agree(a: Scores, b: Scores) -> float:
     return max((abs(x - y) / max(1.0, abs(x), abs(y)) for x, y in zip(xs, ys, strict=True)), default=0.0)
 
 
-def _time(fn) -> tuple[float, Scores]:
-    start = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (whole-process sides, forked workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _time(fn: Callable[[], Scores]) -> tuple[float, float, Scores]:
+    """(wall seconds, CPU seconds, scores) of one call."""
+    start, cpu = time.perf_counter(), _cpu()
     result = fn()
-    return time.perf_counter() - start, result
+    return time.perf_counter() - start, _cpu() - cpu, result
 
 
-def run_case(case: Case, repeat: int) -> tuple[float, float, float]:
-    ours_t, ref_t = [], []
-    delta = 0.0
-    for _ in range(repeat):  # alternate so that machine load hits both sides alike
-        t, ours = _time(case.ours)
-        ours_t.append(t)
-        t, ref = _time(case.reference)
-        ref_t.append(t)
-        delta = max(delta, _agree(ours, ref))
-    return min(ours_t), min(ref_t), delta
+def _command(argv: Sequence[str], read: Callable[[str], list[float]] | None = None) -> Callable[[], Scores]:
+    def run() -> Scores:
+        done = subprocess.run(list(argv), capture_output=True, text=True, check=False, cwd=ROOT)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv[:4])} … failed:\n{done.stderr[-2000:]}")
+        return read(done.stdout) if read else json.loads(done.stdout)
+
+    return run
+
+
+def measure(sides: Sequence[Callable[[], Scores] | None], repeat: int) -> tuple[list[float], list[float], list[float]]:
+    """Best wall time and best CPU time of each side over ``repeat`` alternating rounds, and each side's largest
+    difference from the first."""
+    best = [math.inf] * len(sides)
+    best_cpu = [math.inf] * len(sides)
+    delta = [0.0] * len(sides)
+    for _ in range(repeat):
+        first: Scores | None = None
+        for k, side in enumerate(sides):
+            if side is None:
+                continue
+            t, cpu, scores = _time(side)
+            best[k] = min(best[k], t)
+            best_cpu[k] = min(best_cpu[k], cpu)
+            if first is None:
+                first = scores
+            else:
+                delta[k] = max(delta[k], _agree(first, scores))
+    return best, best_cpu, delta
+
+
+def _row(label: str, times: list[float], cpu: list[float], deltas: list[float]) -> tuple[str, int]:
+    ours, ref, peer = times
+    cells = f"{label:56} {ours:8.3f} {ref:8.3f} {ref / ours:7.1f}x"
+    if math.isfinite(peer):
+        cells += f" {peer:8.3f} {peer / ours:7.2f}x"
+    else:
+        cells += f" {'':8} {'':8}"
+    cells += f" {cpu[1] / max(cpu[0], 1e-9):7.1f}x"
+    cells += f" {cpu[2] / max(cpu[0], 1e-9):7.2f}x" if math.isfinite(peer) else f" {'':8}"
+    worst = max(deltas[1:])
+    cells += f" {deltas[1]:9.1e}" + (f" {deltas[2]:9.1e}" if math.isfinite(peer) else f" {'':9}")
+    return cells + ("  MISMATCH" if worst > TOLERANCE else ""), int(worst > TOLERANCE)
 
 
 def families() -> list[str]:
@@ -58,23 +106,44 @@ def families() -> list[str]:
     )
 
 
+def _process_sides(process: Process) -> list[Callable[[], Scores] | None]:
+    return [
+        _command(process.ours, process.read_ours),
+        _command(process.reference),
+        _command(process.peer) if process.peer else None,
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("families", nargs="*", help=f"subset of: {', '.join(families())}")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--no-process", action="store_true", help="skip the whole-process timings")
+    parser.add_argument("--match", default="", metavar="TEXT", help="only the cases whose name contains TEXT")
     args = parser.parse_args(argv)
     if not args.shared.exists():
         parser.error(f"{args.shared} does not exist: benchmarks run on the full real sets in shared/data")
-    print(f"{'case':52} {'ours s':>9} {'ref s':>9} {'speed-up':>9} {'max rel Δ':>10}")
+    print(
+        f"{'case (peer)':56} {'ours s':>8} {'ref s':>8} {'vs ref':>8} {'peer s':>8} {'vs peer':>8}"
+        f" {'cpu ref':>8} {'cpu peer':>8} {'Δ ref':>9} {'Δ peer':>9}"
+    )
     mismatches = 0
     for family in args.families or families():
         module = importlib.import_module(f"benchmarks.bench_{family}")
         for case in module.cases(args.shared):
-            ours, ref, delta = run_case(case, args.repeat)
-            mismatches += delta > 1e-9
-            flag = "" if delta <= 1e-9 else "  MISMATCH"
-            print(f"{case.name:52} {ours:9.3f} {ref:9.3f} {ref / ours:8.1f}x {delta:10.1e}{flag}", flush=True)
+            if args.match not in case.name:
+                continue
+            label = f"{case.name} ({case.peer_name})" if case.peer_name else case.name
+            times, cpu, deltas = measure([case.ours, case.reference, case.peer], args.repeat)
+            line, bad = _row(label, times, cpu, deltas)
+            print(line, flush=True)
+            mismatches += bad
+            if case.process is not None and not args.no_process:
+                times, cpu, deltas = measure(_process_sides(case.process), args.repeat)
+                line, bad = _row("  whole process", times, cpu, deltas)
+                print(line, flush=True)
+                mismatches += bad
     return 1 if mismatches else 0
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats, check_corpus
+from metrics.parallel import compute_rows
 
 
 def nrefs_label(refs: Sequence[Sequence[str | None]]) -> str:
@@ -46,43 +47,26 @@ def evaluate(
     refs: Sequence[Sequence[str | None]],
     metrics: Mapping[str, Metric],
     progress: Callable[[float, str], None] | None = None,
+    *,
+    jobs: int = 1,
 ) -> Evaluation:
     """Sufficient statistics, corpus and segment scores of every system under every metric.
 
-    ``progress(fraction, message)`` hears where the work is: before each (system, metric) pair and as its segments
-    are done, so a front end can show it (and stop the work by raising from it).
+    ``jobs`` > 1 computes the rows in that many forked processes (:mod:`metrics.parallel`; single-threaded
+    callers only). ``progress(fraction, message)`` hears where the work is, so a front end can show it (and stop the
+    work by raising from it): in one process before each (system, metric) pair and as its segments are done.
     """
     if not systems:
         raise ValueError("no systems to score")
     for name, hyps in systems.items():
         check_corpus(hyps, refs, f"system {name!r}")
+    rows = compute_rows(systems, refs, metrics, jobs, progress)
     results = []
-    steps = len(systems) * len(metrics)
-    done = 0
-    for name, hyps in systems.items():
-        stats, scores, segments = {}, {}, {}
-        for metric_id, metric in metrics.items():
-            segment_progress = None
-            if progress is not None:
-                progress(done / steps, f"{metric.name} on {name}")
-                segment_progress = _segments_done(progress, done, steps, f"{metric.name} on {name}", len(hyps))
-            stats[metric_id] = metric.stats(hyps, refs, segment_progress)
-            scores[metric_id] = metric.corpus_score(stats[metric_id])
-            segments[metric_id] = metric.segment_scores(stats[metric_id])
-            done += 1
+    for name, stats in rows.items():
+        scores = {metric_id: metric.corpus_score(stats[metric_id]) for metric_id, metric in metrics.items()}
+        segments = {metric_id: metric.segment_scores(stats[metric_id]) for metric_id, metric in metrics.items()}
         results.append(SystemResult(name, stats, scores, segments))
     if progress is not None:
         progress(1.0, "done")
     signatures = {metric_id: full_signature(metric, refs) for metric_id, metric in metrics.items()}
     return Evaluation(dict(metrics), signatures, tuple(results))
-
-
-def _segments_done(
-    progress: Callable[[float, str], None], done: int, steps: int, what: str, total: int
-) -> Callable[[int], None]:
-    """A metric's segment progress as the evaluation's: the share of all (system, metric) pairs done."""
-
-    def report(segments: int) -> None:
-        progress((done + segments / max(total, 1)) / steps, f"{what}: {segments:,} of {total:,} segments")
-
-    return report

@@ -30,6 +30,7 @@ from metrics.core.config import Requirement, check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import Ngram, ngram_counts, ngram_positions
 from metrics.core.tokens import Token, locate
+from metrics.kernels import kernel
 
 REFERENCE_VERSION = "2.6.0"
 _LOG_ZERO = -9999999999.0  # sacrebleu's stand-in for log(0): any zero precision drives the score to 0
@@ -174,6 +175,16 @@ class _Combined(NamedTuple):
 
 
 @dataclass(frozen=True)
+class _RefIds:
+    """A segment's references as ids of one vocabulary, for the compiled counts (a word no reference has never
+    matches, so hypotheses map every such word to -1)."""
+
+    vocab: dict[str, int]
+    ids: list[list[int]]
+    lengths: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class _Refs:
     """Everything BLEU needs from one segment's references, computed once and reused across systems."""
 
@@ -192,6 +203,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         super().__init__(config, **options)
         self._tokenizer = get_tokenizer(self.config.tokenize)
         self._ref_cache: BoundedCache[tuple[str, ...], _Refs] = BoundedCache()
+        self._ref_ids_cache: BoundedCache[tuple[str, ...], _RefIds] = BoundedCache()
 
     @property
     def name(self) -> str:
@@ -269,7 +281,25 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         return row, hyp_counts, ref_index
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return self._counts(self.tokenize(hyp), self._refs(refs))[0]
+        ngrams = kernel("ngrams")
+        if ngrams is None:
+            return self._counts(self.tokenize(hyp), self._refs(refs))[0]
+        # The row of _counts from the compiled clipped counts (metrics.kernels._ngrams).
+        if not refs:
+            raise ValueError("BLEU needs at least one reference per segment")
+        prepared = self._ref_ids_cache.get_or_make(tuple(refs), lambda: self._prepare_ref_ids(refs))
+        tokens = self.tokenize(hyp)
+        get = prepared.vocab.get
+        n = self.config.max_ngram_order
+        correct = ngrams.clipped_matches([get(t, -1) for t in tokens], prepared.ids, 1, n)
+        total = [max(len(tokens) - k, 0) for k in range(n)]
+        ref_len = self._ref_len(len(tokens), prepared.lengths)[0]
+        return np.array([len(tokens), ref_len, *correct, *total], dtype=np.float64)
+
+    def _prepare_ref_ids(self, refs: Sequence[str]) -> _RefIds:
+        vocab: dict[str, int] = {}
+        ids = [[vocab.setdefault(t, len(vocab)) for t in self.tokenize(r)] for r in refs]
+        return _RefIds(vocab, ids, tuple(len(i) for i in ids))
 
     def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
         """Brevity penalty, smoothed precisions (0-100), their log-space geometric mean and the score, vectorized

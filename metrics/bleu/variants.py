@@ -28,6 +28,7 @@ from metrics.core.base import Metric, SegmentStats
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_counts
+from metrics.kernels import kernel
 
 NLTK_VERSION = "3.10.4"
 _EXTRA_ORDER = 5  # nltk's method5 always adds the 5-gram precision, whatever the maximum order
@@ -114,9 +115,24 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
         hyp_tokens = hyp.split()
         ref_tokens = [r.split() for r in refs]
         n = self.config.max_ngram_order
-        fractions = [_modified_precision(hyp_tokens, ref_tokens, i) for i in range(1, n + 1)]
         closest = min((len(r) for r in ref_tokens), key=lambda length: (abs(length - len(hyp_tokens)), length))
-        extra = _modified_precision(hyp_tokens, ref_tokens, _EXTRA_ORDER)
+        ngrams = kernel("ngrams")
+        if ngrams is None:
+            fractions = [_modified_precision(hyp_tokens, ref_tokens, i) for i in range(1, _EXTRA_ORDER + 1)]
+        else:  # the same clipped counts, compiled (metrics.kernels._ngrams), over ids of the references' words
+            vocab: dict[str, int] = {}
+            ref_ids = [[vocab.setdefault(w, len(vocab)) for w in r] for r in ref_tokens]
+            hyp_ids = [vocab.get(w, -1) for w in hyp_tokens]
+            fractions = [
+                (clipped, max(1, len(hyp_tokens) - order + 1))
+                for order, clipped in zip(
+                    range(1, _EXTRA_ORDER + 1), ngrams.clipped_matches(hyp_ids, ref_ids, 1, _EXTRA_ORDER), strict=True
+                )
+            ]
+        if n > _EXTRA_ORDER:
+            fractions += [_modified_precision(hyp_tokens, ref_tokens, i) for i in range(_EXTRA_ORDER + 1, n + 1)]
+        extra = fractions[_EXTRA_ORDER - 1]
+        fractions = fractions[:n]
         return np.array(
             [len(hyp_tokens), closest, *(f[0] for f in fractions), *(f[1] for f in fractions), *extra],
             dtype=np.float64,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import ClassVar, Literal, NamedTuple
 
 import numpy as np
@@ -25,6 +26,7 @@ from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import locate
+from metrics.kernels import kernel
 
 REFERENCE_VERSION = "2.6.0"
 _EPS = 1e-16
@@ -125,6 +127,12 @@ class CHRFExplanation(Explanation):
     combination: AveragedPR | AveragedF
 
 
+class _Units(NamedTuple):
+    chars: str
+    vocab: dict[str, int]
+    words: list[int]
+
+
 class _Combined(NamedTuple):
     averages: np.ndarray  # (rows, 3): averaged precision, recall and the number of orders averaged
     f: np.ndarray  # (rows, orders): per-order F (eps smoothing only)
@@ -151,6 +159,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
     def __init__(self, config: CHRFConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self._ref_cache: BoundedCache[str, tuple[list[Counter[str]], list[int]]] = BoundedCache()
+        self._ref_units_cache: BoundedCache[str, _Units] = BoundedCache()
 
     @property
     def order(self) -> int:
@@ -208,6 +217,38 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
             stats += [h_total if r else 0, r_total, matched]
         return stats
 
+    def _units(self, text: str) -> _Units:
+        """What the character and word n-grams are taken from: the characters as one string, the words as ids of
+        the text's own vocabulary."""
+        c = self.config
+        if c.lowercase:
+            text = text.lower()
+        vocab: dict[str, int] = {}
+        ids = [vocab.setdefault(w, len(vocab)) for w in split_punctuation(text)] if c.word_order else []
+        return _Units(text if c.whitespace else "".join(text.split()), vocab, ids)
+
+    def _compiled_candidates(self, hyp: str, refs: Sequence[str], ngrams: ModuleType) -> list[list[int]]:
+        """The statistics of :meth:`_candidates` from the compiled clipped counts (metrics.kernels._ngrams)."""
+        c = self.config
+        mine = self._units(hyp)
+        words = split_punctuation(hyp.lower() if c.lowercase else hyp) if c.word_order else []
+        candidates = []
+        for ref in refs:
+            theirs = self._ref_units_cache.get_or_make(ref, lambda ref=ref: self._units(ref))  # type: ignore[misc]
+            matched = ngrams.clipped_matches(mine.chars, [theirs.chars], 1, c.char_order)
+            sizes = [(len(mine.chars), len(theirs.chars))] * c.char_order
+            if c.word_order:
+                get = theirs.vocab.get
+                matched += ngrams.clipped_matches([get(w, -1) for w in words], [theirs.words], 1, c.word_order)
+                sizes += [(len(words), len(theirs.words))] * c.word_order
+            stats: list[int] = []
+            for n, ((h_len, r_len), m) in enumerate(zip(sizes, matched, strict=True)):
+                order = n + 1 if n < c.char_order else n + 1 - c.char_order
+                h_total, r_total = max(h_len - order + 1, 0), max(r_len - order + 1, 0)
+                stats += [h_total if r_total else 0, r_total, m]
+            candidates.append(stats)
+        return candidates
+
     def _candidates(self, hyp: str, refs: Sequence[str]) -> tuple[list[list[int]], list[Counter[str]]]:
         """Statistics of ``hyp`` against every reference; the best is chosen by sentence F."""
         if not refs:
@@ -235,11 +276,21 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
     ) -> SegmentStats:
         check_corpus(hyps, refs, self.id)
-        candidates = [self._candidates(hyp, seg_refs)[0] for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
+        candidates = [
+            self._segment_candidates(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)
+        ]
         return SegmentStats(self.id, self.columns, self._choose(candidates)[0], self.aggregate)
 
+    def _segment_candidates(self, hyp: str, refs: Sequence[str]) -> list[list[int]]:
+        ngrams = kernel("ngrams")
+        if ngrams is None:
+            return self._candidates(hyp, refs)[0]
+        if not refs:
+            raise ValueError("chrF needs at least one reference per segment")
+        return self._compiled_candidates(hyp, refs, ngrams)
+
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return self._choose([self._candidates(hyp, refs)[0]])[0][0]
+        return self._choose([self._segment_candidates(hyp, refs)])[0][0]
 
     def _prec_rec(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n_hyp, n_ref, n_match = rows[:, 0::3], rows[:, 1::3], rows[:, 2::3]

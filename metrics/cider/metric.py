@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -175,20 +175,25 @@ class _Weights:
     def __init__(self, df: DocumentFrequencies) -> None:
         self.df = df
         self.log_images = np.log(float(df.images))
-        # idf depends only on the df count, so np.log runs once per distinct count, not once per n-gram.
-        by_count = {c: self.log_images - np.log(max(1.0, float(c))) for c in set(df.counts.values())}
-        self.idf: dict[NGram, float] = {g: float(by_count[c]) for g, c in df.counts.items()}
+        # idf depends only on the df count, so np.log runs once per distinct count, not once per n-gram, and no
+        # second corpus-sized map is kept: an n-gram's idf is that of its count.
+        self.by_count = {c: float(self.log_images - np.log(max(1.0, float(c)))) for c in set(df.counts.values())}
         self.unseen = float(self.log_images - np.log(1.0))
 
+    def idf(self, gram: NGram) -> float:
+        count = self.df.counts.get(gram)
+        return self.unseen if count is None else self.by_count[count]
+
     def vector(self, counts: tuple[dict[NGram, int], ...]) -> _Vector:
-        idf, unseen = self.idf, self.unseen
+        df, by_count, unseen = self.df.counts, self.by_count, self.unseen
         weights = []
         norms = []
         for order_counts in counts:
             vec = {}
             sq = 0.0
             for gram, tf in order_counts.items():
-                w = float(tf) * idf.get(gram, unseen)
+                count = df.get(gram)
+                w = float(tf) * (unseen if count is None else by_count[count])
                 vec[gram] = w
                 sq += w * w
             weights.append(vec)
@@ -268,7 +273,14 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         for i, image_refs in enumerate(per_image):
             if not image_refs:
                 raise ValueError(f"cider: segment {i + 1} has no reference (CIDEr-D needs at least one per image)")
-        cooked = [[ngram_counts(ref.split(), ORDERS) for ref in image_refs] for image_refs in per_image]
+        # One object per distinct word: the n-grams kept for the whole corpus would otherwise hold a copy of every
+        # word of every reference (tens of megabytes on CNN/DailyMail).
+        vocabulary: dict[str, str] = {}
+        word = vocabulary.setdefault
+        cooked = [
+            [ngram_counts([word(w, w) for w in ref.split()], ORDERS) for ref in image_refs] for image_refs in per_image
+        ]
+        del vocabulary, word
         counts: Counter[NGram] = Counter()
         for image in cooked:
             grams: set[NGram] = set()
@@ -276,8 +288,13 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
                 for order in ref:
                     grams.update(order)
             counts.update(grams)
-        weights = _Weights(DocumentFrequencies(dict(counts), len(per_image)))
-        self._ref_vectors = [[weights.vector(ref) for ref in image] for image in cooked]
+        weights = _Weights(DocumentFrequencies(counts, len(per_image)))
+        # Scoring reads a reference's weights, norms and length; its counts (evidence only) are left out, as an
+        # explanation recomputes its references' vectors.
+        self._ref_vectors = []
+        for k, image in enumerate(cooked):
+            self._ref_vectors.append([replace(weights.vector(ref), counts=()) for ref in image])
+            cooked[k] = []
         self._weights = weights
         self._fit_key = key
         return weights
@@ -361,7 +378,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
                         g,
                         tf,
                         weights.df.df(g),
-                        weights.idf.get(g, weights.unseen),
+                        weights.idf(g),
                         vec.weights[k][g],
                         tuple(at.get(g, ())),
                     )

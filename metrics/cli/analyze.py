@@ -18,15 +18,12 @@ import argparse
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from metrics.analysis import agreement as agreement_module
 from metrics.analysis.buckets import BucketKind, parse_edges
 from metrics.analysis.disagreement import Disagreement, disagreements
 from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
 from metrics.analysis.ngrams import (
-    DEFAULT_ALPHA,
-    DEFAULT_TOP,
     NgramReport,
     characteristic_ngrams,
     corpus_matches,
@@ -37,54 +34,13 @@ from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
 from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
 from metrics.cli.analysis_text import format_analysis
-from metrics.cli.common import Scored, add_input_arguments, print_notes, score_files
+from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
 from metrics.core.language import detect_language
 from metrics.io.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, analysis_tables, to_json
 from metrics.io.inputs import read_segments
 from metrics.io.metadata import Metadata, read_metadata
-from metrics.stats.significance import DEFAULT_ALPHA as SIGNIFICANCE_ALPHA
 from metrics.stats.significance import all_pairs
-
-DEFAULT_BUCKETS = "ref-length,length-diff"
-
-
-def add_parser(sub: Any) -> None:
-    parser = sub.add_parser("analyze", help="error analysis: buckets, n-grams, word accuracy, documents, agreement")
-    add_input_arguments(parser)
-    parser.add_argument("--source", metavar="FILE", help="source segments (for src-length buckets)")
-    parser.add_argument(
-        "--buckets",
-        default=DEFAULT_BUCKETS,
-        help="comma-separated: ref-length[:METRIC], length-diff[:METRIC], score:METRIC, src-length, meta:COLUMN "
-        f"(default {DEFAULT_BUCKETS}; 'none' for no buckets)",
-    )
-    parser.add_argument(
-        "--edges",
-        action="append",
-        default=[],
-        metavar="KIND=E1:E2:…",
-        help="bucket edges, e.g. ref-length=5:10:20:40 (kinds: ref-length, length-diff, score, src-length, words)",
-    )
-    parser.add_argument("--meta", metavar="FILE", help="segment metadata: TSV/CSV with a header, or JSON lines")
-    parser.add_argument(
-        "--bucket-by", action="append", default=[], metavar="COLUMN", help="bucket by a metadata column"
-    )
-    parser.add_argument("--documents", metavar="COLUMN", help="metadata column of document ids: per-document scores")
-    parser.add_argument("--ngrams", metavar="A,B", help="characteristic n-grams of systems A and B")
-    parser.add_argument("--ngram-orders", default="1:4", metavar="MIN:MAX", help="n-gram orders (default 1:4)")
-    parser.add_argument("--ngram-alpha", type=float, default=DEFAULT_ALPHA, help="smoothing α of the match ratio (1)")
-    parser.add_argument("--top", type=int, default=DEFAULT_TOP, help=f"n-grams per direction ({DEFAULT_TOP})")
-    parser.add_argument("--word-accuracy", action="store_true", help="word F-measure by frequency bucket")
-    parser.add_argument("--freq-corpus", metavar="FILE", help="count word frequencies in this training corpus")
-    parser.add_argument("--tokens", metavar="METRIC", help="metric whose tokens words and n-grams use")
-    parser.add_argument("--disagreements", metavar="A,B", help="segments where the metrics disagree about A and B")
-    parser.add_argument("--baseline", metavar="NAME", help="system the others are tested against (the first)")
-    parser.add_argument("--seed", type=int, help="random seed (default: $SACREBLEU_SEED, else 12345)")
-    parser.add_argument("--n-bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
-    parser.add_argument("--alpha", type=float, default=SIGNIFICANCE_ALPHA, help="level of the significance mark")
-    parser.add_argument("--format", choices=("json", "csv", "table"), default="table")
-    parser.add_argument("--output-dir", metavar="DIR", help="where --format csv writes one file per table")
 
 
 def _pair(text: str, names: Sequence[str], flag: str) -> tuple[str, str]:

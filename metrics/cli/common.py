@@ -16,6 +16,7 @@ from metrics.core.registry import SPECS, create_many, parse_set_options, spec_fo
 from metrics.evaluate import Evaluation, evaluate
 from metrics.io.inputs import STDIN, Segments, check_same_length, read_segments
 from metrics.io.results import Note, note_groups
+from metrics.parallel import available_jobs
 
 LANGUAGES = ("auto", "none", *(lang.value for lang in Language))
 
@@ -77,6 +78,13 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         "or a pair such as en-zh; sets what that language calls for (BLEU tokenizer as sacrebleu -l, TER's CJK "
         "handling) unless --set gives the option",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=available_jobs(),
+        metavar="N",
+        help="worker processes (default: one per processor; the numbers are the same with any N)",
+    )
 
 
 def note(message: str) -> None:
@@ -111,7 +119,10 @@ def _read(refs: Sequence[str], systems: Sequence[str], source: str | None) -> tu
 def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
     """Read the files of :func:`add_input_arguments` (all the same length, system names unique), choose the metrics
     from the references when ``-m`` is absent and the language's options unless ``-l none``, saying both on
-    stderr, and score every system with every metric under a progress bar (drawn only on a terminal)."""
+    stderr, and score every system with every metric under a progress bar (drawn only on a terminal), in
+    ``--jobs`` processes (:mod:`metrics.parallel`)."""
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
     explicit = parse_set_options(args.options)
     ref_files, system_files, source_files = _read(args.refs, args.systems, source)
     streams = [list(r.texts) for r in ref_files]
@@ -135,7 +146,7 @@ def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
     texts = {s.name: list(s.texts) for s in system_files}
     progress = ProgressBar()
     try:
-        evaluation = evaluate(texts, streams, metrics, progress)
+        evaluation = evaluate(texts, streams, metrics, progress, jobs=args.jobs)
     finally:
         progress.close()
     read = [*ref_files, *system_files, *source_files]

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 
-from metrics.cli import analyze
+from metrics.cli import analyze_args
 from metrics.cli import stats as cli_stats
 from metrics.cli.common import add_input_arguments, note, print_notes, score_files
 from metrics.cli.listing import list_metrics
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
-    analyze.add_parser(sub)
+    analyze_args.add_parser(sub)
     return parser
 
 
@@ -80,11 +80,17 @@ def run_score(args: argparse.Namespace) -> str:
     return format_table(results)
 
 
+def run_analyze(args: argparse.Namespace) -> str:
+    from metrics.cli import analyze  # the analysis modules import every metric they can name: only when asked
+
+    return analyze.run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": analyze.run}
+        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze}
         output = commands[args.command](args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)

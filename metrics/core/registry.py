@@ -16,6 +16,7 @@ of that family.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import pkgutil
 import threading
@@ -30,18 +31,34 @@ from metrics.core.config import Requirement
 @dataclass(frozen=True)
 class MetricSpec:
     """One metric id: its class, the options its id fixes (``chrf++`` is chrF with ``word_order=2``), its label,
-    its family (the ``--set FAMILY.option`` namespace) and what it needs installed."""
+    its family (the ``--set FAMILY.option`` namespace) and what it needs installed.
+
+    ``target`` is the class or its ``"module:Class"`` path; a path is imported on first use of :attr:`cls`, so
+    that listing ids (the command line's parser) costs no metric module imports."""
 
     id: str
-    cls: type[Metric[Any, Any]]
+    target: type[Metric[Any, Any]] | str
     family: str
     label: str
     preset: Mapping[str, Any] = field(default_factory=dict)
     requires: tuple[Requirement, ...] = ()
     rank: int = 0
 
+    @property
+    def cls(self) -> type[Metric[Any, Any]]:
+        return self.target if isinstance(self.target, type) else _resolve(self.target)
+
     def available(self) -> bool:
         return all(r.met() for r in self.requires)
+
+
+@functools.cache
+def _resolve(path: str) -> type[Metric[Any, Any]]:
+    module, _, name = path.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise TypeError(f"{path} is not a Metric class")
+    return cls
 
 
 _registered: dict[str, MetricSpec] = {}
@@ -51,7 +68,7 @@ _lock = threading.RLock()
 
 
 def register(
-    cls: type[Metric[Any, Any]],
+    cls: type[Metric[Any, Any]] | str,
     metric_id: str,
     *,
     label: str,
@@ -60,13 +77,14 @@ def register(
     requires: Iterable[Requirement] = (),
     rank: int = 0,
 ) -> MetricSpec:
-    """Register ``cls`` under ``metric_id`` (family defaults to the id). Ids are unique; registering one twice with
-    another class is an error, so two families cannot silently shadow each other."""
+    """Register ``cls`` (a class, or its ``"module:Class"`` path to import on first use) under ``metric_id`` (family
+    defaults to the id). Ids are unique; registering one twice with another class is an error, so two families
+    cannot silently shadow each other."""
     spec = MetricSpec(metric_id, cls, family or metric_id, label, dict(preset or {}), tuple(requires), rank)
     with _lock:
         known = _registered.get(metric_id)
         if known is not None and known != spec:
-            raise ValueError(f"metric id {metric_id!r} is registered twice ({known.cls.__name__}, {cls.__name__})")
+            raise ValueError(f"metric id {metric_id!r} is registered twice ({known.target}, {cls})")
         _registered[metric_id] = spec
         global _ordered
         _ordered = None

@@ -40,6 +40,7 @@ from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, each
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
+from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token, locate
 from metrics.meteor.wordnet import WordNetIndex, wordnet_index
 
@@ -234,10 +235,7 @@ class _Stems:
         stem = self._cache.get(word)
         if stem is None:
             if self._stemmer is None:
-                # Importing nltk takes about a second; only texts that reach the stem stage pay for it.
-                from nltk.stem.porter import PorterStemmer
-
-                self._stemmer = PorterStemmer().stem  # mode NLTK_EXTENSIONS, as nltk's meteor_score default
+                self._stemmer = porter_stemmer()  # nltk's PorterStemmer, as nltk's meteor_score default
             stem = self._cache[word] = self._stemmer(word)
         return stem
 

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from types import ModuleType
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
@@ -40,6 +41,7 @@ from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
+from metrics.kernels import kernel
 from metrics.rouge.lcs import (
     Pair,
     SentencePack,
@@ -230,6 +232,14 @@ class RougeExplanation(Explanation):
 # ------------------------------------------------------------------------------------------------- the metrics
 
 
+class _RefIds(NamedTuple):
+    """A reference as ids of its own vocabulary, and where its sentences end."""
+
+    vocab: dict[str, int]
+    ids: list[int]
+    ends: tuple[int, ...]
+
+
 class _Candidate(NamedTuple):
     hits: int
     hyp_total: int
@@ -262,6 +272,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         super().__init__(config, **options)
         self.tokenizer = RougeTokenizer(self.config.tokenizer, self.config.stemmer)
         self._ref_cache: BoundedCache[str, Any] = BoundedCache()
+        self._ids_cache: BoundedCache[str, _RefIds] = BoundedCache()
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -294,15 +305,61 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     def _row(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
         """The segment's statistics as floats (:meth:`segment_row` without the array)."""
 
+    def _words(self, text: str) -> tuple[list[str], tuple[int, ...]]:
+        """The tokens the pure path scores ``text`` by, and where its sentences end among them (one sentence)."""
+        words = self.tokenizer.words(text)
+        return words, (len(words),)
+
+    def _ref_ids(self, ref: str) -> _RefIds:
+        words, ends = self._words(ref)
+        vocab: dict[str, int] = {}
+        return _RefIds(vocab, [vocab.setdefault(w, len(vocab)) for w in words], ends)
+
+    @abstractmethod
+    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
+        """The compiled count of what :meth:`_row` credits against one reference."""
+
+    def _total(self, words: Sequence[object]) -> int:
+        """The count precision or recall divides by (tokens; n-grams for ROUGE-N)."""
+        return len(words)
+
+    def _compiled_row(self, hyp: str, refs: Sequence[str], compiled: ModuleType) -> tuple[float, ...]:
+        """The row of :meth:`_row` from the compiled kernels: texts as ids of each reference's vocabulary (a
+        hypothesis word the reference lacks is -1 and matches nothing)."""
+        words, ends = self._words(hyp)
+        hyp_total = self._total(words)
+        candidates = []
+        for ref in refs:
+            prepared = self._ids_cache.get_or_make(ref, lambda ref=ref: self._ref_ids(ref))  # type: ignore[misc]
+            get = prepared.vocab.get
+            hits = self._hits(compiled, [get(w, -1) for w in words], ends, prepared)
+            candidates.append(_Candidate(hits, hyp_total, self._total(prepared.ids)))
+        return _best_row(candidates)[0]
+
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return np.array(self._row(hyp, refs), dtype=np.float64)
+        return np.array(self._segment_row()(hyp, refs), dtype=np.float64)
+
+    def _segment_row(self) -> Callable[[str, Sequence[str]], tuple[float, ...]]:
+        compiled = self._kernel()
+        if compiled is None:
+            return self._row
+
+        def row(hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
+            if not refs:
+                raise ValueError("ROUGE needs at least one reference per segment")
+            return self._compiled_row(hyp, refs, compiled)
+
+        return row
+
+    def _kernel(self) -> ModuleType | None:
+        return kernel("lcs")
 
     def stats(
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
     ) -> SegmentStats:
         """Rows of every segment, with a note when the default tokenizer deleted letters (see the module doc)."""
         check_corpus(hyps, refs, self.rouge_type)
-        row = self._row
+        row = self._segment_row()
         rows = [row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
         notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n is not None)
@@ -419,6 +476,15 @@ class RougeN(_Rouge):
     def name(self) -> str:
         return f"ROUGE-{self.n}"
 
+    def _kernel(self) -> ModuleType | None:
+        return kernel("ngrams")
+
+    def _total(self, words: Sequence[object]) -> int:
+        return max(len(words) - self.n + 1, 0)
+
+    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
+        return int(compiled.clipped_matches(hyp, [ref.ids], self.n, self.n)[0])
+
     def _ref(self, ref: str) -> tuple[Counter[Hashable], int]:
         words = self.tokenizer.words(ref)
         return ngram_counter(words, self.n), max(len(words) - self.n + 1, 0)
@@ -491,6 +557,9 @@ class RougeL(_Rouge):
     def name(self) -> str:
         return "ROUGE-L"
 
+    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
+        return int(compiled.lcs_length(ref.ids, hyp))
+
     def _row(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
         words = self.tokenizer.words(hyp)
         masks = match_masks(words)
@@ -545,6 +614,19 @@ class RougeLsum(_Rouge):
             "no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
             "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences) for summary-level scores."
         )
+
+    def _words(self, text: str) -> tuple[list[str], tuple[int, ...]]:
+        words: list[str] = []
+        ends = []
+        for _, sentence in split_sentences(text):
+            words += self.tokenizer.words(sentence)
+            ends.append(len(words))
+        return words, tuple(ends)
+
+    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
+        if not hyp or not ref.ids:
+            return 0
+        return int(compiled.summary_hits(ref.ids, ref.ends, hyp, hyp_ends, len(ref.vocab)))
 
     def _summary(self, text: str) -> _Summary:
         sentences = [self.tokenizer.words(s) for _, s in split_sentences(text)]

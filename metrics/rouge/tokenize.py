@@ -29,6 +29,7 @@ from typing import Literal
 
 import regex
 
+from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token
 
 TokenizerName = Literal["default", "unicode"]
@@ -40,7 +41,14 @@ _VALID_TOKEN = re.compile(r"^[a-z0-9]+$")
 # A non-ASCII letter or digit (``\w`` is str.isalnum() plus "_"); the default tokenizer may drop it.
 _NON_ASCII_ALNUM = re.compile(r"[^\W\x00-\x7f]")
 _CJK = r"[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}]"
-_UNICODE_WORD = regex.compile(rf"[[\p{{L}}\p{{N}}]&&{_CJK}]|[[\p{{L}}\p{{N}}\p{{M}}]--{_CJK}]+", regex.V1)
+
+
+@functools.cache
+def _unicode_word() -> regex.Pattern[str]:
+    # Compiled on first use (its script classes cost start-up time, and the default tokenizer never needs it).
+    return regex.compile(rf"[[\p{{L}}\p{{N}}]&&{_CJK}]|[[\p{{L}}\p{{N}}\p{{M}}]--{_CJK}]+", regex.V1)
+
+
 _STEM_CACHE_SIZE = 1 << 18
 
 
@@ -83,12 +91,10 @@ class RougeTokenizer:
         self.stemmer = stemmer
         self._stem: Callable[[str], str] | None = None
         if stemmer:
-            from nltk.stem.porter import PorterStemmer
-
-            porter = PorterStemmer()  # mode NLTK_EXTENSIONS, as rouge-score's DefaultTokenizer(use_stemmer=True)
+            porter = porter_stemmer()  # as rouge-score's DefaultTokenizer(use_stemmer=True)
 
             def stem(word: str) -> str:
-                stemmed = porter.stem(word)
+                stemmed = porter(word)
                 return stemmed if _VALID_TOKEN.match(stemmed) else ""
 
             # Per instance, not global: a fresh metric starts cold, the Porter stemmer is deterministic anyway.
@@ -97,7 +103,7 @@ class RougeTokenizer:
     def _pieces(self, lowered: str) -> list[str]:
         if self.name == "default":
             return _ASCII_WORD.findall(lowered)
-        return _UNICODE_WORD.findall(lowered)
+        return _unicode_word().findall(lowered)
 
     def _normalize(self, piece: str) -> str:
         """The form a piece is compared in: its stem when stemming applies, else itself ("" = dropped)."""
@@ -121,7 +127,7 @@ class RougeTokenizer:
         """Tokens of ``text`` with spans into it (shifted by ``offset``, for a sentence inside a larger text)."""
         lowered = text.lower()
         origins = _char_origins(text, lowered)
-        finder = _ASCII_WORD if self.name == "default" else _UNICODE_WORD
+        finder = _ASCII_WORD if self.name == "default" else _unicode_word()
         tokens = []
         for match in finder.finditer(lowered):
             form = self._normalize(match.group())

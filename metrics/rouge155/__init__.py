@@ -7,11 +7,7 @@ statistics, the perl report), :mod:`~metrics.rouge155.skip_bigram` ROUGE-S/SU an
 """
 
 from metrics.core.registry import register
-from metrics.rouge155.skip_bigram import RougeS, RougeSU
-from metrics.rouge155.weighted_lcs import RougeW
 
-register(RougeW, "rougeW", family="rouge", label="ROUGE-W-1.2 (ROUGE-1.5.5)", rank=35)
-register(RougeS, "rougeS", family="rouge", label="ROUGE-S (ROUGE-1.5.5)", rank=35)
-register(RougeSU, "rougeSU", family="rouge", label="ROUGE-SU (ROUGE-1.5.5)", rank=35)
-
-__all__ = ["RougeS", "RougeSU", "RougeW"]
+register("metrics.rouge155.weighted_lcs:RougeW", "rougeW", family="rouge", label="ROUGE-W-1.2 (ROUGE-1.5.5)", rank=35)
+register("metrics.rouge155.skip_bigram:RougeS", "rougeS", family="rouge", label="ROUGE-S (ROUGE-1.5.5)", rank=35)
+register("metrics.rouge155.skip_bigram:RougeSU", "rougeSU", family="rouge", label="ROUGE-SU (ROUGE-1.5.5)", rank=35)

@@ -36,7 +36,8 @@ from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.edits import EditAlignment, EditExplanation, EditOp, count_ops
 from metrics.core.tokens import Token, locate
-from metrics.ter.search import DEFAULT_BUDGET, PairTrace, SearchBudget, ter_pair
+from metrics.kernels import kernel
+from metrics.ter.search import DEFAULT_BUDGET, PairTrace, SearchBudget, ter_pair, work_bound
 from metrics.ter.tokenizer import TercomTokenizer
 
 REFERENCE_VERSION = "2.6.0"
@@ -136,6 +137,9 @@ class TER(Metric[TERConfig, TERExplanation]):
         self._tokenizer = TercomTokenizer(c.normalized, c.no_punct, c.asian_support, c.case_sensitive)
         self._budget = SearchBudget(c.search_budget)
         self._ref_cache: BoundedCache[str, tuple[str, ...]] = BoundedCache()
+        # Systems often give the same output for a segment, and its row depends on nothing else.
+        self._row_cache: BoundedCache[tuple[str, ...], np.ndarray] = BoundedCache()
+        self._ref_ids_cache: BoundedCache[tuple[str, ...], tuple[dict[str, int], list[list[int]]]] = BoundedCache()
 
     @property
     def name(self) -> str:
@@ -189,7 +193,39 @@ class TER(Metric[TERConfig, TERExplanation]):
         return _Segment(hyp_words, ref_words, traces, best, row)
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return self._segment(hyp, refs).row
+        key = (hyp, *refs)
+        row = self._row_cache.get(key)
+        if row is None:
+            row = self._kernel_row(hyp, refs)
+            if row is None:
+                row = self._segment(hyp, refs).row
+            self._row_cache[key] = row
+        return row
+
+    def _ref_ids(self, refs: Sequence[str]) -> tuple[dict[str, int], list[list[int]]]:
+        """The words of a segment's references as ids of one vocabulary."""
+        vocab: dict[str, int] = {}
+        return vocab, [[vocab.setdefault(w, len(vocab)) for w in self._ref_words(r)] for r in refs]
+
+    def _kernel_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray | None:
+        """The row of :meth:`_segment` from the compiled search (:mod:`metrics.kernels._ter`), or None where the
+        pure path must run: no build, or a pair whose search might have hit the work budget."""
+        ter = kernel("ter")
+        if ter is None or not refs:
+            return None
+        hyp_words = self.tokenize(hyp)
+        vocab, ref_ids = self._ref_ids_cache.get_or_make(tuple(refs), lambda: self._ref_ids(refs))
+        # Words are only ever compared with reference words, so every word no reference has can share one id.
+        hyp_ids = [vocab.get(w, -1) for w in hyp_words]
+        results = []
+        for ids in ref_ids:
+            result = ter.ter_pair(hyp_ids, ids)
+            if work_bound(len(hyp_ids), len(ids), *result[5:]) > self.config.search_budget:
+                return None  # the pure search might have been stopped by the budget: let it decide
+            results.append(result)
+        edits, shifts, subs, dels, ins = min(results, key=lambda r: r[0])[:5]  # fewest edits, the first on ties
+        avg_ref_len = sum(len(ids) for ids in ref_ids) / len(ref_ids)
+        return np.array([edits, avg_ref_len, shifts, subs, dels, ins, 0.0], dtype=np.float64)
 
     def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
         """The shift search's time grows about with the square of the length: ``SECONDS_PER_SQUARED_WORD`` × n² per

@@ -536,6 +536,24 @@ _STEP = 1_000  # one Python step of traceback or candidate scan
 _BITS_LIMIT = 4096  # longer references: bit vectors get slower than the banded numpy rows
 
 
+def work_bound(n: int, m: int, rounds: int, candidates: int) -> int:
+    """An upper bound on the budget units :func:`ter_pair` spends on an ``n``-word hypothesis against an ``m``-word
+    reference whose search runs ``rounds`` rounds and counts ``candidates`` shift candidates, from the cost model
+    above: every round pays at most for its base rows (banded and bit-parallel), the candidate scan, one batch of
+    rows and one rebase, and every candidate at most its full price on either path. A faster search of the same
+    pair that took that many rounds and candidates tells whether this one could have been stopped by the budget."""
+    if n == 0 or m == 0:
+        return 0
+    ratio = m / n
+    beam = math.ceil(ratio / 2 + BEAM_WIDTH) if ratio / 2 > BEAM_WIDTH else BEAM_WIDTH
+    width = min(m + 1, 2 * beam + 1) + 2 * beam + 2  # a band row, padded for its step
+    banded_row = _NUMPY_ROW + _CELL * width
+    bits_row = _BITS_ROW + m // 2
+    per_round = n * banded_row + n * bits_row + (n + m) * _STEP + n * _NUMPY_ROW + n * banded_row + n * width * _CELL
+    per_candidate = n * bits_row + n * width * _CELL
+    return rounds * per_round + candidates * per_candidate
+
+
 class _Meter:
     def __init__(self, units: int) -> None:
         self.left = units

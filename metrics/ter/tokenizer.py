@@ -13,44 +13,53 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 _ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
 _FULL_WIDTH_PUNCT = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
 
 _WESTERN_GENERAL = (
-    (re.compile(r"\n-"), ""),  # end-of-line hyphenation
-    (re.compile(r"\n"), " "),
-    (re.compile(r"&quot;"), '"'),
-    (re.compile(r"&amp;"), "&"),
-    (re.compile(r"&lt;"), "<"),
-    (re.compile(r"&gt;"), ">"),
+    (r"\n-", ""),  # end-of-line hyphenation
+    (r"\n", " "),
+    (r"&quot;", '"'),
+    (r"&amp;", "&"),
+    (r"&lt;", "<"),
+    (r"&gt;", ">"),
 )
 _WESTERN_PUNCT = (
-    (re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "),  # the 13a symbol set
-    (re.compile(r"'s "), r" 's "),  # possessives
-    (re.compile(r"'s$"), r" 's"),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period/comma not preceded by a digit
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # period/comma not followed by a digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # hyphen after a digit
+    (r"([{-~[-` -&(-+:-@/])", r" \1 "),  # the 13a symbol set
+    (r"'s ", r" 's "),  # possessives
+    (r"'s$", r" 's"),
+    (r"([^0-9])([\.,])", r"\1 \2 "),  # period/comma not preceded by a digit
+    (r"([\.,])([^0-9])", r" \1 \2"),  # period/comma not followed by a digit
+    (r"([0-9])(-)", r"\1 \2 "),  # hyphen after a digit
 )
 _ASIAN = (
-    (re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),  # CJK unified ideographs (+ extension A)
-    (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),  # strokes, radicals supplement
-    (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),  # compatibility blocks
-    (re.compile(r"([\u3200-\u3f22])"), r" \1 "),  # enclosed CJK letters and beyond, as sacrebleu writes it
-    (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),  # hiragana
-    (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),  # katakana
-    (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),  # kana ext.
-    (re.compile(_ASIAN_PUNCT), r" \1 "),
-    (re.compile(_FULL_WIDTH_PUNCT), r" \1 "),
+    (r"([\u4e00-\u9fff\u3400-\u4dbf])", r" \1 "),  # CJK unified ideographs (+ extension A)
+    (r"([\u31c0-\u31ef\u2e80-\u2eff])", r" \1 "),  # strokes, radicals supplement
+    (r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])", r" \1 "),  # compatibility blocks
+    (r"([\u3200-\u3f22])", r" \1 "),  # enclosed CJK letters and beyond, as sacrebleu writes it
+    (r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])", r"\1 \2 "),  # hiragana
+    (r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])", r"\1 \2 "),  # katakana
+    (r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])", r"\1 \2 "),  # kana ext.
+    (_ASIAN_PUNCT, r" \1 "),
+    (_FULL_WIDTH_PUNCT, r" \1 "),
 )
-_PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
-_ASIAN_PUNCT_RE = (re.compile(_ASIAN_PUNCT), re.compile(_FULL_WIDTH_PUNCT))
+_PUNCT = ((r"[\.,\?:;!\"\(\)]", ""),)
+_ASIAN_PUNCT_RE = ((_ASIAN_PUNCT, ""), (_FULL_WIDTH_PUNCT, ""))
 
 
-def _apply(rules: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str:
-    for pattern, replacement in rules:
+Rules = tuple[tuple[str, str], ...]
+
+
+@cache
+def _compiled(rules: Rules) -> tuple[tuple[re.Pattern[str], str], ...]:
+    # Compiled on first use: the default options use none of them, and compiling them all costs start-up time.
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in rules)
+
+
+def _apply(rules: Rules, text: str) -> str:
+    for pattern, replacement in _compiled(rules):
         text = pattern.sub(replacement, text)
     return text
 
@@ -84,8 +93,7 @@ def _tokenize(line: str, normalized: bool, no_punct: bool, asian_support: bool, 
         if asian_support:
             line = _apply(_ASIAN, line)
     if no_punct:
-        line = _PUNCT.sub("", line)
+        line = _apply(_PUNCT, line)
         if asian_support:
-            for pattern in _ASIAN_PUNCT_RE:
-                line = pattern.sub("", line)
+            line = _apply(_ASIAN_PUNCT_RE, line)
     return " ".join(line.split())

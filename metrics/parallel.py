@@ -1,0 +1,94 @@
+"""Rows of many systems under many metrics computed in forked worker processes (the command line's ``--jobs``).
+
+A metric keeps what it derived from the references (tokens, counts, document frequencies) for the next system, so
+the work is split by metric: each task is one metric on a share of the systems, and a metric's systems are only
+split when there are fewer metrics than workers. Workers are forked, so they start in milliseconds and read the
+inputs and metric objects from the parent's memory; only the rows travel back. Forking a process that runs other
+threads is unsafe, so only single-threaded callers (the command line) ask for more than one job; anything else,
+and a platform without ``fork``, computes in this process. The rows are those of :meth:`Metric.stats` either way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from metrics.core.base import Metric, SegmentStats
+
+Rows = dict[str, dict[str, SegmentStats]]  # system -> metric id -> rows
+_Task = tuple[str, tuple[str, ...]]  # metric id, the systems it scores
+
+# What forked workers read (set in the parent just before forking, cleared after).
+_shared: tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str | None]], Mapping[str, Metric]] | None = None
+
+
+def available_jobs() -> int:
+    """The processors this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _tasks(systems: Sequence[str], metric_ids: Sequence[str], jobs: int) -> list[_Task]:
+    parts = max(1, min(len(systems), jobs // max(1, len(metric_ids))))
+    return [(m, tuple(systems[k::parts])) for m in metric_ids for k in range(parts)]
+
+
+def _run(task: _Task) -> tuple[str, dict[str, SegmentStats]]:
+    if _shared is None:
+        raise RuntimeError("a worker started without its inputs")
+    systems, refs, metrics = _shared
+    metric_id, names = task
+    return metric_id, {name: metrics[metric_id].stats(systems[name], refs) for name in names}
+
+
+def compute_rows(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Mapping[str, Metric],
+    jobs: int = 1,
+    progress: Callable[[float, str], None] | None = None,
+) -> Rows:
+    """Rows of every system under every metric, in ``jobs`` processes (this one when ``jobs`` is 1).
+
+    ``progress(fraction, message)`` is called as (system, metric) pairs start and their segments are done (one
+    process) or as they finish (several).
+    """
+    names = list(systems)
+    rows: Rows = {name: {} for name in names}
+    tasks = _tasks(names, list(metrics), jobs)
+    if jobs <= 1 or len(tasks) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        steps, done = len(names) * len(metrics), 0
+        for name in names:
+            for metric_id, metric in metrics.items():
+                segments = None
+                if progress is not None:
+                    what = f"{metric.name} on {name}"
+                    progress(done / steps, what)
+                    segments = _segments_done(progress, done, steps, what, len(systems[name]))
+                rows[name][metric_id] = metric.stats(systems[name], refs, segments)
+                done += 1
+        return rows
+    global _shared
+    _shared = (systems, refs, metrics)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+            for k, (metric_id, by_system) in enumerate(pool.imap_unordered(_run, tasks)):
+                for name, stats in by_system.items():
+                    rows[name][metric_id] = replace(stats)  # re-validated (and read-only) in this process
+                if progress is not None:
+                    progress((k + 1) / len(tasks), f"{metrics[metric_id].name} on {len(by_system)} system(s)")
+    finally:
+        _shared = None
+    return {name: {m: rows[name][m] for m in metrics} for name in names}
+
+
+def _segments_done(
+    progress: Callable[[float, str], None], done: int, steps: int, what: str, total: int
+) -> Callable[[int], None]:
+    """A metric's segment progress as the evaluation's: the share of all (system, metric) pairs done."""
+
+    def report(segments: int) -> None:
+        progress((done + segments / max(total, 1)) / steps, f"{what}: {segments:,} of {total:,} segments")
+
+    return report

@@ -1,0 +1,172 @@
+"""The compiled kernels against the pure-Python path they accelerate: bit-identical rows on real data for every
+kernelized metric (each path run by a fresh metric, so no cache crosses over), and the kernels' building blocks
+against their references on real and generated input."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import DATA, Corpus
+from nltk.stem.porter import PorterStemmer
+
+from metrics.bleu.tokenizers import _RE_13A
+from metrics.core.registry import create
+from metrics.kernels import kernel, pure_python
+from metrics.ter.metric import TER
+from metrics.ter.search import SearchBudget, ter_pair, work_bound
+
+KERNELS = ("lcs", "ngrams", "porter", "ter", "tokenize")
+
+CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
+    ("bleu", {}, ("wmt22-de-en", "wmt22-en-ja", "ted")),
+    ("bleu", {"tokenize": "zh"}, ("wmt22-en-zh",)),
+    ("bleu", {"lowercase": True, "max_ngram_order": 6}, ("wmt22-de-en",)),
+    ("bleu-nltk", {}, ("wmt22-de-en", "ted")),
+    ("bleu-nltk", {"max_ngram_order": 7, "smoothing": 5}, ("ted",)),
+    ("chrf", {}, ("wmt22-de-en", "wmt22-en-zh", "wmt22-en-ja", "cnndm")),
+    ("chrf++", {}, ("wmt22-de-en", "ted")),
+    ("chrf", {"lowercase": True, "whitespace": True, "word_order": 3}, ("wmt22-de-en",)),
+    ("ter", {}, ("wmt22-de-en", "ted")),
+    ("ter", {"normalized": True, "asian_support": True}, ("wmt22-en-zh",)),
+    ("ter", {"case_sensitive": True, "no_punct": True}, ("wmt22-de-en",)),
+    ("rouge1", {}, ("cnndm", "wmt22-de-en")),
+    ("rouge2", {"stemmer": True}, ("cnndm",)),
+    ("rougeL", {}, ("cnndm", "ted")),
+    ("rougeLsum", {}, ("cnndm",)),
+    ("rougeLsum", {"stemmer": True, "tokenizer": "unicode"}, ("cnndm", "wmt22-en-zh")),
+    ("meteor", {}, ("wmt22-de-en",)),
+]
+
+
+def _rows(metric_id: str, options: dict[str, Any], corpus: Corpus) -> list[tuple[np.ndarray, tuple[str, ...]]]:
+    metric = create(metric_id, options)
+    return [(s.rows, s.notes) for s in (metric.stats(hyps, corpus.refs) for hyps in corpus.systems.values())]
+
+
+def test_every_kernel_is_built() -> None:
+    """The install builds them (setup.py); a broken build would silently fall back to the slow path."""
+    assert [name for name in KERNELS if kernel(name) is None] == []
+
+
+@pytest.mark.parametrize(("metric_id", "options", "names"), CASES, ids=lambda v: str(v))
+def test_rows_are_bit_identical_to_the_pure_path(
+    corpora: dict[str, Corpus], metric_id: str, options: dict[str, Any], names: tuple[str, ...]
+) -> None:
+    for name in names:
+        compiled = _rows(metric_id, options, corpora[name])
+        with pure_python():
+            assert kernel("ngrams") is None
+            pure = _rows(metric_id, options, corpora[name])
+        assert len(compiled) == len(pure) > 0
+        for (rows, notes), (expected_rows, expected_notes) in zip(compiled, pure, strict=True):
+            assert rows.dtype == expected_rows.dtype and rows.shape == expected_rows.shape
+            assert rows.tobytes() == expected_rows.tobytes(), f"{metric_id} {options} on {name}"
+            assert notes == expected_notes
+
+
+def test_ter_falls_back_where_the_budget_could_bind() -> None:
+    """A pair whose search the budget might stop goes to the pure search, which reports the stop."""
+    hyp = " ".join(f"w{i % 37} x{i}" for i in range(300))
+    ref = " ".join(f"x{i} w{(i * 7) % 37}" for i in range(300))
+    metric = TER(search_budget=3_000_000)
+    row = metric.stats([hyp], [[ref]]).rows[0]
+    with pure_python():
+        expected = TER(search_budget=3_000_000).stats([hyp], [[ref]]).rows[0]
+    assert row.tobytes() == expected.tobytes()
+    assert row[6] == 1.0  # the budget stopped this search: only the pure path can say so
+
+
+def test_work_bound_covers_what_the_search_spends(corpora: dict[str, Corpus]) -> None:
+    compiled = kernel("ter")
+    assert compiled is not None
+    metric = TER()
+    corpus = corpora["wmt22-de-en"]
+    for hyp, ref in list(zip(corpus.systems["LT22"], corpus.refs[0], strict=True))[:150]:
+        hyp_words, ref_words = metric.tokenize(hyp), metric.tokenize(ref)
+        trace = ter_pair(hyp_words, ref_words, SearchBudget())
+        vocab: dict[str, int] = {}
+        ref_ids = [vocab.setdefault(w, len(vocab)) for w in ref_words]
+        result = compiled.ter_pair([vocab.get(w, -1) for w in hyp_words], ref_ids)
+        assert (result[0], result[1]) == (trace.edits, len(trace.shifts))
+        assert trace.work <= work_bound(len(hyp_words), len(ref_words), result[5], result[6])
+
+
+def _words() -> list[str]:
+    words: set[str] = set()
+    for path in DATA.rglob("*"):
+        if path.suffix in (".txt", ".jsonl"):
+            text = path.read_text(encoding="utf-8")
+            words.update(text.split())
+            words.update(re.findall(r"[a-z0-9]+", text.lower()))
+    rng = random.Random(13)
+    letters = "aeiouybcdlmnstzwxg*ÉİΣK"
+    words.update("".join(rng.choice(letters) for _ in range(rng.randint(1, 12))) for _ in range(20_000))
+    suffixes = ("ational", "alli", "logi", "ization", "iveness", "ement", "ion", "ies", "ied", "eed", "ing", "ed")
+    stems = ("conflat", "hop", "fil", "yy", "by", "rel", "electr", "adopt", "ro", "a*", "x")
+    words.update(a + b + c for a in stems for b in suffixes for c in ("", "ly", "s", "*d", "e", "ll"))
+    return sorted(words)
+
+
+def test_porter_stems_as_nltk() -> None:
+    compiled = kernel("porter")
+    assert compiled is not None
+    nltk = PorterStemmer()
+    words = _words()
+    assert len(words) > 20_000
+    assert [w for w in words if compiled.stem(w) != nltk.stem(w)] == []
+
+
+def _post_13a(line: str) -> str:
+    for pattern, repl in _RE_13A:
+        line = pattern.sub(repl, line)
+    return " ".join(line.split())
+
+
+def test_13a_scan_equals_the_regular_expressions(corpora: dict[str, Corpus]) -> None:
+    compiled = kernel("tokenize")
+    assert compiled is not None
+    texts = [t for corpus in corpora.values() for stream in (*corpus.systems.values(), *corpus.refs) for t in stream]
+    rng = random.Random(7)
+    alphabet = "aZ09.,-'\"&;:/ \t\n\u00a0\u3000\x1c\x85é中-..,,1-"
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(30_000)]
+    assert [t for t in texts if compiled.post_13a(f" {t} ") != _post_13a(f" {t} ")] == []
+
+
+@pytest.mark.parametrize("max_order", [1, 4, 9])
+def test_clipped_matches_equal_counters(max_order: int) -> None:
+    from collections import Counter
+
+    compiled = kernel("ngrams")
+    assert compiled is not None
+    rng = random.Random(max_order)
+    for _ in range(2000):
+        hyp = [rng.randint(-1, 6) for _ in range(rng.randint(0, 25))]
+        refs = [[rng.randint(0, 6) for _ in range(rng.randint(0, 25))] for _ in range(rng.randint(1, 3))]
+        expected = []
+        for n in range(1, max_order + 1):
+            hyp_counts = Counter(tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1))
+            ref_counts = [Counter(tuple(r[i : i + n]) for i in range(len(r) - n + 1)) for r in refs]
+            expected.append(sum(min(c, max(rc[g] for rc in ref_counts)) for g, c in hyp_counts.items()))
+        assert compiled.clipped_matches(hyp, refs, 1, max_order) == expected
+        text = "".join(chr(97 + x) if x >= 0 else "Z" for x in hyp)  # -1: an item no reference has
+        assert compiled.clipped_matches(text, ["".join(chr(97 + x) for x in r) for r in refs], 1, max_order) == expected
+
+
+def test_ter_kernel_on_random_pairs() -> None:
+    """Short pairs over a tiny vocabulary: many shifts, ties and blocks at the end of the hypothesis."""
+    from metrics.core.edits import EditOp
+
+    compiled = kernel("ter")
+    assert compiled is not None
+    rng = random.Random(3)
+    for _ in range(3000):
+        vocab = rng.randint(1, 5)
+        hyp = [rng.randint(0, vocab) for _ in range(rng.randint(1, 14))]
+        ref = [rng.randint(0, vocab) for _ in range(rng.randint(1, 14))]
+        trace = ter_pair([str(x) for x in hyp], [str(x) for x in ref])
+        expected = (trace.edits, len(trace.shifts), *(trace.count(op) for op in (EditOp.SUBSTITUTE, EditOp.INSERT)))
+        assert compiled.ter_pair(hyp, ref)[:5] == (*expected, trace.count(EditOp.DELETE))
