@@ -288,7 +288,7 @@ def test_next_clicks_of_eight_concurrent_sessions_are_not_lost(app_url, browser)
 
 @pytest.mark.browser
 def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, browser, tmp_path):
-    """A workspace of 200 CNN/DailyMail summaries, two systems, BLEU and TER: the progress bar counts segments; Stop
+    """A workspace of 200 CNN/DailyMail summaries joined ten to a segment, two systems, BLEU and TER: the progress bar counts segments; Stop
     (after TER on the first system finished) leaves the page usable with BLEU and says what was not computed; the
     sidebar shows the workspace's metrics (not the ones the browser showed before); Continue computes only the
     rest."""
@@ -299,12 +299,18 @@ def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, br
     from metrics.io.inputs import read_segments
 
     folder = ROOT / "tests" / "data" / "cnndm"
-    systems = {p.name.split(".")[0]: read_segments(p).texts for p in sorted((folder / "sys").glob("*.sents.jsonl"))}
+
+    def documents(texts: tuple[str, ...]) -> tuple[str, ...]:  # ten summaries a segment: TER takes seconds
+        return tuple(" ".join(texts[i : i + 10]) for i in range(0, len(texts), 10))
+
+    systems = {
+        p.name.split(".")[0]: documents(read_segments(p).texts) for p in sorted((folder / "sys").glob("*.sents.jsonl"))
+    }
     first, second = list(systems)[:2]
     data = Dataset(
         "CNN/DM slice",
         {first: systems[first], second: systems[second]},
-        (read_segments(folder / "reference.sents.jsonl").texts,),
+        (documents(read_segments(folder / "reference.sents.jsonl").texts),),
         ("reference",),
     )
     saved = tmp_path / "workspace.json"
@@ -320,7 +326,7 @@ def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, br
     assert sidebar_metrics.inner_text().split("\n")[-2:] == ["BLEU (sacrebleu)", "TER (sacrebleu)"]
 
     page.get_by_role("link", name="Overview", exact=True).click()
-    page.get_by_text(re.compile(rf"Scoring: TER on {first}: [\d,]+ of 200 segments · result 3 of 4")).wait_for(
+    page.get_by_text(re.compile(rf"Scoring: TER on {first}: [\d,]+ of 20 segments · result 3 of 4")).wait_for(
         timeout=60_000
     )
     page.get_by_text("result 4 of 4").first.wait_for(timeout=60_000)  # TER on the first system is done
@@ -335,7 +341,7 @@ def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, br
 
     page.get_by_role("link", name="Overview", exact=True).click()
     page.get_by_role("button", name="Continue").click()
-    page.get_by_text(re.compile(rf"Scoring: TER on {second}: [\d,]+ of 200 segments$")).first.wait_for(timeout=60_000)
+    page.get_by_text(re.compile(rf"Scoring: TER on {second}: [\d,]+ of 20 segments$")).first.wait_for(timeout=60_000)
     page.get_by_text("nrefs:1|case:lc|tok:tercom").first.wait_for(timeout=120_000)
     assert page.get_by_text("Scoring was stopped").count() == 0
     assert page.locator("[data-testid='stException']").count() == 0

@@ -41,8 +41,9 @@ from metrics.ter.search import DEFAULT_BUDGET, PairTrace, SearchBudget, ter_pair
 from metrics.ter.tokenizer import TercomTokenizer
 
 REFERENCE_VERSION = "2.6.0"
-# Measured on a 2-core machine: the time of one hypothesis/reference pair over the square of its mean length.
-SECONDS_PER_SQUARED_WORD = 1e-5
+# The time of one hypothesis/reference pair over the square of its mean length, measured on 2 cores with the compiled
+# shift search: 0.24 s for 200 CNN/DM summaries, 1.6 s for 40 segments of five summaries (6–8e-7), rounded up.
+SECONDS_PER_SQUARED_WORD = 1e-6
 
 __all__ = ["TER", "TERConfig", "TERExplanation", "TERReference", "TERShift"]
 
