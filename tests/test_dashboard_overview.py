@@ -216,9 +216,9 @@ def test_every_metric_keeps_its_score_column_and_details_are_offered_while_they_
 
 
 def test_ter_on_long_segments_asks_before_it_starts_and_the_rest_is_shown_meanwhile():
-    """Ten segments of 800 words: TER's estimate (from the lengths: its search grows with the square of a segment's
+    """Ten segments of 2,530 words: TER's estimate (from the lengths: its search grows with the square of a segment's
     length) passes a minute, so the overview shows BLEU and asks; on the user's go TER is computed and shown."""
-    words = [f"w{k % 97}" for k in range(800)]
+    words = [f"w{k % 97}" for k in range(2530)]
     refs = tuple(" ".join(words[i:] + words[:i]) for i in range(10))
     data = Dataset("long", {"same": refs, "copy": refs}, (refs,), ("ref",))
     at = app("app.py", data, ["bleu", "ter"]).run()
