@@ -44,6 +44,19 @@ def test_bom_and_crlf_are_handled_and_said():
     assert any("byte-order mark" in n for n in seg.notes) and any("CRLF" in n for n in seg.notes)
 
 
+def test_a_bare_carriage_return_stays_inside_its_line_and_is_said():
+    seg = parse_segments(b"ok\nyou \r doing\nfine\nend\rmark\n", "cr.txt")
+    assert seg.texts == ("ok", "you \r doing", "fine", "end\rmark")  # sacrebleu's lines: only \n ends one
+    (note,) = seg.notes
+    assert "cr.txt: line 2 (and 1 more)" in note and "carriage return" in note
+
+
+def test_a_bare_carriage_return_in_a_table_must_be_quoted():
+    assert parse_segments(b'text\n"you \r doing"\nok\n', "t.csv", column="text").texts == ("you \r doing", "ok")
+    with pytest.raises(InputError, match=r"t.csv, line 3: a carriage return .* in quotes"):
+        parse_segments(b"text\nok\nyou \r doing\n", "t.csv", column="text")
+
+
 def test_undecodable_bytes_name_file_line_and_encoding():
     with pytest.raises(InputError) as err:
         parse_segments("fine\nnot \xe9 utf8\n".encode("latin-1"), "latin.txt")

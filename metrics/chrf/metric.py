@@ -177,10 +177,13 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         return tuple(f"{stat}_{kind}" for kind in kinds for stat in ("hyp", "ref", "match"))
 
     def signature(self) -> str:
+        """sacrebleu's chrF signature; it leaves β to the metric's name (chrF2, chrF3), so ``beta:`` is added when
+        β is not 2 and the signature alone says what was computed."""
         c = self.config
+        beta = f"|beta:{c.beta:g}" if c.beta != 2 else ""
         return (
             f"case:{'lc' if c.lowercase else 'mixed'}|eff:{'no' if c.eps_smoothing else 'yes'}|nc:{c.char_order}"
-            f"|nw:{c.word_order}|space:{'yes' if c.whitespace else 'no'}|version:{REFERENCE_VERSION}"
+            f"|nw:{c.word_order}|space:{'yes' if c.whitespace else 'no'}{beta}|version:{REFERENCE_VERSION}"
         )
 
     def _ngrams(self, text: str) -> list[Counter[str]]:
@@ -289,7 +292,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
             raise ValueError("chrF needs at least one reference per segment")
         return self._compiled_candidates(hyp, refs, ngrams)
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return self._choose([self._segment_candidates(hyp, refs)])[0][0]
 
     def _prec_rec(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -336,7 +339,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         scores = self._combine(np.atleast_2d(pooled)).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
         candidates, hyp_ngrams = self._candidates(hyp, refs)
         chosen, scores = self._choose([candidates])
         row = chosen[0]

@@ -466,7 +466,7 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
             self._row_cache[key] = row
         return row
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return np.array(self._segment(hyp, refs), dtype=np.float64)
 
     def stats(
@@ -480,12 +480,9 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return np.asarray(pooled, dtype=np.float64)[..., 0]
 
-    def sentence_score(self, hyp: str, refs: Sequence[str]) -> float:
-        return float(self.segment_row(hyp, list(refs))[0])
-
-    def explain(self, hyp: str, refs: Sequence[str]) -> MeteorExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> MeteorExplanation:
         """Every reference's alignment (matches with their stage and compared forms, chunks, P, R, Fmean,
-        fragmentation, penalty) from the same alignment code as :meth:`segment_row`, and the winner."""
+        fragmentation, penalty) from the same alignment code as :meth:`_segment_row`, and the winner."""
         refs = list(refs)
         prepared = _Text(hyp)
         alignments, results, best = self._best(prepared, refs)

@@ -10,7 +10,8 @@ WordNet exceptions, no 5-decimal rounding, no bootstrap averages, F1 only) are l
 Scores are on a 0–1 scale. F is F1 (rouge-score has no β). With several references each type independently takes
 the reference with the highest F (first maximum, as rouge-score's ``score_multi``). The corpus score is the mean of
 the segment F scores (rouge-score itself only offers ``BootstrapAggregator``, whose ``mid`` is the median of 1000
-unseeded bootstrap means: random, so not a parity target).
+bootstrap means from NumPy's unseeded global random state; :mod:`metrics.stats.rouge_bootstrap` computes it from
+these rows with a seed, equal to rouge-score's for that seed).
 
 Per segment the statistics are ``[precision, recall, fmeasure, hits, hyp_total, ref_total, best_ref]`` of the
 winning reference: ``hits`` clipped n-gram matches / LCS length / clipped union-LCS hits, ``hyp_total`` and
@@ -287,6 +288,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 f"stem:{'yes' if c.stemmer else 'no'}",
                 "f:f1",
                 "multi:max-f",
+                "agg:mean",  # of the segment F; rouge-score's BootstrapAggregator reports a median of resample means
                 f"ref:{REFERENCE}",
                 f"version:{VERSION}",
             ]
@@ -336,10 +338,10 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
             candidates.append(_Candidate(hits, hyp_total, self._total(prepared.ids)))
         return _best_row(candidates)[0]
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return np.array(self._segment_row()(hyp, refs), dtype=np.float64)
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        return np.array(self._row_function()(hyp, refs), dtype=np.float64)
 
-    def _segment_row(self) -> Callable[[str, Sequence[str]], tuple[float, ...]]:
+    def _row_function(self) -> Callable[[str, Sequence[str]], tuple[float, ...]]:
         compiled = self._kernel()
         if compiled is None:
             return self._row
@@ -359,7 +361,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     ) -> SegmentStats:
         """Rows of every segment, with a note when the default tokenizer deleted letters (see the module doc)."""
         check_corpus(hyps, refs, self.rouge_type)
-        row = self._segment_row()
+        row = self._row_function()
         rows = [row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
         notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n is not None)
@@ -499,7 +501,7 @@ class RougeN(_Rouge):
             candidates.append(_Candidate(ngram_overlap(hyp_counts, ref_counts), hyp_total, ref_total))
         return _best_row(candidates)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """Shared n-grams with clipped counts and every occurrence's token position, for every reference."""
         n = self.n
         hyp_tokens = self.tokenizer.tokens(hyp)
@@ -569,7 +571,7 @@ class RougeL(_Rouge):
             candidates.append(_Candidate(lcs_length(ref_words, words, masks), len(words), len(ref_words)))
         return _best_row(candidates)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """One LCS per reference as (reference index, hypothesis index) pairs, and the DP grid on demand."""
         hyp_tokens = self.tokenizer.tokens(hyp)
         ref_tokens = [self.tokenizer.tokens(r) for r in refs]
@@ -660,7 +662,7 @@ class RougeLsum(_Rouge):
             ranges.append((start, len(tokens)))
         return tuple(tokens), ranges
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """Per reference sentence: the LCS with each hypothesis sentence, LCS∪, and the positions credited."""
         hyp_tokens, hyp_ranges = self._sentence_tokens(hyp)
         hyp_sents = [[t.text for t in hyp_tokens[a:b]] for a, b in hyp_ranges]

@@ -185,6 +185,7 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
                 f"stem:{'yes' if c.stemmer else 'no'}",
                 f"alpha:{c.alpha:g}",
                 f"multi:{c.multi_ref}",
+                "agg:mean",  # of the un-rounded segment F; perl prints a bootstrap mean of rounded values
                 f"ref:{REFERENCE}",
                 f"version:{VERSION}",
             ]
