@@ -19,7 +19,7 @@ import pytest
 from conftest import DATA, slice_corpus
 
 from metrics.cli.main import main
-from metrics.core.base import Metric, SegmentStats, StatsNote
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote
 from metrics.core.registry import SPECS, create
 from metrics.distributed.cluster import ClusterError
 from metrics.distributed.engine import evaluate_source
@@ -185,11 +185,13 @@ def _dying(metric_id: str, marker: Path, always: bool) -> Metric:
     base = type(create(metric_id))
 
     class Dying(base):  # type: ignore[valid-type, misc]
-        def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        def stats(
+            self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+        ) -> SegmentStats:
             if always or not marker.exists():
                 marker.touch()
                 os._exit(1)
-            return super().stats(hyps, refs)
+            return super().stats(hyps, refs, progress)
 
     return Dying(create(metric_id).config)
 
