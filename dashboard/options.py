@@ -96,4 +96,6 @@ def widget_value(f: OptionField, stored: dict[str, Any]) -> Any:
     value = stored.get(f.name, f.default)
     if value is None or f.kind == "choice" or f.kind == "bool":
         return value
+    if f.kind == "floats":
+        return value if isinstance(value, str) else ", ".join(repr(float(x)) for x in value)
     return int(value) if f.kind == "int" else float(value)

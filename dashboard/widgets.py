@@ -23,8 +23,8 @@ def option_widget(
 ) -> Any:
     """Draw ``option``'s widget in ``where`` starting from ``value`` (the widget's own state wins once it has one)
     and return its value: a checkbox, a select box of ``choices`` (those that can run here; ``unavailable`` says
-    why the others are not offered), or a number box within the option's bounds (an optional number may be left
-    empty, which is ``None``)."""
+    why the others are not offered), a number box within the option's bounds (an optional number may be left
+    empty, which is ``None``), or a text box for a list of numbers (``"0.4, 0.3, 0.2, 0.1"``)."""
     if option.kind == "bool":
         return where.checkbox(option.label, value=bool(value), key=key, help=option.help)
     if option.kind == "choice":
@@ -40,6 +40,9 @@ def option_widget(
         if unavailable:
             where.caption("Not offered here: " + "; ".join(escape_markdown(reason) for reason in unavailable))
         return selected
+    if option.kind == "floats":
+        text = where.text_input(option.label, value=value or "", key=key, help=option.help)
+        return text.strip() or None  # the config parses and checks the numbers; empty is the default (None)
     number: type[int] | type[float] = int if option.kind == "int" else float
     start = None if value is None else number(value)
     if option.optional:

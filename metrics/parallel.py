@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats
 
 Rows = dict[str, dict[str, SegmentStats]]  # system -> metric id -> rows
 _Task = tuple[str, tuple[str, ...]]  # metric id, the systems it scores
@@ -42,6 +42,40 @@ def _run(task: _Task) -> tuple[str, dict[str, SegmentStats]]:
     return metric_id, {name: metrics[metric_id].stats(systems[name], refs) for name in names}
 
 
+def segment_stats(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Mapping[str, Metric],
+    summaries: Mapping[str, CorpusSummary] | None = None,
+    progress: Callable[[float, str], None] | None = None,
+) -> Rows:
+    """Rows of every system under every metric (system → metric id → statistics): what either engine computes, on
+    the whole corpus or on one partition of it. A metric with an entry in ``summaries`` (a
+    :class:`~metrics.core.base.CorpusDependent` one) scores these segments within the corpus it summarizes.
+
+    ``progress(fraction, message)`` is called before each (system, metric) pair and as its segments are done.
+    """
+    summaries = summaries or {}
+    result: Rows = {}
+    steps = len(systems) * len(metrics)
+    for s, (name, hyps) in enumerate(systems.items()):
+        result[name] = {}
+        for m, (metric_id, metric) in enumerate(metrics.items()):
+            segments = None
+            if progress is not None:
+                done, what = s * len(metrics) + m, f"{metric.name} on {name}"
+                progress(done / steps, what)
+                segments = _segments_done(progress, done, steps, what, len(hyps))
+            summary = summaries.get(metric_id)
+            if summary is None:
+                result[name][metric_id] = metric.stats(hyps, refs, segments)
+            elif isinstance(metric, CorpusDependent):
+                result[name][metric_id] = metric.stats_within(hyps, refs, summary)
+            else:
+                raise TypeError(f"{metric_id}: a corpus summary was given but {type(metric).__name__} takes none")
+    return result
+
+
 def compute_rows(
     systems: Mapping[str, Sequence[str]],
     refs: Sequence[Sequence[str | None]],
@@ -51,20 +85,14 @@ def compute_rows(
 ) -> Rows:
     """Rows of every system under every metric, in ``jobs`` processes (this one when ``jobs`` is 1).
 
-    ``progress(fraction, message)`` is called as (system, metric) pairs start (one process) or finish (several).
+    ``progress(fraction, message)`` is called as (system, metric) pairs start and their segments are done (one
+    process) or as they finish (several).
     """
     names = list(systems)
-    rows: Rows = {name: {} for name in names}
     tasks = _tasks(names, list(metrics), jobs)
     if jobs <= 1 or len(tasks) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        steps, done = len(names) * len(metrics), 0
-        for name in names:
-            for metric_id, metric in metrics.items():
-                if progress is not None:
-                    progress(done / steps, f"{metric.name} on {name}")
-                rows[name][metric_id] = metric.stats(systems[name], refs)
-                done += 1
-        return rows
+        return segment_stats(systems, refs, metrics, progress=progress)
+    rows: Rows = {name: {} for name in names}
     global _shared
     _shared = (systems, refs, metrics)
     try:
@@ -77,3 +105,14 @@ def compute_rows(
     finally:
         _shared = None
     return {name: {m: rows[name][m] for m in metrics} for name in names}
+
+
+def _segments_done(
+    progress: Callable[[float, str], None], done: int, steps: int, what: str, total: int
+) -> Callable[[int], None]:
+    """A metric's segment progress as the evaluation's: the share of all (system, metric) pairs done."""
+
+    def report(segments: int) -> None:
+        progress((done + segments / max(total, 1)) / steps, f"{what}: {segments:,} of {total:,} segments")
+
+    return report

@@ -1,5 +1,6 @@
 """Views of edit-distance evidence: the TER trace (shifts, then the alignment of the shifted hypothesis), the
-WER/CER alignment, the CharacTER shifts with its character alignment and the EED grid. The alignments are drawn with
+WER/CER alignment (and MER/WIL/WIP's, with their formula), the CharacTER shifts with its character alignment and the
+EED grid. The alignments are drawn with
 :func:`rendering.edits_html.alignment_html`, in :class:`~metrics.core.edits.EditOp`'s sense of insert and delete."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from metrics.character.metric import CharacTERExplanation
 from metrics.core.edits import EditExplanation
 from metrics.eed.metric import EEDExplanation
 from metrics.ter.metric import TERExplanation
-from metrics.wer.metric import ErrorRateExplanation
+from metrics.wer.metric import ErrorRateExplanation, WordMeasureExplanation
 from rendering.edits_html import Step, alignment_html, alignment_steps, counts_html, legend, shifted_blocks_html
 from rendering.figures import argmin_figure
 from rendering.ngram_view import plain_html
@@ -21,9 +22,11 @@ from rendering.parts import Part, note
 from rendering.view import ViewOptions, evidence_view
 
 
-def _counts(ex: EditExplanation[Any], k: int, first: tuple[str, str], rate: str) -> Part:
-    """The steps of the alignment with reference ``k`` by kind, and the rate the chosen one gives."""
+def _counts(ex: EditExplanation[Any], k: int, first: tuple[str, str], rate: str, formula: str | None = None) -> Part:
+    """The steps of the alignment with reference ``k`` by kind, and the rate the chosen one gives (``formula``, else
+    the edits over the average reference length)."""
     ref = ex.references[k]
+    formula = formula or f"{ex.edits} / {ex.avg_ref_len:g} (average reference length)"
     return Part(
         "html",
         counts_html(
@@ -33,7 +36,7 @@ def _counts(ex: EditExplanation[Any], k: int, first: tuple[str, str], rate: str)
                 ("insertions", str(ref.insertions)),
                 ("deletions", str(ref.deletions)),
                 ("edits", str(ref.edits)),
-                (rate, f"{ex.edits} / {ex.avg_ref_len:g} (average reference length) = {ex.score:.4f}"),
+                (rate, f"{formula} = {ex.score:.4f}"),
             ]
         ),
         f"Against reference {k + 1}" + (" (fewest edits)" if k == ex.best_ref else ""),
@@ -213,9 +216,25 @@ def eed_parts(ex: EEDExplanation, hyp: str, refs: Sequence[str], options: ViewOp
 def error_rate_parts(ex: ErrorRateExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
     """WER/CER (jiwer): the alignment of the hypothesis with one reference, unit by unit."""
     k = ex.best_ref if options.reference is None else options.reference
+    counts = _counts(ex, k, ("hits", str(ex.references[k].matches)), "WER" if ex.unit == "word" else "CER")
+    return _alignment_parts(ex, k, counts, hyp, refs)
+
+
+@evidence_view.register(WordMeasureExplanation)
+def word_measure_parts(ex: WordMeasureExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    """MER, WIL or WIP (jiwer): WER's alignment, and the measure's formula over the chosen reference's counts."""
+    k = ex.best_ref if options.reference is None else options.reference
+    chosen = ex.references[ex.best_ref]
+    terms = f"H = {chosen.matches}, S = {chosen.substitutions}, D = {chosen.deletions}, I = {chosen.insertions}"
+    formula = f"{ex.measure.formula} with {terms} (reference {ex.best_ref + 1})"
+    counts = _counts(ex, k, ("hits", str(ex.references[k].matches)), ex.measure.label, formula)
+    return _alignment_parts(ex, k, counts, hyp, refs)
+
+
+def _alignment_parts(ex: ErrorRateExplanation, k: int, counts: Part, hyp: str, refs: Sequence[str]) -> list[Part]:
     ref = ex.references[k]
     unit = "word" if ex.unit == "word" else "character"
-    parts = [_counts(ex, k, ("hits", str(ref.matches)), "WER" if ex.unit == "word" else "CER")]
+    parts = [counts]
     if ref.alignment is None:
         parts.append(note(f"The segment is too long to align; at least {ref.lower_bound} edits."))
         return parts + [note(n) for n in ex.notes]

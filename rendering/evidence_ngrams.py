@@ -85,6 +85,7 @@ def bleu_parts(ex: BLEUExplanation, hyp: str, refs: Sequence[str], options: View
                 ]
             ),
         ),
+        *(note(n) for n in ex.notes),
     ]
     credited = [m for m in ev.ngrams if m.clipped > 0]
     for k, (ref, tokens) in enumerate(zip(refs, ex.ref_tokens, strict=True)):

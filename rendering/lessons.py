@@ -12,7 +12,7 @@ from metrics.character.metric import CharacTERExplanation
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.eed.metric import EEDExplanation
-from metrics.wer.metric import ErrorRateExplanation
+from metrics.wer.metric import ErrorRateExplanation, WordMeasureExplanation
 from rendering import teach_bleu, teach_chrf, teach_cider, teach_meteor, teach_rouge, teach_rouge155, teach_ter
 from rendering.teach import Context, Lesson, NoLesson, lesson, lesson_for, no_lesson
 
@@ -25,6 +25,9 @@ no_lesson(
 )
 no_lesson(NltkBLEUExplanation, "nltk's BLEU keeps only counts per order, no n-gram evidence to derive from")
 no_lesson(ErrorRateExplanation, "one edit distance over the reference length; the Segment page shows the alignment")
+no_lesson(
+    WordMeasureExplanation, "one formula over WER's hit and edit counts; the Segment page shows it and the alignment"
+)
 no_lesson(CharacTERExplanation, "no lesson written yet; the Segment page shows its shifts and character alignment")
 no_lesson(EEDExplanation, "no lesson written yet; the Segment page shows its alignment grid")
 

@@ -1,8 +1,8 @@
 """The BLEU lesson (Papineni et al., 2002): clipped n-gram counts, modified precisions, their geometric mean in log
 space, the brevity penalty and the score — every number read from :class:`metrics.bleu.metric.BLEUExplanation`.
 
-The explanation is sentence BLEU as ``sacrebleu.sentence_bleu`` computes it (effective order on), so the lesson's
-score is the one the Sentences page shows for the same pair.
+The explanation is sentence BLEU as sacrebleu's ``BLEU(same options).sentence_score`` computes it (effective order
+as the option says), so the lesson's score is the one the Sentences page shows for the same pair.
 """
 
 from __future__ import annotations
@@ -148,10 +148,16 @@ def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequ
         n = order.order
         p = order.precision / 100
         note = ""
-        if order.total == 0:
+        if order.total == 0 and config.effective_order:
             note = (
-                f" The hypothesis has fewer than {n} tokens, so there is no {n}-gram: sentence BLEU uses the "
-                f"*effective order* {eff} and leaves this order out of the mean."
+                f" The hypothesis has fewer than {n} tokens, so there is no {n}-gram: with *effective order* on, "
+                f"sentence BLEU uses the orders 1..{eff} and leaves this one out of the mean."
+            )
+        elif order.total == 0:
+            note = (
+                f" The hypothesis has fewer than {n} tokens, so there is no {n}-gram: without effective order "
+                f"(sacrebleu's BLEU default) p{n} counts as 0 and makes the whole score 0. Turning effective order "
+                "on (as sacrebleu.sentence_bleu does) leaves the order out instead."
             )
         elif order.correct == 0 and config.smooth != "none":
             note = f" No {n}-gram matches: **{escape_markdown(config.smooth)}** smoothing replaces the zero."
@@ -251,8 +257,10 @@ def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequ
         f"BLEU = {explanation.score:.2f} {precisions} (BP = {bp:.3f} "
         f"ratio = {explanation.length_ratio:.3f} hyp_len = {c} ref_len = {r})"
     )
+    eff_state = "on, as sacrebleu.sentence_bleu" if config.effective_order else "off, as sacrebleu's BLEU class"
     notes = (
-        "Sentence BLEU as sacrebleu.sentence_bleu computes it (effective order on). Signature: " + metric.signature(),
+        f"Sentence BLEU as sacrebleu's BLEU(…).sentence_score computes it (effective order {eff_state}). Signature: "
+        + metric.signature(),
     )
     return Lesson(
         metric.name,

@@ -80,3 +80,16 @@ def test_option_widgets_take_their_bounds_from_the_metadata_and_errors_are_escap
     # The message went through Markdown escaping (its brackets are escaped).
     assert any("sigma" in e and r"outside \(0\.0, inf\]" in e for e in errors), errors
     assert "metric_options" not in at.session_state  # nothing was applied
+
+
+def test_a_list_of_numbers_option_is_a_text_box_the_config_parses():
+    from dashboard_support import app
+
+    at = app("pages/1_Overview.py", load_sample("mt"), ["bleu-nltk"]).run()
+    box = at.sidebar.text_input(key="opt:bleu-nltk:weights")
+    assert box.value == "" and "one per order" in box.help
+    box.set_value("0.5, 0.5").run()  # two weights for four orders: refused, and said
+    assert any("one weight per order" in e.value for e in at.error)
+    at.sidebar.text_input(key="opt:bleu-nltk:weights").set_value("0.4, 0.3, 0.2, 0.1").run()
+    assert not at.exception and not at.error
+    assert at.session_state["metric_options"]["bleu-nltk"] == {"weights": "0.4, 0.3, 0.2, 0.1"}

@@ -26,9 +26,9 @@ OPTIONS = [
 
 
 def _check_corpus(corpus, ours: BLEU, theirs_opts: dict, max_systems: int = 2) -> None:
-    """Corpus score, every segment's statistics and every segment's sentence_bleu score equal sacrebleu's."""
+    """Corpus score, every segment's statistics and every segment's score equal sacrebleu's: the segment scores are
+    the same BLEU object's sentence_score (the options, effective order included, and the signature are one)."""
     theirs = SacreBLEU(**theirs_opts)
-    sentence = SacreBLEU(**{**theirs_opts, "effective_order": True})
     for name, hyps in list(corpus.systems.items())[:max_systems]:
         stats = ours.stats(hyps, corpus.refs)
         expected = theirs.corpus_score(hyps, corpus.refs)
@@ -36,7 +36,7 @@ def _check_corpus(corpus, ours: BLEU, theirs_opts: dict, max_systems: int = 2) -
         their_rows = sacre.segment_stats(theirs, hyps, corpus.refs)
         assert stats.rows.tolist() == their_rows, name
         seg = ours.segment_scores(stats)
-        for i, score in enumerate(sacre.segment_scores(sentence, their_rows)):
+        for i, score in enumerate(sacre.segment_scores(theirs, their_rows)):
             assert rel_close(seg[i], score), (name, i)
 
 
@@ -150,10 +150,37 @@ def test_does_not_mutate_inputs_and_refuses_mismatched_streams():
         BLEU().score(hyps, [["a b c d"]])
 
 
-def test_edge_cases_match_sacrebleu():
-    theirs = SacreBLEU(effective_order=True)
+@pytest.mark.parametrize("effective", [False, True])
+def test_edge_cases_match_sacrebleu(effective):
+    theirs = SacreBLEU(effective_order=effective)
     for hyp, refs in [("", ["the cat"]), ("the cat", [""]), ("the cat", ["the cat sat on the mat"]), ("", [""])]:
-        assert rel_close(BLEU().sentence_score(hyp, refs), theirs.sentence_score(hyp, refs).score)
+        ours = BLEU(effective_order=effective).sentence_score(hyp, refs)
+        assert rel_close(ours, theirs.sentence_score(hyp, refs).score)
+
+
+def test_segment_scores_follow_the_effective_order_option_and_the_signature_says_which():
+    """The issue's case: sacrebleu's BLEU().sentence_score("a test", ["a test"]) is 0 (no 3- or 4-gram, and effective
+    order is off); sacrebleu.sentence_bleu, whose effective order is on, gives 100."""
+    import sacrebleu
+
+    hyp, refs = "a test", ["a test"]
+    off, on = BLEU(), BLEU(effective_order=True)
+    assert off.sentence_score(hyp, refs) == SacreBLEU().sentence_score(hyp, refs).score == 0.0
+    assert rel_close(on.sentence_score(hyp, refs), sacrebleu.sentence_bleu(hyp, refs).score)
+    assert on.sentence_score(hyp, refs) > 99.99
+    assert "eff:no" in off.signature() and "eff:yes" in on.signature()
+    hyps, streams = [hyp, "the cat sat on the mat"], [[refs[0], "the cat sat on the mat"]]
+    stats = off.stats(hyps, streams)
+    assert off.segment_scores(stats)[0] == 0.0 and off.explain(hyp, refs).score == 0.0
+    (note,) = off.explain(hyp, refs).notes
+    assert "fewer than 4" in note and "effective_order=true" in note
+    assert on.explain(hyp, refs).notes == () and off.explain("a b c d e", ["a b c d e"]).notes == ()
+    # the corpus score is the same either way once some hypothesis has 4 tokens
+    assert (
+        off.corpus_score(stats)
+        == on.corpus_score(on.stats(hyps, streams))
+        == SacreBLEU().corpus_score(hyps, streams).score
+    )
 
 
 @pytest.mark.sweep

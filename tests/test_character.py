@@ -133,7 +133,7 @@ def test_multiple_references_take_the_minimum() -> None:
 def test_lower_is_better_and_registry() -> None:
     metric = create("characTER")
     assert isinstance(metric, CharacTER) and metric.higher_is_better is False
-    assert "shiftbound:2e+07" in metric.signature()
+    assert f"shiftbound:{metric.config.max_shift_work:.0e}" in metric.signature()
 
 
 def test_bound_is_reported_never_silent() -> None:
@@ -144,6 +144,27 @@ def test_bound_is_reported_never_silent() -> None:
     assert len(stats.notes) == 1 and "max_shift_work=0" in str(stats.notes[0]) and "(1)" in str(stats.notes[0])
     assert "stopped after 0 shift(s)" in bounded.explain(hyp, [ref]).notes[0]
     assert CharacTER().stats([hyp], [[ref]]).notes == ()
+
+
+def test_the_default_bound_does_not_cap_paragraphs_and_a_cap_can_move_a_score_either_way() -> None:
+    """Paragraph 12 of the WMT22 slice (consecutive segments joined to 245+ reference words) needs more than the
+    former default of 2e7 units for three systems: capped there, two scores came out lower and one higher than the
+    unbounded search (the reference's), so a capped score "may differ". The default leaves them uncapped."""
+    from benchmarks.work_bounds import paragraphs
+
+    corpus = slice_corpus("wmt22-de-en")
+    ref = corpus.refs[0]
+    lengths = [len(line.split()) for line in ref]
+    refs = [paragraphs(ref, lengths, 245)[11]]
+    hyps = [paragraphs(corpus.systems[name], lengths, 245)[11] for name in ("Lan-Bridge", "Online-B", "PROMT")]
+    unbounded = CharacTER(max_shift_work=None).stats(hyps, [refs * 3])
+    default = CharacTER().stats(hyps, [refs * 3])
+    assert default.notes == () and default.rows.tolist() == unbounded.rows.tolist()
+    capped = CharacTER(max_shift_work=20_000_000).stats(hyps, [refs * 3])
+    (note,) = capped.notes
+    assert note.detail == "3 segment(s) (1, 2, 3)" and "may differ" in note.kind
+    moved = (capped.rows - unbounded.rows)[:, 0]
+    assert (moved < 0).sum() == 2 and (moved > 0).sum() == 1
 
 
 def test_giant_line_stays_responsive() -> None:
@@ -199,3 +220,14 @@ def test_default_bound_never_binds_on_real_sets() -> None:
         for hyps in list(corpus.systems.values())[:2]:
             stats = CharacTER().stats(hyps, corpus.refs)
             assert stats.notes == (), (folder, stats.notes)
+    # paragraphs, the realistic worst case (benchmarks.work_bounds measures every system)
+    from benchmarks.work_bounds import paragraphs
+
+    corpus = shared_corpus("wmt22/de-en", ["ref.A.txt"])
+    ref = corpus.refs[0]
+    lengths = [len(line.split()) for line in ref]
+    for least in (245, 380):
+        refs = paragraphs(ref, lengths, least)
+        for hyps in list(corpus.systems.values())[:2]:
+            stats = CharacTER().stats(paragraphs(hyps, lengths, least), [refs])
+            assert stats.notes == (), (least, stats.notes)

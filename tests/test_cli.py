@@ -122,6 +122,35 @@ def test_metrics_lists_every_option_with_label_default_values_and_help(capsys, m
     assert [b.split()[0] for b in blocks] == list(SPECS)
 
 
+def test_a_bare_carriage_return_in_a_reference_scores_as_sacrebleu_reads_it(tmp_path, capsys):
+    """sacrebleu's regression script (test.sh, "control character" test) expects a reference with a bare CR inside
+    a line to score as the same line without it; the CLI reads it, says so, and agrees with sacrebleu's own file
+    reading on every metric that splits words on whitespace."""
+    from sacrebleu.utils import smart_open
+
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("Hello! How are you doing today?\n")
+    buggy, okay = tmp_path / "buggy.txt", tmp_path / "okay.txt"
+    buggy.write_bytes(b"Hello! How are you \r doing today?")
+    okay.write_text("Hello! How are you doing today?\n")
+    word_metrics = "bleu,chrf,ter,wer,meteor,rouge1"
+
+    def scores(ref):
+        assert (
+            main(["score", "--refs", str(ref), "--systems", str(hyp), "--metrics", word_metrics, "--format", "json"])
+            == 0
+        )
+        out = capsys.readouterr()
+        return json.loads(out.out)["systems"][0]["scores"], out.err
+
+    with_cr, told = scores(buggy)
+    assert with_cr == scores(okay)[0]
+    assert "bare carriage return" in told
+    with smart_open(str(buggy)) as f:
+        theirs = SacreBLEU().corpus_score([hyp.read_text().rstrip("\n")], [[line.rstrip("\n") for line in f]])
+    assert with_cr["bleu"] == theirs.score > 99.99
+
+
 # ------------------------------------------------------------------------------------------ habits of sacrebleu users
 
 ZH = DATA / "wmt22-en-zh"

@@ -226,10 +226,11 @@ def test_cider_equals_pycocoevalcap(examples):
 
 
 @pytest.mark.parametrize("examples", RUNS)
-def test_wer_and_cer_equal_jiwer(examples):
+def test_wer_cer_mer_wil_and_wip_equal_jiwer(examples):
     import jiwer
 
     wer, cer = create("wer"), create("cer")
+    word_measures = {m: create(m) for m in ("mer", "wil", "wip")}
 
     def check(case: tuple[str, list[str]]) -> None:
         hyp, refs = case
@@ -247,6 +248,9 @@ def test_wer_and_cer_equal_jiwer(examples):
                 theirs.insertions,
             ], (rate, hyp, ref)
             assert close(float(metric.segment_scores(stats)[0]), getattr(theirs, rate))
+            if rate == "wer":
+                for name, measure in word_measures.items():
+                    assert close(measure.sentence_score(hyp, [ref]), getattr(theirs, name)), (name, hyp, ref)
 
     run(examples, segments(max_refs=1), check)
 
@@ -274,6 +278,9 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "eed": (0, 1),
     "wer": (0, None),
     "cer": (0, None),
+    "mer": (0, 1),
+    "wil": (0, 1),
+    "wip": (0, 1),
 }
 CORPUS_DEPENDENT = {"cider"}  # document frequencies of the corpus enter every row
 # NaN where the reference implementation refuses the input (documented in each metric): compute_bleu divides by the

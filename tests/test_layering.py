@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,3 +35,15 @@ def test_a_forbidden_import_would_be_caught(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("import pandas as pd\nfrom plotly import graph_objects\n")
     assert _imports(probe) & FORBIDDEN_IN_METRICS == {"pandas", "plotly"}
+
+
+def test_the_base_install_scores_without_the_optional_extras(tmp_path):
+    """Dask, fsspec and pyarrow are extras: the local engine runs without them, the dask engine says what to install."""
+    blocked = "import sys\nfor name in ('dask', 'distributed', 'fsspec', 'pyarrow'):\n    sys.modules[name] = None\n"
+    data = ROOT / "tests" / "data" / "wmt22-de-en"
+    args = ["score", "--refs", str(data / "ref.A.txt"), "--systems", str(data / "sys" / "LT22.txt")]
+    run = f"{blocked}from metrics.cli.main import main\nraise SystemExit(main(sys.argv[1:]))\n"
+    local = subprocess.run([sys.executable, "-c", run, *args], capture_output=True, text=True, cwd=ROOT)
+    assert local.returncode == 0 and local.stdout.startswith("system"), local.stderr
+    dask = subprocess.run([sys.executable, "-c", run, *args, "--engine", "dask"], capture_output=True, text=True)
+    assert dask.returncode == 1 and "the dask engine needs Dask: pip install 'scorelens[dask]'" in dask.stderr

@@ -153,7 +153,10 @@ def test_defaults_names_and_perl_flags() -> None:
     star = RougeS(skip_distance=None, stemmer=True, multi_ref="B")
     assert star.name == "ROUGE-S*" and star.perl_options() == ["-x", "-2", "-1", "-f", "B", "-p", "0.5", "-m"]
     assert RougeSU(skip_distance=-1).config == RougeSConfig(skip_distance=None)  # perl's spelling of unlimited
-    assert s.signature() == "type:rougeS4|tok:default|stem:no|alpha:0.5|multi:A|ref:ROUGE-1.5.5|version:scorelens-0.1.0"
+    assert (
+        s.signature()
+        == "type:rougeS4|tok:default|stem:no|alpha:0.5|multi:A|agg:mean|ref:ROUGE-1.5.5|version:scorelens-0.1.0"
+    )
     assert w.aggregate == "mean" and w.columns == ("precision", "recall", "fmeasure", "hits", "hyp_total", "ref_total")
     with pytest.raises(ValueError, match="no ROUGE-1.5.5.pl equivalent"):
         RougeW(tokenizer="whitespace").perl_options()

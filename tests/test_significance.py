@@ -210,7 +210,7 @@ class _MeanOfColumn(Metric):
     name = "Stub"  # type: ignore[assignment]
     columns = ("f", "p")  # type: ignore[assignment]
 
-    def segment_row(self, hyp, refs):  # pragma: no cover - statistics are built directly
+    def _segment_row(self, hyp, refs):  # pragma: no cover - statistics are built directly
         raise NotImplementedError
 
     def score_pooled(self, pooled):
@@ -219,7 +219,7 @@ class _MeanOfColumn(Metric):
     def signature(self):
         return "stub"
 
-    def explain(self, hyp, refs):  # pragma: no cover
+    def _explain(self, hyp, refs):  # pragma: no cover
         raise NotImplementedError
 
 

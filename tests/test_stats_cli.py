@@ -80,6 +80,7 @@ def test_paired_bs_json_equals_the_api_and_sacrebleu(capsys):
         "alpha": None,
         "correction": None,
         "human": None,
+        "rouge_confidence": None,
     }
 
 

@@ -304,10 +304,21 @@ def test_controls_follow_the_config_metadata():
         teach.make_metric("bleu", {"smooth": "bogus"})
 
 
+def test_bleu_lesson_of_a_short_hypothesis_says_what_effective_order_does():
+    need("bleu")
+    off, _ = lesson_for("bleu", "the cat sat", ("the cat sat",))
+    on, _ = lesson_for("bleu", "the cat sat", ("the cat sat",), effective_order=True)
+    assert off.score == 0.0 and on.score == pytest.approx(100.0)
+    four = next(step.text for step in off.steps if step.title.startswith("5. 4-grams"))
+    assert "without effective order" in four and "makes the whole score 0" in four
+    assert "leaves this one out of the mean" in next(step.text for step in on.steps if step.title.startswith("5. 4-"))
+    assert "effective order off" in off.notes[0] and "effective order on" in on.notes[0]
+
+
 def test_compare_lists_changed_quantities_and_always_the_score():
     need("bleu")
-    a, _ = lesson_for("bleu", "The cat sat", ("the cat sat",))
-    b, _ = lesson_for("bleu", "The cat sat", ("the cat sat",), lowercase=True)
+    a, _ = lesson_for("bleu", "The cat sat", ("the cat sat",), effective_order=True)
+    b, _ = lesson_for("bleu", "The cat sat", ("the cat sat",), lowercase=True, effective_order=True)
     frame = teach.compare(b, a)
     rows = frame.set_index("quantity")
     assert rows.loc["matches m1", "before"] == 2 and rows.loc["matches m1", "now"] == 3

@@ -14,7 +14,7 @@ from rapidfuzz.distance import Levenshtein
 
 from metrics.core.edits import EditOp
 from metrics.core.registry import create
-from metrics.wer.metric import CER, WER, ErrorRateConfig
+from metrics.wer.metric import CER, MER, WER, WIL, WIP, ErrorRateConfig, WordMeasure, WordMeasureExplanation
 
 
 def jiwer_chunks(alignment: list[jiwer.AlignmentChunk]) -> list[tuple[str, int, int, int, int]]:
@@ -105,6 +105,111 @@ def test_explanation_adds_up_and_points_into_the_text() -> None:
                 assert hyps[i][token.start : token.end] == token.text
             for token in chosen.tokens:
                 assert ref[i][token.start : token.end] == token.text
+
+
+MEASURES = [(MER(), "mer"), (WIL(), "wil"), (WIP(), "wip")]
+
+
+@pytest.mark.parametrize("name", list(SLICES))
+def test_mer_wil_wip_parity_every_slice(name: str) -> None:
+    """jiwer's process_words pools H, S, D, I over the corpus and derives MER, WIL and WIP from them; so do we."""
+    corpus = slice_corpus(name)
+    ref = corpus.refs[0]
+    for hyps in corpus.systems.values():
+        whole = jiwer.process_words(ref, hyps)
+        for metric, measure in MEASURES:
+            stats = metric.stats(hyps, [ref])
+            assert rel_close(metric.corpus_score(stats), getattr(whole, measure)), measure
+            segments = metric.segment_scores(stats)
+            for i in range(0, len(hyps), 7):
+                assert rel_close(segments[i], getattr(jiwer.process_words(ref[i], hyps[i]), measure)), (measure, i)
+
+
+def test_mer_wil_wip_edge_cases_and_registration() -> None:
+    for refs, hyps in [([""], ["a b"]), ([""], [""]), (["a b"], [""]), (["", "x"], ["", "y z"]), (["a"], ["a"])]:
+        for metric, measure in MEASURES:
+            assert metric.score(hyps, [refs]) == getattr(jiwer, measure)(refs, hyps), (measure, refs, hyps)
+    assert [create(m).name for m in ("mer", "wil", "wip")] == ["MER", "WIL", "WIP"]
+    assert (MER.higher_is_better, WIL.higher_is_better, WIP.higher_is_better) == (False, False, True)
+    assert create("mer").signature().startswith("measure:mer|case:mixed|unit:word|tr:default")
+    # the wer family's options reach them, and their explanation is WER's alignment with the measure
+    ex = create("wip", {"lowercase": True}).explain("The cat sat", ["the cat sat down", "a cat"])
+    assert isinstance(ex, WordMeasureExplanation) and ex.measure is WordMeasure.WIP
+    chosen = ex.references[ex.best_ref]
+    assert (chosen.matches, chosen.deletions) == (3, 1) and ex.score == (3 / 4) * (3 / 3)
+
+
+def test_a_segment_too_long_to_count_is_nan_for_the_measures() -> None:
+    rng = random.Random(2)
+    ref = " ".join(rng.choice("abcdefgh") for _ in range(3000))
+    hyp = " ".join(rng.choice("abcdefgh") for _ in range(3000))
+    stats = MER(max_cells=10_000).stats([hyp, "a b"], [[ref, "a b"]])
+    assert stats.column("bounded").tolist() == [1.0, 0.0]
+    scores = MER(max_cells=10_000).segment_scores(stats)
+    assert np.isnan(scores[0]) and scores[1] == 0.0 and np.isnan(MER().corpus_score(stats))
+
+
+TRANSFORM_TEXTS = [
+    ("She won't say it's   over; let's GO!", "she will not say it is over let us go"),
+    ("\tI can't  — won’t… they'd've «left».  ", "i can not won’t they would have left"),
+    ("«¿Qué?» dijo él,\u00a0 ‘no’.", "qué dijo él no"),
+    ("a\tb  c", "a b c"),
+]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"remove_punctuation": True},
+        {"expand_contractions": True},
+        {"lowercase": True, "expand_contractions": True, "remove_punctuation": True},
+        {"collapse_spaces": False},
+        {"strip": False},
+        {"collapse_spaces": False, "strip": False, "remove_punctuation": True},
+    ],
+)
+def test_transforms_equal_jiwer_composed_in_the_documented_order(options) -> None:
+    steps = [
+        (options.get("lowercase", False), jiwer.ToLowerCase()),
+        (options.get("expand_contractions", False), jiwer.ExpandCommonEnglishContractions()),
+        (options.get("remove_punctuation", False), jiwer.RemovePunctuation()),
+    ]
+    for metric_cls, collapse_default, reduce in [
+        (WER, True, jiwer.ReduceToListOfListOfWords()),
+        (CER, False, jiwer.ReduceToListOfListOfChars()),
+    ]:
+        chosen = [t for on, t in steps if on]
+        chosen += [jiwer.RemoveMultipleSpaces()] if options.get("collapse_spaces", collapse_default) else []
+        chosen += [jiwer.Strip()] if options.get("strip", True) else []
+        transform = jiwer.Compose([*chosen, reduce])
+        metric = metric_cls(**options)
+        hyps, refs = [h for _, h in TRANSFORM_TEXTS], [r for r, _ in TRANSFORM_TEXTS]
+        corpus = slice_corpus("ted")
+        hyps += corpus.systems["sys1"][:40]
+        refs += corpus.refs[0][:40]
+        expected = jiwer.process_words(refs, hyps, reference_transform=transform, hypothesis_transform=transform)
+        stats = metric.stats(hyps, [refs])
+        assert rel_close(metric.corpus_score(stats), expected.wer), (metric_cls, options)
+        assert stats.pooled()[2:6].tolist() == [
+            expected.hits,
+            expected.substitutions,
+            expected.deletions,
+            expected.insertions,
+        ]
+        jiwer_default = metric.config == metric_cls(lowercase=metric.config.lowercase).config
+        assert ("tr:default" in metric.signature()) == jiwer_default
+
+
+def test_transforms_mark_the_signature_in_their_order() -> None:
+    assert (
+        "tr:contractions+nopunct+collapse+strip" in WER(remove_punctuation=True, expand_contractions=True).signature()
+    )
+    assert "tr:strip" in WER(collapse_spaces=False).signature() and "tr:default" in CER().signature()
+    assert "tr:collapse+strip" in CER(collapse_spaces=True).signature()
+    assert "tr:none" in CER(strip=False).signature()
+    assert WER().symbols("can't stop, won't stop") == ["can't", "stop,", "won't", "stop"]
+    words = WER(expand_contractions=True, remove_punctuation=True).symbols("can't stop, won't stop")
+    assert words == ["can", "not", "stop", "will", "not", "stop"]
 
 
 def test_signature_options_and_registry() -> None:

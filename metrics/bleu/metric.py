@@ -3,8 +3,16 @@ sacrebleu 2.6.0's ``BLEU`` metric.
 
 Equivalent sacrebleu call: ``BLEU(tokenize=…, lowercase=…, smooth_method=…, smooth_value=…,
 max_ngram_order=…, effective_order=…).corpus_score(hyps, refs)``; on the command line
-``sacrebleu REFS -i HYP -m bleu -tok 13a -s exp``. Segment scores follow ``sacrebleu.sentence_bleu``, which turns
-effective order on (the ``BLEU`` class leaves it off), so short segments are not all zero.
+``sacrebleu REFS -i HYP -m bleu -tok 13a -s exp``.
+
+Segment scores are that same object's ``sentence_score(hyp, refs)``: one option set, and so one signature, describes
+both the corpus and the segment scores. ``effective_order`` therefore decides the segment scores too. Off (``eff:no``,
+the ``BLEU`` class default and the WMT signature) a hypothesis shorter than N tokens has no N-gram, its precision
+counts as 0 and its sentence BLEU is 0, as sacrebleu's ``sentence_score`` gives it (sacrebleu warns; here the
+explanation notes it). On (``eff:yes``) such orders leave the mean, as ``sacrebleu.sentence_bleu`` (whose
+``use_effective_order`` defaults to true) scores sentences. The corpus score is the same either way unless no
+hypothesis of the corpus reaches N tokens, so ``effective_order=true`` is the setting for reading sentence scores,
+and its signature says so.
 
 Per segment the sufficient statistics are ``[sys_len, ref_len, correct_1..N, total_1..N]``: clipped n-gram
 matches against the per-n-gram maximum count over the references, the hypothesis n-gram totals, and the length of
@@ -24,7 +32,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 import numpy as np
 
 from metrics.bleu.tokenizers import get_tokenizer, tokenizer_signature
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import Metric
 from metrics.core.cache import BoundedCache
 from metrics.core.config import Requirement, check_options, option
 from metrics.core.explanation import Explanation
@@ -88,8 +96,9 @@ class BLEUConfig:
     effective_order: bool = option(
         False,
         label="Effective order",
-        help="Leave out of the mean the orders the hypothesis has no n-gram of (sacrebleu effective_order; segment "
-        "scores always do, as sentence_bleu).",
+        help="Leave out of the mean the orders the hypothesis has no n-gram of (sacrebleu effective_order), for the "
+        "corpus and the segment scores alike. Off (sacrebleu's BLEU default) a segment shorter than N tokens scores "
+        "0; on, it scores as sacrebleu.sentence_bleu. The corpus score only changes if no hypothesis has N tokens.",
     )
     ref_length: Literal["closest", "shortest"] = option(
         "closest",
@@ -132,7 +141,7 @@ class OrderEvidence:
 
 @dataclass(frozen=True, kw_only=True)
 class BLEUExplanation(Explanation):
-    """Sentence BLEU of one segment, as ``sacrebleu.sentence_bleu`` scores it.
+    """Sentence BLEU of one segment, as sacrebleu's ``BLEU(same options).sentence_score`` scores it.
 
     ``best_ref`` is None: clipping pools every reference (each n-gram's maximum count over them); ``ref_len_index``
     is the reference whose length is ``ref_len``. The geometric mean is taken in log space over the first
@@ -280,7 +289,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         row = np.array([len(hyp_tokens), ref_len, *correct, *total], dtype=np.float64)
         return row, hyp_counts, ref_index
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         ngrams = kernel("ngrams")
         if ngrams is None:
             return self._counts(self.tokenize(hyp), self._refs(refs))[0]
@@ -301,7 +310,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         ids = [[vocab.setdefault(t, len(vocab)) for t in self.tokenize(r)] for r in refs]
         return _RefIds(vocab, ids, tuple(len(i) for i in ids))
 
-    def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
+    def _combine(self, pooled: np.ndarray) -> _Combined:
         """Brevity penalty, smoothed precisions (0-100), their log-space geometric mean and the score, vectorized
         over rows of ``pooled``.
 
@@ -331,7 +340,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
                     correct[:, i] += k
                     total[:, i] += k
                 alive &= total[:, i] > 0
-                if effective:
+                if self.config.effective_order:
                     eff = np.where(alive, i + 1, eff)
                 zero = correct[:, i] == 0
                 if smooth == "exp":
@@ -354,24 +363,28 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         geometric = np.where(any_match, np.exp(mean_log), 0.0)
         return _Combined(exponent, bp, precisions, halvings, eff, logs, mean_log, geometric, bp * geometric)
 
-    def _score(self, pooled: np.ndarray, effective: bool) -> np.ndarray:
-        scores = self._combine(pooled, effective).scores
+    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
+        scores = self._combine(pooled).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
 
-    def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
-        return self._score(pooled, self.config.effective_order)
+    def _notes(self, row: np.ndarray) -> tuple[str, ...]:
+        """Why a short hypothesis scores 0 without effective order (what sacrebleu's sentence_score warns of)."""
+        n = self.config.max_ngram_order
+        if self.config.effective_order or not 0 < row[0] < n:
+            return ()
+        return (
+            f"the hypothesis has {int(row[0])} token(s), fewer than {n}: without effective order (eff:no, sacrebleu's "
+            f"BLEU default) its missing {n}-gram order counts as precision 0 and its sentence BLEU is 0; "
+            "effective_order=true scores it as sacrebleu.sentence_bleu does",
+        )
 
-    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
-        """Sentence BLEU as ``sacrebleu.sentence_bleu``: effective order on."""
-        return np.asarray(self._score(stats.rows, True), dtype=np.float64)
-
-    def explain(self, hyp: str, refs: Sequence[str]) -> BLEUExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> BLEUExplanation:
         ref_info = self._refs(refs)
         hyp_tokens = self.tokenize(hyp)
         row, hyp_counts, ref_index = self._counts(hyp_tokens, ref_info)
         n = self.config.max_ngram_order
         per_ref = [ngram_counts(toks, 1, n) for toks in ref_info.tokens]
-        combined = self._combine(row, True)
+        combined = self._combine(row)
         orders = []
         for order in range(1, n + 1):
             ref_at = [ngram_positions(toks, order) for toks in ref_info.tokens]
@@ -407,6 +420,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         return self.explanation_type(
             score=float(combined.scores[0]),
             row=tuple(float(x) for x in row),
+            notes=self._notes(row),
             hyp_tokens=locate(hyp, hyp_tokens, casefold=casefold),
             ref_tokens=tuple(locate(r, toks, casefold=casefold) for r, toks in zip(refs, ref_info.tokens, strict=True)),
             orders=tuple(orders),

@@ -5,7 +5,12 @@
   Precisions keep their raw numerators and denominators (``max(1, #hyp n-grams)``), orders whose smoothed precision
   is not positive drop out of the sum, and methods 5–7 look at the *last* segment of the corpus, as nltk's loop
   leaves it: corpus BLEU under those methods depends on segment order. Resampling those methods pools the extra
-  5-gram column instead (a bootstrap sample has no meaningful "last" segment).
+  5-gram column instead (a bootstrap sample has no meaningful "last" segment). ``weights`` are nltk's n-gram
+  weights (uniform 1/N by default; one per order, so as many as ``max_ngram_order``); several weight sets at once,
+  as ``corpus_bleu(weights=[…])`` returns a list, are :meth:`NltkBLEU.corpus_scores` and
+  :meth:`NltkBLEU.sentence_scores` on the same statistics. Where nltk's unsmoothed ``method0`` warns that a
+  hypothesis has no n-gram overlap of some order (the score is then about 0, whatever the lower orders), the
+  explanation and the statistics carry the warning as a note.
 * :class:`GoogleBLEU` — the Google/TensorFlow ``compute_bleu`` (tensorflow/nmt ``scripts/bleu.py``): the *shortest*
   reference length, no smoothing or add-one on every order (``smooth=True``), weights ``1/N`` inside the log sum.
 
@@ -17,14 +22,14 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import ClassVar, Literal
 
 import numpy as np
 
 from metrics.bleu.metric import _LOG_ZERO, BLEU, BLEUExplanation, _Combined, max_order_option
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_counts
@@ -37,6 +42,13 @@ _EXTRA_ORDER = 5  # nltk's method5 always adds the 5-gram precision, whatever th
 @dataclass(frozen=True)
 class NltkBLEUConfig:
     max_ngram_order: int = max_order_option()
+    weights: tuple[float, ...] | None = option(
+        None,
+        label="n-gram weights",
+        help="nltk's weights, one per order 1..N (as many as the max order), e.g. 0.4,0.3,0.2,0.1. none (left "
+        "empty) = uniform 1/N, nltk's default.",
+        low=0.0,
+    )
     smoothing: int = option(
         0,
         label="Smoothing method",
@@ -56,11 +68,22 @@ class NltkBLEUConfig:
     auto_reweigh: bool = option(
         False,
         label="Auto re-weigh",
-        help="nltk auto_reweigh: a hypothesis shorter than 4 words weighs its orders 1..length uniformly.",
+        help="nltk auto_reweigh: a hypothesis shorter than 4 words weighs its orders 1..length uniformly (only "
+        "with the weights 0.25 × 4).",
     )
 
     def __post_init__(self) -> None:
         check_options(self)
+        if self.weights is not None and len(self.weights) != self.max_ngram_order:
+            raise ValueError(
+                f"option 'weights': {len(self.weights)} weights for max_ngram_order={self.max_ngram_order}; give one "
+                "weight per order (nltk takes the order from the weights: set max_ngram_order to their number)"
+            )
+
+    @property
+    def order_weights(self) -> tuple[float, ...]:
+        n = self.max_ngram_order
+        return self.weights if self.weights is not None else (1 / n,) * n
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,10 +129,17 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
         )
 
     def signature(self) -> str:
+        """``smooth:methodK`` carries the parameter the method reads (ε, k or α), as sacrebleu's ``smooth:floor[0.10]``;
+        ``w:`` the weights (every digit) when they are not the uniform default."""
         c = self.config
-        return f"ngram:{c.max_ngram_order}|smooth:method{c.smoothing}|reweigh:{'yes' if c.auto_reweigh else 'no'}|nltk:{NLTK_VERSION}"
+        param = {1: f"[eps={c.epsilon:g}]", 4: f"[k={c.k:g}]", 6: f"[alpha={c.alpha:g}]", 7: f"[k={c.k:g}]"}
+        smooth = f"method{c.smoothing}{param.get(c.smoothing, '')}"
+        n = c.max_ngram_order
+        weights = "" if c.order_weights == (1 / n,) * n else "|w:" + ",".join(repr(w) for w in c.order_weights)
+        reweigh = "yes" if c.auto_reweigh else "no"
+        return f"ngram:{n}{weights}|smooth:{smooth}|reweigh:{reweigh}|nltk:{NLTK_VERSION}"
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         if not refs:
             raise ValueError("BLEU needs at least one reference per segment")
         hyp_tokens = hyp.split()
@@ -183,14 +213,18 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
             p[i] = (nums[i] + c.alpha * prior) / (count + c.alpha)
         return p
 
-    def _explain_pooled(self, pooled: np.ndarray, last: np.ndarray) -> NltkBLEUExplanation:
+    def _explain_pooled(
+        self, pooled: np.ndarray, last: np.ndarray, weights: tuple[float, ...] | None = None
+    ) -> NltkBLEUExplanation:
+        """nltk's score of pooled counts (``last``: the row smoothing methods 5–7 read) under ``weights`` (the
+        config's by default; a shorter set weighs only the first orders, as in nltk's list of weight sets)."""
         n = self.config.max_ngram_order
         hyp_len, ref_len = int(pooled[0]), int(pooled[1])
         nums = [int(x) for x in pooled[2 : 2 + n]]
         dens = [int(x) for x in pooled[2 + n : 2 + 2 * n]]
         bp = 1.0 if hyp_len > ref_len else 0.0 if hyp_len == 0 else math.exp(1 - ref_len / hyp_len)
-        weights = (1 / n,) * n
-        if self.config.auto_reweigh and hyp_len < 4 and n == 4:
+        weights = weights or self.config.order_weights
+        if self.config.auto_reweigh and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
             weights = (1 / hyp_len,) * hyp_len
         precisions: Sequence[float | Fraction] = (0.0,) * n
         score = 0.0
@@ -209,7 +243,51 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
             hyp_len=hyp_len,
             ref_len=ref_len,
             brevity_penalty=bp,
+            notes=self._overlap_warning(nums),
         )
+
+    def _missing_orders(self, nums: Sequence[int]) -> str:
+        """The orders nltk's method0 warns about (``"2-, 3- and 4-gram"``): no overlap after a unigram match (none at
+        all scores 0 at once); ``""`` when it does not warn."""
+        missing = [str(i + 1) for i, count in enumerate(nums) if count == 0]
+        if self.config.smoothing != 0 or not missing or nums[0] == 0:
+            return ""
+        return "-, ".join(missing[:-1]) + ("- and " if len(missing) > 1 else "") + f"{missing[-1]}-gram"
+
+    def _overlap_warning(self, nums: Sequence[int]) -> tuple[str, ...]:
+        orders = self._missing_orders(nums)
+        if not orders:
+            return ()
+        return (
+            f"the hypothesis contains 0 counts of {orders} overlaps (nltk warns): without smoothing (method0) that "
+            "precision becomes sys.float_info.min, so the score is about 0 however many lower-order n-grams match; "
+            "use a lower n-gram order or a smoothing method",
+        )
+
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        """Rows of every segment, with nltk's no-overlap warnings (method0) as notes: for the segments
+        ``sentence_bleu`` warns about, and for the corpus when ``corpus_bleu`` would warn."""
+        stats = super().stats(hyps, refs, progress)
+        n = self.config.max_ngram_order
+        nums = stats.rows[:, 2 : 2 + n]
+        warned = [i + 1 for i, row in enumerate(nums) if self._missing_orders([int(x) for x in row])]
+        notes: list[StatsNote] = []
+        if warned:
+            kind = (
+                "no n-gram overlap of some order: nltk's sentence_bleu warns for each of these segments and, without "
+                "smoothing (method0), scores them about 0"
+            )
+            notes.append(StatsNote(kind, segments_text(warned)))
+        corpus_orders = self._missing_orders([int(x) for x in nums.sum(0)]) if len(stats) else ""
+        if corpus_orders:
+            kind = (
+                "the corpus has no n-gram overlap of some order: nltk's corpus_bleu warns and, without smoothing "
+                "(method0), scores it about 0"
+            )
+            notes.append(StatsNote(kind, f"0 counts of {corpus_orders} overlaps"))
+        return replace(stats, notes=(*stats.notes, *notes))
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         rows = np.atleast_2d(pooled)
@@ -232,9 +310,31 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
             raise ValueError(f"{self.id}: cannot score an empty corpus")
         return self._explain_pooled(stats.pooled(), stats.rows[-1]).score
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> NltkBLEUExplanation:
-        row = self.segment_row(hyp, refs)
+    def _explain(self, hyp: str, refs: Sequence[str]) -> NltkBLEUExplanation:
+        row = self._segment_row(hyp, refs)
         return self._explain_pooled(row, row)
+
+    def _weight_sets(self, weight_sets: Sequence[Sequence[float]]) -> list[tuple[float, ...]]:
+        sets = [tuple(float(w) for w in weights) for weights in weight_sets]
+        if not sets or max(len(w) for w in sets) != self.config.max_ngram_order:
+            raise ValueError(
+                f"{self.id}: the longest weight set must have max_ngram_order={self.config.max_ngram_order} weights "
+                "(nltk counts n-grams up to the longest set, and its smoothing sees every order counted)"
+            )
+        return sets
+
+    def corpus_scores(self, stats: SegmentStats, weight_sets: Sequence[Sequence[float]]) -> list[float]:
+        """nltk's ``corpus_bleu(refs, hyps, weights=[w1, w2, …])``: one corpus score per weight set, from the same
+        statistics and the same smoothed precisions. The longest set has ``max_ngram_order`` weights."""
+        if len(stats) == 0:
+            raise ValueError(f"{self.id}: cannot score an empty corpus")
+        pooled, last = stats.pooled(), stats.rows[-1]
+        return [self._explain_pooled(pooled, last, w).score for w in self._weight_sets(weight_sets)]
+
+    def sentence_scores(self, hyp: str, refs: Sequence[str], weight_sets: Sequence[Sequence[float]]) -> list[float]:
+        """nltk's ``sentence_bleu(refs, hyp, weights=[w1, w2, …])``: one score per weight set."""
+        row = self.segment_row(hyp, refs)
+        return [self._explain_pooled(row, row, w).score for w in self._weight_sets(weight_sets)]
 
 
 @dataclass(frozen=True)
@@ -284,7 +384,7 @@ class GoogleBLEU(BLEU):
         c = self.config
         return f"tok:none|reflen:shortest|ngram:{c.max_ngram_order}|smooth:{'add-one' if c.smooth else 'none'}|impl:tensorflow-nmt"
 
-    def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
+    def _combine(self, pooled: np.ndarray) -> _Combined:
         n = self.config.max_ngram_order
         rows = np.atleast_2d(pooled)
         matches, possible = rows[:, 2 : 2 + n], rows[:, 2 + n : 2 + 2 * n]
@@ -306,5 +406,5 @@ class GoogleBLEU(BLEU):
         halvings = np.zeros((len(rows), n), dtype=np.int64)
         return _Combined(exponent, bp, precisions, halvings, eff, logs, log_sum, geometric, geometric * bp)
 
-    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
-        return np.asarray(self._score(stats.rows, False), dtype=np.float64)
+    def _notes(self, row: np.ndarray) -> tuple[str, ...]:
+        return ()  # compute_bleu has no effective order to turn on

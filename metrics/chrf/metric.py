@@ -21,7 +21,7 @@ from typing import ClassVar, Literal, NamedTuple
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -177,10 +177,13 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         return tuple(f"{stat}_{kind}" for kind in kinds for stat in ("hyp", "ref", "match"))
 
     def signature(self) -> str:
+        """sacrebleu's chrF signature; it leaves β to the metric's name (chrF2, chrF3), so ``beta:`` is added when
+        β is not 2 and the signature alone says what was computed."""
         c = self.config
+        beta = f"|beta:{c.beta:g}" if c.beta != 2 else ""
         return (
             f"case:{'lc' if c.lowercase else 'mixed'}|eff:{'no' if c.eps_smoothing else 'yes'}|nc:{c.char_order}"
-            f"|nw:{c.word_order}|space:{'yes' if c.whitespace else 'no'}|version:{REFERENCE_VERSION}"
+            f"|nw:{c.word_order}|space:{'yes' if c.whitespace else 'no'}{beta}|version:{REFERENCE_VERSION}"
         )
 
     def _ngrams(self, text: str) -> list[Counter[str]]:
@@ -272,9 +275,13 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
             at += len(segment)
         return np.array(rows).reshape(-1, 3 * self.order), per_segment
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         check_corpus(hyps, refs, self.id)
-        candidates = [self._segment_candidates(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+        candidates = [
+            self._segment_candidates(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)
+        ]
         return SegmentStats(self.id, self.columns, self._choose(candidates)[0], self.aggregate)
 
     def _segment_candidates(self, hyp: str, refs: Sequence[str]) -> list[list[int]]:
@@ -285,7 +292,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
             raise ValueError("chrF needs at least one reference per segment")
         return self._compiled_candidates(hyp, refs, ngrams)
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return self._choose([self._segment_candidates(hyp, refs)])[0][0]
 
     def _prec_rec(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -332,7 +339,7 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
         scores = self._combine(np.atleast_2d(pooled)).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> CHRFExplanation:
         candidates, hyp_ngrams = self._candidates(hyp, refs)
         chosen, scores = self._choose([candidates])
         row = chosen[0]

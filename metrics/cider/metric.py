@@ -32,7 +32,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, segment_refs
+from metrics.core.base import (
+    CorpusDependent,
+    CorpusSummary,
+    Metric,
+    Progress,
+    SegmentStats,
+    StatsNote,
+    check_corpus,
+    check_segment,
+    segment_refs,
+)
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_positions
@@ -65,12 +75,19 @@ class CiderDConfig:
 
 
 @dataclass(frozen=True)
-class DocumentFrequencies:
+class DocumentFrequencies(CorpusSummary):
     """Document frequencies of a reference corpus: ``counts[g]`` is the number of images whose references contain
     n-gram ``g``; ``images`` is the number of images (segments). Read-only once built."""
 
     counts: Mapping[NGram, int]
     images: int
+
+    def __add__(self, other: DocumentFrequencies) -> DocumentFrequencies:
+        """The frequencies of two disjoint sets of images together: each image is counted in one of them only, so
+        the counts add up exactly (a distributed run counts its partitions apart)."""
+        counts = Counter(self.counts)
+        counts.update(other.counts)
+        return DocumentFrequencies(counts, self.images + other.images)
 
     @property
     def log_images(self) -> float:
@@ -207,17 +224,26 @@ def ngram_counts(words: Sequence[str], n: int) -> tuple[dict[NGram, int], ...]:
     return tuple(Counter(zip(*(words[j:] for j in range(k)), strict=False)) for k in range(1, n + 1))
 
 
+Cooked = list[list[tuple[dict[NGram, int], ...]]]  # per image, per reference: n-gram counts of each order
+
+
+def _count_documents(cooked: Cooked) -> DocumentFrequencies:
+    counts: Counter[NGram] = Counter()
+    for image in cooked:
+        grams: set[NGram] = set()
+        for ref in image:
+            for order in ref:
+                grams.update(order)
+        counts.update(grams)
+    return DocumentFrequencies(counts, len(cooked))
+
+
 def document_frequencies(refs: Sequence[Sequence[str | None]]) -> DocumentFrequencies:
     """Document frequencies of reference streams ``refs`` (``refs[k][i]``: reference ``k`` of image ``i``)."""
     images = len(refs[0]) if refs else 0
-    counts: Counter[NGram] = Counter()
-    for i in range(images):
-        grams: set[NGram] = set()
-        for ref in segment_refs(refs, i):
-            for order in ngram_counts(ref.split(), ORDERS):
-                grams.update(order)
-        counts.update(grams)
-    return DocumentFrequencies(dict(counts), images)
+    return _count_documents(
+        [[ngram_counts(ref.split(), ORDERS) for ref in segment_refs(refs, i)] for i in range(images)]
+    )
 
 
 def _mean4(values: list[float]) -> float:
@@ -225,7 +251,7 @@ def _mean4(values: list[float]) -> float:
     return float(np.mean(np.array(values)))
 
 
-class CiderD(Metric[CiderDConfig, CiderExplanation]):
+class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
     """CIDEr-D (pycocoevalcap 1.2 ``Cider``): consensus TF-IDF n-gram similarity with clipping and a length
     penalty, 0–10. Rows hold one score per image (aggregate "mean"), the reference averages image scores."""
 
@@ -266,10 +292,18 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         key = tuple(tuple(stream) for stream in refs)
         if key == self._fit_key and self._weights is not None:
             return self._weights
-        lengths = {len(stream) for stream in key}
+        cooked = self._cooked(key)
+        weights = _Weights(_count_documents(cooked))
+        self._ref_vectors = self._vectors(weights, cooked)
+        self._weights = weights
+        self._fit_key = key
+        return weights
+
+    def _cooked(self, refs: Sequence[Sequence[str | None]]) -> Cooked:
+        lengths = {len(stream) for stream in refs}
         if len(lengths) != 1:
             raise ValueError(f"cider: reference streams have different lengths {sorted(lengths)}")
-        per_image = [segment_refs(key, i) for i in range(len(key[0]))]
+        per_image = [segment_refs(refs, i) for i in range(len(refs[0]))]
         for i, image_refs in enumerate(per_image):
             if not image_refs:
                 raise ValueError(f"cider: segment {i + 1} has no reference (CIDEr-D needs at least one per image)")
@@ -277,27 +311,37 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         # word of every reference (tens of megabytes on CNN/DailyMail).
         vocabulary: dict[str, str] = {}
         word = vocabulary.setdefault
-        cooked = [
+        return [
             [ngram_counts([word(w, w) for w in ref.split()], ORDERS) for ref in image_refs] for image_refs in per_image
         ]
-        del vocabulary, word
-        counts: Counter[NGram] = Counter()
-        for image in cooked:
-            grams: set[NGram] = set()
-            for ref in image:
-                for order in ref:
-                    grams.update(order)
-            counts.update(grams)
-        weights = _Weights(DocumentFrequencies(counts, len(per_image)))
-        # Scoring reads a reference's weights, norms and length; its counts (evidence only) are left out, as an
-        # explanation recomputes its references' vectors.
-        self._ref_vectors = []
+
+    @staticmethod
+    def _vectors(weights: _Weights, cooked: Cooked) -> list[list[_Vector]]:
+        """Every image's reference vectors under ``weights``, emptying ``cooked`` as it goes. Scoring reads a
+        reference's weights, norms and length; its counts (evidence only) are left out, as an explanation
+        recomputes its references' vectors."""
+        vectors = []
         for k, image in enumerate(cooked):
-            self._ref_vectors.append([replace(weights.vector(ref), counts=()) for ref in image])
+            vectors.append([replace(weights.vector(ref), counts=()) for ref in image])
             cooked[k] = []
-        self._weights = weights
-        self._fit_key = key
-        return weights
+        return vectors
+
+    def summarize(self, refs: Sequence[Sequence[str | None]]) -> DocumentFrequencies:
+        """Document frequencies of these images' references; a partition's add up to the corpus's (see ``+``)."""
+        return _count_documents(self._cooked(refs))
+
+    def stats_within(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], summary: CorpusSummary
+    ) -> SegmentStats:
+        """Score these images with the document frequencies ``summary`` of a corpus that contains them, which
+        :meth:`explain` then uses too."""
+        if not isinstance(summary, DocumentFrequencies):
+            raise TypeError(f"cider: scores within DocumentFrequencies, not {type(summary).__name__}")
+        check_corpus(hyps, refs, self.id)
+        if self._weights is None or self._weights.df is not summary:
+            # Bound once per summary: every partition a worker scores shares the one broadcast object.
+            self._weights, self._fit_key = _Weights(summary), None
+        return self._scored(hyps, self._weights, self._vectors(self._weights, self._cooked(refs)))
 
     def _bound(self, df: DocumentFrequencies | None) -> _Weights:
         if df is not None:
@@ -354,12 +398,15 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
         mean = _mean4(totals)
         return mean, mean / nrefs * 10.0
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         """Score of one image with the document frequencies of the bound corpus (see :meth:`prepare`)."""
-        return np.array(self.explain(hyp, refs).row, dtype=np.float64)
+        return np.array(self._explain(hyp, refs).row, dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
         """Evidence for one image, weighted by ``df`` or by the corpus bound last with :meth:`prepare`/:meth:`stats`."""
+        return self._explain(*check_segment(hyp, refs, self.name), df)
+
+    def _explain(self, hyp: str, refs: Sequence[str], df: DocumentFrequencies | None = None) -> CiderExplanation:
         refs = list(refs)
         if not refs:
             raise ValueError("cider: CIDEr-D needs at least one reference per image")
@@ -414,16 +461,27 @@ class CiderD(Metric[CiderDConfig, CiderExplanation]):
             sigma=self.config.sigma,
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Bind ``refs`` as the corpus (document frequencies) and score every image against it."""
         check_corpus(hyps, refs, self.id)
-        weights = self._fit(refs)
-        n = ORDERS
+        return self._scored(hyps, self._fit(refs), self._ref_vectors, progress)
+
+    def _scored(
+        self,
+        hyps: Sequence[str],
+        weights: _Weights,
+        ref_vectors: list[list[_Vector]],
+        progress: Progress | None = None,
+    ) -> SegmentStats:
         scores = np.empty(len(hyps), dtype=np.float64)
-        for i, (hyp, rvecs) in enumerate(zip(hyps, self._ref_vectors, strict=True)):
-            hvec = weights.vector(ngram_counts(hyp.split(), n))
+        for i, (hyp, rvecs) in enumerate(zip(hyps, ref_vectors, strict=True)):
+            hvec = weights.vector(ngram_counts(hyp.split(), ORDERS))
             totals, _, _ = self._similarities(hvec, rvecs, evidence=False)
             scores[i] = self._image_score(totals, len(rvecs))[1]
+            if progress is not None:
+                progress(i + 1)
         notes: tuple[StatsNote, ...] = ()
         if weights.df.images == 1:
             notes = (

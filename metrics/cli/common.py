@@ -8,8 +8,10 @@ import argparse
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from metrics.cli.progress import ProgressBar
+from metrics.core.base import Metric
 from metrics.core.defaults import choose_metrics
 from metrics.core.language import Language, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, create_many, parse_set_options, spec_for
@@ -46,20 +48,27 @@ def language_code(text: str) -> str:
     return code if code in LANGUAGES else "none"
 
 
-def add_input_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options every scoring subcommand takes, spelled as sacrebleu spells them."""
+def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False) -> None:
+    """The options every scoring subcommand takes, spelled as sacrebleu spells them; ``table``: a Parquet table
+    (``--table``) may stand for the files (:func:`check_files_or_table` checks that one of the two is given)."""
     parser.add_argument(
-        "-r", "--refs", nargs="+", required=True, metavar="FILE", help="reference files (one stream each)"
+        "-r", "--refs", nargs="+", required=not table, metavar="FILE", help="reference files (one stream each)"
     )
     parser.add_argument(
         "-i",
         "--systems",
         "--input",
         nargs="+",
-        required=True,
+        required=not table,
         metavar="FILE",
         help=f"system output files; {STDIN} reads one from standard input",
     )
+    if table:
+        parser.add_argument(
+            "--table",
+            metavar="FILE",
+            help="a Parquet table instead: a column per system, reference columns ref or ref.*",
+        )
     parser.add_argument(
         "-m",
         "--metrics",
@@ -116,39 +125,60 @@ def _read(refs: Sequence[str], systems: Sequence[str], source: str | None) -> tu
     return ref_files, system_files, source_files
 
 
-def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
-    """Read the files of :func:`add_input_arguments` (all the same length, system names unique), choose the metrics
-    from the references when ``-m`` is absent and the language's options unless ``-l none``, saying both on
-    stderr, and score every system with every metric under a progress bar (drawn only on a terminal), in
-    ``--jobs`` processes (:mod:`metrics.parallel`)."""
-    if args.jobs < 1:
-        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+def check_files_or_table(args: argparse.Namespace) -> None:
+    """Either ``--table`` or both ``-r`` and ``-i`` (see :func:`add_input_arguments`)."""
+    if args.table is not None and (args.refs or args.systems):
+        raise ValueError("give either --table or -r/--refs and -i/--systems, not both")
+    if args.table is None and not (args.refs and args.systems):
+        raise ValueError("give -r/--refs and -i/--systems (or --table)")
+
+
+def build_metrics(args: argparse.Namespace, refs: Sequence[Sequence[str | None]]) -> dict[str, Metric[Any, Any]]:
+    """The metrics of ``-m``, else chosen from the references ``refs`` (reference streams; their first few thousand
+    segments are what either choice reads), with the options of the references' language unless ``-l none``; both
+    choices are said on stderr."""
     explicit = parse_set_options(args.options)
-    ref_files, system_files, source_files = _read(args.refs, args.systems, source)
-    streams = [list(r.texts) for r in ref_files]
     if args.metrics:
         metric_ids = metric_list(args.metrics)
     else:
-        choice = choose_metrics(streams)
+        choice = choose_metrics(refs)
         metric_ids = list(choice.metrics)
         note(f"metrics chosen from the references: {', '.join(metric_ids)} ({choice.explain()}); -m chooses others")
     families = {spec_for(m).family for m in metric_ids}
     if args.language == "none":
         options = {family: dict(values) for family, values in explicit.items()}
     else:
-        counts = detect_language(streams) if args.language == "auto" else None
+        counts = detect_language(refs) if args.language == "auto" else None
         language = counts.language if counts is not None else Language(args.language)
         options, applied = apply_language(language_settings(language), explicit, families)
         if language is not None and (applied.choices or applied.fallbacks):
             found = f"references look {counts.describe()}" if counts is not None else f"language {language.value}"
             note(f"{found}: {applied.summary()}; -l none keeps the defaults")
-    metrics = create_many(metric_ids, options)
-    texts = {s.name: list(s.texts) for s in system_files}
+    return create_many(metric_ids, options)
+
+
+def score_texts(
+    args: argparse.Namespace, systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str | None]]
+) -> Evaluation:
+    """Every system scored with the metrics of :func:`build_metrics`, under a progress bar (drawn only on a
+    terminal), in ``--jobs`` processes (:mod:`metrics.parallel`)."""
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+    metrics = build_metrics(args, refs)
     progress = ProgressBar()
     try:
-        evaluation = evaluate(texts, streams, metrics, progress, jobs=args.jobs)
+        return evaluate(systems, refs, metrics, progress, jobs=args.jobs)
     finally:
         progress.close()
+
+
+def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
+    """Read the files of :func:`add_input_arguments` (all the same length, system names unique) and score them
+    (:func:`score_texts`)."""
+    ref_files, system_files, source_files = _read(args.refs, args.systems, source)
+    streams = [list(r.texts) for r in ref_files]
+    texts = {s.name: list(s.texts) for s in system_files}
+    evaluation = score_texts(args, texts, streams)
     read = [*ref_files, *system_files, *source_files]
     return Scored(
         evaluation,

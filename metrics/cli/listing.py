@@ -17,6 +17,8 @@ def cli_value(value: Any) -> str:
     """A value as ``--set`` spells it."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
     return "none" if value is None else str(value)
 
 
@@ -30,7 +32,7 @@ def _values(option: Option) -> str:
             missing = "" if requirement is None or requirement.met() else f" [not installed: {requirement.reason()}]"
             labels.append(option.choice_label(choice) + missing)
         return "one of " + ", ".join(labels)
-    noun = "integer" if option.kind == "int" else "number"
+    noun = {"int": "integer", "float": "number", "floats": "numbers separated by commas, each"}[option.kind]
     bounds = option.bounds()
     text = f"{noun} in {bounds}" if bounds.startswith(("[", "(")) else f"{noun} {bounds}".rstrip()
     return text + (", or none" if option.optional else "")

@@ -1,17 +1,23 @@
 """``scorelens``: the command line of the metrics core.
 
     scorelens score -r R1 [R2 ...] -i S1 [S2 ...] [-m bleu chrf | -m bleu,chrf] [--set bleu.tokenize=intl]
-                    [-l auto|none|zh|ja|ko|en-zh] [--segments] [--format json|csv|table] [-b]
+                    [-l auto|none|zh|ja|ko|en-zh] [--segments | --output-dir DIR [--segment-format csv|parquet]]
+                    [--format json|csv|table] [-b]
+                    [--engine dask [--scheduler ADDRESS | --workers N] [--partition-size N]]
+    scorelens score --table segments.parquet …
     cat hyp.txt | scorelens score -r ref.txt -i -          # "-" reads a system from standard input
     scorelens --version
 
 Inputs are ``.txt`` (one segment per line) or ``.jsonl`` (one object per line with a ``"text"`` string, which may
-hold newlines marking sentence boundaries). Scores are on each reference implementation's own scale. JSON and CSV
-follow the results schema of :mod:`metrics.io.results`. Without ``-m`` the metrics are chosen from the references
-(:mod:`metrics.core.defaults`); with ``-l auto`` (the default) a Chinese, Japanese or Korean reference corpus gets
-the options its language calls for (:mod:`metrics.core.language`), except options given with ``--set``. Both
-choices are stated on standard error, as are notes on the input and metric warnings; a progress bar is drawn
-there too, for long runs and only when it is a terminal.
+hold newlines marking sentence boundaries), or one Parquet table with a column per system and reference
+(:mod:`metrics.io.parquet`). Scores are on each reference implementation's own scale. JSON and CSV follow the
+results schema of :mod:`metrics.io.results`; ``--output-dir`` writes segment scores to a file per system instead
+(:mod:`metrics.io.segment_files`). ``--engine dask`` computes the same numbers on a Dask cluster
+(:mod:`metrics.distributed`), reading large files partition by partition on the workers. Without ``-m`` the
+metrics are chosen from the references (:mod:`metrics.core.defaults`); with ``-l auto`` (the default) a Chinese,
+Japanese or Korean reference corpus gets the options its language calls for (:mod:`metrics.core.language`), except
+options given with ``--set``. Both choices are stated on standard error, as are notes on the input and metric
+warnings; a progress bar is drawn there too, for long runs and only when it is a terminal.
 """
 
 from __future__ import annotations
@@ -19,14 +25,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from metrics.cli import analyze_args
+from metrics.cli import analyze_args, engines
 from metrics.cli import stats as cli_stats
-from metrics.cli.common import add_input_arguments, note, print_notes, score_files
+from metrics.cli.common import add_input_arguments, check_files_or_table, note, print_notes, score_files
 from metrics.cli.listing import list_metrics
 from metrics.cli.text import format_scores, format_table
+from metrics.distributed.cluster import ClusterError
+from metrics.distributed.gather import GatherError
 from metrics.io.inputs import InputError
 from metrics.io.results import build_results, to_csv, to_json
+from metrics.io.segment_files import SegmentFormat, write_segment_scores
 
 
 def _version() -> str:
@@ -56,12 +66,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-V", "--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score systems against references")
-    add_input_arguments(score)
-    score.add_argument("--segments", action="store_true", help="also print segment scores")
+    add_input_arguments(score, table=True)
+    segments = score.add_mutually_exclusive_group()
+    segments.add_argument("--segments", action="store_true", help="also print segment scores")
+    segments.add_argument("--output-dir", metavar="DIR", help="write segment scores to DIR, one file per system")
+    score.add_argument("--segment-format", choices=[f.value for f in SegmentFormat], default=SegmentFormat.CSV.value)
     score.add_argument("--format", choices=("json", "csv", "table"), default="table")
     score.add_argument(
         "-b", "--score-only", action="store_true", help="print only the scores: one line per system, tab-separated"
     )
+    engines.add_arguments(score)
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
     analyze_args.add_parser(sub)
@@ -79,9 +93,18 @@ def _check_score_only(args: argparse.Namespace) -> None:
 
 def run_score(args: argparse.Namespace) -> str:
     _check_score_only(args)
-    scored = score_files(args)
-    statistics = cli_stats.compute(args, scored.evaluation, note)
-    results = build_results(scored.evaluation, statistics, segments=args.segments, notes=scored.notes)
+    check_files_or_table(args)
+    engines.check(args)
+    if args.table is None and not engines.on_cluster(args):
+        scored = score_files(args)
+        evaluation, input_notes = scored.evaluation, scored.notes
+    else:
+        evaluation, input_notes = engines.score_at_scale(args)
+    if args.output_dir is not None:
+        written = write_segment_scores(evaluation, Path(args.output_dir), SegmentFormat(args.segment_format))
+        note(f"segment scores of {len(written)} system(s) written to {args.output_dir}")
+    statistics = cli_stats.compute(args, evaluation, note)
+    results = build_results(evaluation, statistics, segments=args.segments, notes=input_notes)
     print_notes(results.notes)
     if args.score_only:
         return format_scores(results)
@@ -107,6 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)
         return 2
+    except (ClusterError, GatherError) as err:
+        print(f"scorelens: error: {err}", file=sys.stderr)
+        return 1
     sys.stdout.write(output)
     return 0
 

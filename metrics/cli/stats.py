@@ -6,6 +6,7 @@
     scorelens score … --paired-bs --all-pairs          # every pair, Holm-adjusted, plus tied groups
     scorelens score … --all-pairs --n-bootstrap auto   # (the default with --all-pairs) enough resamples to reject
     scorelens score … --human scores.jsonl [--human-ids ids.txt]
+    scorelens score … --rouge-bootstrap [LEVEL]         # rouge-score's BootstrapAggregator, low/mid/high of P, R, F
 
 Same seed (``--seed``, else ``$SACREBLEU_SEED``, else 12345) and counts as sacrebleu give sacrebleu's numbers.
 The counts default to sacrebleu's (1000 resamples, 10 000 trials), except with ``--all-pairs``: there ``auto``
@@ -13,7 +14,10 @@ takes :func:`metrics.stats.significance.resamples_for` the number of pairs, so t
 Holm-corrected p-value is at most α/10 (21 000 resamples for 15 systems), and says so on standard error.
 :func:`compute` returns them as :class:`metrics.io.results.Statistics`, which the results schema writes: intervals
 per system (``--confidence`` or ``--paired-bs``), ``pairs`` (and ``groups`` with ``--all-pairs``), ``human`` and
-the settings, with sacrebleu's ``bs:…|seed:…`` or ``ar:…|seed:…`` fields in every signature.
+the settings, with sacrebleu's ``bs:…|seed:…`` or ``ar:…|seed:…`` fields in every signature. ``--rouge-bootstrap``
+gives rouge-score's own intervals of its ROUGE metrics (:mod:`metrics.stats.rouge_bootstrap`), ``--n-bootstrap``
+samples drawn with ``--seed`` for each system: ``np.random.seed(SEED)`` before rouge-score's ``aggregate()`` of
+the same ROUGE types, in the order of ``--metrics``, gives the same numbers.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from metrics.io.results import Statistics, StatisticsSettings
 from metrics.stats.correlation import Correlation, correlate
 from metrics.stats.human import read_human_scores
 from metrics.stats.resampling import ARITHMETICS, DEFAULT_SEED, check_count
+from metrics.stats.rouge_bootstrap import DEFAULT_CONFIDENCE, AggregateScore, RougeBootstrapSettings, aggregates
+from metrics.stats.rouge_bootstrap import bootstrap_aggregate as rouge_aggregate
 from metrics.stats.significance import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
@@ -77,6 +83,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--human", metavar="FILE", help="human judgments (JSONL: SYS, seg_id, human_score)")
     group.add_argument("--human-ids", metavar="FILE", help="segment id of each system line (else seg_id = line no.)")
+    group.add_argument(
+        "--rouge-bootstrap",
+        nargs="?",
+        const=DEFAULT_CONFIDENCE,
+        type=float,
+        metavar="LEVEL",
+        help="rouge-score's BootstrapAggregator for the rouge-score metrics: low/mid/high of P, R and F at this "
+        "confidence (0.95), --n-bootstrap samples, --seed",
+    )
 
 
 AUTO = "auto"
@@ -132,7 +147,27 @@ def resolve_seed(seed: int | None, environ: Mapping[str, str] = os.environ) -> i
 
 
 def requested(args: argparse.Namespace) -> bool:
-    return bool(args.confidence or args.paired_bs or args.paired_ar or args.all_pairs or args.human)
+    return bool(
+        args.confidence
+        or args.paired_bs
+        or args.paired_ar
+        or args.all_pairs
+        or args.human
+        or args.rouge_bootstrap is not None
+    )
+
+
+def rouge_bootstrap(evaluation: Evaluation, settings: RougeBootstrapSettings) -> dict[str, dict[str, AggregateScore]]:
+    """rouge-score's bootstrap aggregate of every rouge-score metric of ``evaluation``, per system (each system's
+    stream starts from the seed, as a fresh ``np.random.seed`` would), metric by metric in evaluation order."""
+    chosen = [m for m, metric in evaluation.metrics.items() if aggregates(metric)]
+    if not chosen:
+        raise ValueError("--rouge-bootstrap needs a rouge-score metric (rouge1, rouge2, rougeL or rougeLsum)")
+    found: dict[str, dict[str, AggregateScore]] = {m: {} for m in chosen}
+    for system in evaluation.systems:
+        for m, aggregate in rouge_aggregate({m: system.stats[m] for m in chosen}, settings).items():
+            found[m][system.name] = aggregate
+    return found
 
 
 def compute(
@@ -190,6 +225,9 @@ def compute(
         for metric_id, metric in evaluation.metrics.items():
             stats = {s.name: s.stats[metric_id] for s in evaluation.systems}
             correlations[metric_id] = correlate(metric, stats, human, n_boot, seed, label=metric_id)
+    rouge: dict[str, dict[str, AggregateScore]] = {}
+    if args.rouge_bootstrap is not None:
+        rouge = rouge_bootstrap(evaluation, RougeBootstrapSettings(args.rouge_bootstrap, n_boot, seed))
     settings = StatisticsSettings(
         seed=seed,
         n_bootstrap=n_boot,
@@ -200,5 +238,6 @@ def compute(
         all_pairs=args.all_pairs,
         alpha=args.alpha if args.all_pairs else None,
         human=args.human,
+        rouge_confidence=args.rouge_bootstrap,
     )
-    return Statistics(settings, intervals, pairs, groups, correlations)
+    return Statistics(settings, intervals, pairs, groups, correlations, rouge)

@@ -49,6 +49,19 @@ def _statistics(results: Results) -> list[str]:
         lines += ["", f"groups (best first; {rule})"]
         for metric_id, groups in results.groups.items():
             lines.append(f"  {metric_id:10} " + "  >  ".join("{" + ", ".join(g) + "}" for g in groups))
+    if any(system.rouge_bootstrap for system in results.systems):
+        level = f"{s.rouge_confidence:.0%}" if s.rouge_confidence is not None else ""
+        lines += [
+            "",
+            f"rouge-score bootstrap aggregate ({level}, {s.n_bootstrap} samples, seed {s.seed}): low mid high",
+        ]
+        for m in results.metrics:
+            for system in results.systems:
+                aggregate = system.rouge_bootstrap.get(m.id)
+                if aggregate is not None:
+                    for measure, short in (("precision", "P"), ("recall", "R"), ("fmeasure", "F")):
+                        values = [getattr(getattr(aggregate, part), measure) for part in ("low", "mid", "high")]
+                        lines.append(f"  {m.id:10} {system.name:24} {short}  " + "  ".join(f"{v:.4f}" for v in values))
     if results.correlations:
         lines += ["", f"correlation with human scores ({s.human}; bootstrap over segments, τ = Kendall τ-b)"]
         for c in results.correlations:

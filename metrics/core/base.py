@@ -12,7 +12,7 @@ References are passed as *streams*, as in sacrebleu: ``refs[k][i]`` is reference
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -22,6 +22,9 @@ from metrics.core.config import build_config
 from metrics.core.explanation import Explanation
 
 Aggregate = Literal["sum", "mean"]
+# Called with the number of segments done so far, so a front end can show progress on long corpora (and stop the
+# work by raising from it).
+Progress = Callable[[int], None]
 ConfigT = TypeVar("ConfigT")
 ExplanationT = TypeVar("ExplanationT", bound=Explanation)
 
@@ -78,6 +81,16 @@ def segment_refs(refs: Sequence[Sequence[str | None]], i: int) -> list[str]:
     return [stream[i] for stream in refs if stream[i] is not None]  # type: ignore[misc]
 
 
+def each_segment(
+    hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+) -> Iterator[tuple[int, str, list[str]]]:
+    """``(i, hypothesis, its references)`` of every segment, reporting each one done to ``progress``."""
+    for i, hyp in enumerate(hyps):
+        yield i, hyp, segment_refs(refs, i)
+        if progress is not None:
+            progress(i + 1)
+
+
 def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metric: str) -> None:
     """Refuse inputs that cannot be scored segment by segment; never truncate to the shortest stream."""
     if isinstance(hyps, str):
@@ -99,13 +112,66 @@ def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metr
                 raise TypeError(f"{metric}: reference {k + 1} of segment {i + 1} is {type(stream[i]).__name__}")
 
 
+class CorpusSummary(ABC):
+    """What a metric needs to know about the whole reference corpus before it can score one segment (CIDEr-D's
+    document frequencies). Summaries of disjoint sets of segments add up (``+``) to the summary of their union, so
+    that a corpus split into partitions can be summarized partition by partition."""
+
+    @abstractmethod
+    def __add__(self, other: Any) -> CorpusSummary:
+        """The summary of both sets of segments together."""
+
+
+class CorpusDependent(ABC):
+    """A metric whose segment rows depend on the whole reference corpus, not only on the segment's own
+    references. A run that scores the corpus in partitions summarizes each partition's references
+    (:meth:`summarize`), adds the summaries up and scores every partition :meth:`within <stats_within>` the total:
+    the rows equal those :meth:`Metric.stats` gives on the whole corpus."""
+
+    @abstractmethod
+    def summarize(self, refs: Sequence[Sequence[str | None]]) -> CorpusSummary:
+        """The summary of these reference streams (all the corpus, or the segments of one partition)."""
+
+    @abstractmethod
+    def stats_within(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], summary: CorpusSummary
+    ) -> SegmentStats:
+        """Rows of these segments, scored within the corpus that ``summary`` describes."""
+
+
+def check_segment(hyp: object, refs: object, metric: str) -> tuple[str, list[str]]:
+    """One segment's inputs as the single-sentence paths take them: ``hyp`` a string and ``refs`` a sequence of
+    reference strings, refused with a ``TypeError`` naming the argument otherwise, as sacrebleu's ``sentence_score``
+    refuses them. A bare string as ``refs`` is the mistake this catches first: iterated, each of its characters
+    would be scored as a reference. Returns the inputs with ``refs`` as a new list (the caller's is never kept)."""
+    if not isinstance(hyp, str):
+        raise TypeError(f"{metric}: the hypothesis (hyp) must be a string, not {type(hyp).__name__}")
+    if isinstance(refs, str):
+        raise TypeError(
+            f"{metric}: refs must be a sequence of reference strings, not one string (its characters would each be "
+            "a reference); pass [ref] for a single reference"
+        )
+    if not isinstance(refs, Sequence):
+        raise TypeError(f"{metric}: refs must be a sequence of reference strings, not {type(refs).__name__}")
+    for k, ref in enumerate(refs):
+        if not isinstance(ref, str):
+            raise TypeError(f"{metric}: refs[{k}] must be a string, not {type(ref).__name__}")
+    if not refs:
+        raise ValueError(f"{metric}: a segment needs at least one reference")
+    return hyp, list(refs)
+
+
 class Metric(ABC, Generic[ConfigT, ExplanationT]):
     """Base class: a frozen config, per-segment statistics, a corpus score from pooled rows, a signature, and the
     evidence behind a segment's score as an :class:`~metrics.core.explanation.Explanation` of ``explanation_type``.
 
     Subclasses set ``id``, ``name``, ``aggregate``, ``Config``, ``explanation_type`` and ``columns`` and implement
-    :meth:`segment_row`, :meth:`score_pooled`, :meth:`signature` and :meth:`explain`. Metrics that need the whole
+    :meth:`_segment_row`, :meth:`score_pooled`, :meth:`signature` and :meth:`_explain`. Metrics that need the whole
     corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`prepare` and :meth:`stats`.
+
+    The single-segment entry points :meth:`segment_row`, :meth:`explain` and :meth:`sentence_score` check their
+    inputs here, once for every metric (:func:`check_segment`), then call the family's protected implementation;
+    the corpus path checks every segment once in :func:`check_corpus` and calls the implementations directly.
     """
 
     id: ClassVar[str]
@@ -134,8 +200,8 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         """Names of the sufficient-statistics columns."""
 
     @abstractmethod
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        """Sufficient statistics of one segment."""
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        """Sufficient statistics of one segment (inputs already checked)."""
 
     @abstractmethod
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -147,8 +213,17 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         """A reproducibility signature in sacrebleu's style (``key:value|…|version:…``)."""
 
     @abstractmethod
+    def _explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
+        """The evidence behind one segment's score, from the same code path as :meth:`_segment_row` (inputs
+        already checked)."""
+
+    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        """Sufficient statistics of one segment: ``hyp`` and its references ``refs`` (a list of strings)."""
+        return self._segment_row(*check_segment(hyp, refs, self.name))
+
     def explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
-        """The evidence behind one segment's score, from the same code path as :meth:`segment_row`."""
+        """The evidence behind one segment's score: ``hyp`` and its references ``refs`` (a list of strings)."""
+        return self._explain(*check_segment(hyp, refs, self.name))
 
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
         """Bind the reference corpus (streams, as :meth:`stats` takes them) that single-segment calls —
@@ -156,12 +231,20 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         references alone and ignore it; :meth:`stats` binds its corpus itself."""
         del refs
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
-        """Sufficient statistics of every segment."""
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        """Sufficient statistics of every segment; ``progress`` hears how many segments are done."""
         check_corpus(hyps, refs, self.id)
-        rows = [self.segment_row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+        rows = [self._segment_row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
         return SegmentStats(self.id, self.columns, matrix, self.aggregate)
+
+    def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float | None:
+        """About how long :meth:`stats` takes on these segments, for metrics whose cost grows fast with segment
+        length, so a front end can ask before starting; ``None`` (the default): fast enough not to ask."""
+        del hyps, refs
+        return None
 
     def corpus_score(self, stats: SegmentStats) -> float:
         if len(stats) == 0:
@@ -169,7 +252,7 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         return float(self.score_pooled(stats.pooled()))
 
     def segment_scores(self, stats: SegmentStats) -> np.ndarray:
-        """One score per segment. BLEU overrides this to use sacrebleu's ``sentence_bleu`` semantics."""
+        """One score per segment: :meth:`score_pooled` of each row, the same options as the corpus score."""
         return np.asarray(self.score_pooled(stats.rows), dtype=np.float64)
 
     def score(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
@@ -177,6 +260,8 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         return self.corpus_score(self.stats(hyps, refs))
 
     def sentence_score(self, hyp: str, refs: Sequence[str]) -> float:
-        row = np.asarray(self.segment_row(hyp, list(refs)), dtype=np.float64)[None, :]
+        """The segment score of ``hyp`` against its references ``refs`` (a list of strings), as
+        :meth:`segment_scores` gives it."""
+        row = np.asarray(self.segment_row(hyp, refs), dtype=np.float64)[None, :]
         stats = SegmentStats(self.id, self.columns, row, self.aggregate)
         return float(self.segment_scores(stats)[0])

@@ -67,7 +67,22 @@ def _coerce(name: str, value: Any, target: Any) -> Any:
         if not isinstance(value, str):
             raise ValueError(f"option {name!r}: expected text, got {value!r}")
         return value
+    if origin is tuple and args == (float, Ellipsis):
+        return parse_floats(name, value)
     return value
+
+
+def parse_floats(name: str, value: Any) -> tuple[float, ...]:
+    """A list of numbers as an option takes it: a sequence of numbers, or text with the numbers separated by commas
+    or spaces (``"0.4,0.3,0.2,0.1"``, as ``--set`` gives it)."""
+    items = value.replace(",", " ").split() if isinstance(value, str) else value
+    try:
+        numbers = tuple(float(x) for x in items if not isinstance(x, bool))
+    except (TypeError, ValueError):
+        raise ValueError(f"option {name!r}: {value!r} is not a list of numbers") from None
+    if not numbers or len(numbers) != len(items):
+        raise ValueError(f"option {name!r}: {value!r} is not a non-empty list of numbers")
+    return numbers
 
 
 def build_config(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
@@ -166,7 +181,7 @@ def option_info(f: dataclasses.Field[Any]) -> OptionInfo | None:
     return f.metadata.get(_OPTION)
 
 
-OptionKind = Literal["bool", "choice", "int", "float"]
+OptionKind = Literal["bool", "choice", "int", "float", "floats"]
 
 
 @dataclass(frozen=True)
@@ -225,6 +240,8 @@ def _kind(name: str, hint: Any) -> tuple[OptionKind, tuple[Any, ...], bool]:
         return kind, choices, True
     if origin is Literal:
         return "choice", args, False
+    if origin is tuple and args == (float, Ellipsis):
+        return "floats", (), False
     for kind, target in (("bool", bool), ("int", int), ("float", float)):
         if hint is target:
             return kind, (), False
@@ -270,6 +287,17 @@ def _check_value(opt: Option, value: Any) -> None:
         if not isinstance(value, bool):
             raise ValueError(f"option {name!r}: {value!r} is not a boolean (true/false)")
         return
+    if opt.kind == "floats":
+        if not isinstance(value, tuple) or not value:
+            raise ValueError(f"option {name!r}: expected a non-empty tuple of numbers, got {value!r}")
+        for item in value:
+            _check_number(opt, item)
+        return
+    _check_number(opt, value)
+
+
+def _check_number(opt: Option, value: Any) -> None:
+    name, info = opt.name, opt.info
     if isinstance(value, bool) or not isinstance(value, numbers.Integral if opt.kind == "int" else numbers.Real):
         raise ValueError(
             f"option {name!r}: expected {'an integer' if opt.kind == 'int' else 'a number'}, got {value!r}"

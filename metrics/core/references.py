@@ -46,7 +46,7 @@ class LowestOverReferences(Metric[ConfigT, ExplanationT], Generic[ConfigT, Expla
         best = min(range(len(results)), key=lambda k: results[k].score)
         return results, best
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         results, best = self.against_references(hyp, refs, detail=False)
         return np.array([results[best].score], dtype=np.float64)
 

@@ -29,11 +29,13 @@ torchmetrics fixed); ``"ja"`` is rstrip + NFKC. Both sides are then padded with 
 Multiple references: the segment scores the **minimum over its references** in both variants (torchmetrics'
 rule; the CLI takes exactly one reference, so for it this is our choice). Ties keep the first reference.
 
-Bound (documented, never silent): the alignment is |hyp|·|ref| cells of Python-level work (~0.1 µs each).
-``max_cells`` (default 2·10⁷, a few seconds) caps it per hypothesis/reference pair; a pair beyond it is not
-aligned and scores 1.0, EED's maximum, and the segment is named in ``SegmentStats.notes`` and in its
-explanation. Real sentences are far below it (a 200-character pair is 4·10⁴ cells); a 10 000-word line against
-a normal reference still fits. ``max_cells=None`` always aligns.
+Bound (documented, never silent): the alignment is |hyp|·|ref| cells of Python-level work (~0.15 µs each).
+``max_cells`` (default 2·10⁷, about 3 s) caps it per hypothesis/reference pair; a pair beyond it is not aligned
+and scores 1.0, EED's maximum, and the segment is named in ``SegmentStats.notes`` and in its explanation. Real
+text stays below it: a 200-character pair is 4·10⁴ cells; measured with ``python -m benchmarks.work_bounds``, the
+largest WMT22 de-en paragraph pair (380–439 words) is 7·10⁶ cells (1.0 s), the longest CNN/DM summaries 1·10⁶.
+Two texts of ~700 words each would exceed it, and a 10 000-word line against a normal reference still fits.
+``max_cells=None`` always aligns.
 """
 
 from __future__ import annotations
@@ -46,13 +48,14 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
+from metrics.core.base import Progress, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.references import LowestOverReferences, reference_notes
 
 VERSION = "scorelens-0.1.0"
 f32 = np.float32
+DEFAULT_MAX_CELLS = 20_000_000
 
 _TITLES = re.compile(r"(Dr|Jr|Prof|Rev|Gen|Mr|Mt|Mrs|Ms) .")
 _DECIMALS = re.compile(r"(\d) ([.,]) (\d)")
@@ -93,7 +96,7 @@ class EEDConfig:
         1.0, label="Insertion cost", help="Cost of inserting a hypothesis character.", low=0.0, step=0.1
     )
     max_cells: int | None = option(
-        20_000_000,
+        DEFAULT_MAX_CELLS,
         label="Alignment limit (cells)",
         help="A hypothesis/reference pair of more cells is not aligned and scores 1.0 (noted). none (left empty) = "
         "always align.",
@@ -360,7 +363,7 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
         score, errors, visits, coverage, steps = align(h, r, self._costs, detail)
         return EEDAlignment(h, r, tuple(steps), tuple(int(v) for v in visits), coverage, errors, len(r), score, ())
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> EEDExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> EEDExplanation:
         results, best = self.against_references(hyp, list(refs), detail=True)
         notes = reference_notes(results)
         score = results[best].score
@@ -373,7 +376,9 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
             references=tuple(results),
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Sentence scores; segments with a pair beyond ``max_cells`` are named in ``notes``.
 
         Pairs of similar length are aligned together (:func:`align_batch`); the arithmetic per cell is the same
@@ -409,6 +414,8 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
                 for k in group:
                     scores[k] = align(*pairs[k], self._costs, False)[0]
             start = stop
+            if progress is not None:  # pairs go by length, not in segment order: report the share done
+                progress(len(hyps) * (len(skipped) + stop) // len(pairs))
         rows = np.full((len(hyps), 1), np.inf, dtype=np.float64)
         for k, i in enumerate(owner):
             if scores[k] < rows[i, 0]:  # strictly lower: the first of equal minima wins, as in against_references
@@ -423,4 +430,6 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
     def signature(self) -> str:
         c = self.config
         params = f"alpha:{c.alpha:g}|rho:{c.rho:g}|del:{c.deletion:g}|ins:{c.insertion:g}"
+        if c.max_cells != DEFAULT_MAX_CELLS:  # a pair beyond it scores 1.0, so a different bound may change scores
+            params += f"|maxcells:{c.max_cells if c.max_cells is not None else 'none'}"
         return f"variant:{c.variant}|lang:{c.language}|refs:min|{params}|version:{VERSION}"

@@ -1,7 +1,15 @@
 """Reading segment files: one segment per line (``.txt``), or one JSON object per line (``.jsonl``).
 
 Every problem is reported as an :class:`InputError` naming the file and, where it applies, the line. Nothing is
-dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes.
+dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes, and so are
+segments that are empty or only whitespace (kept: an empty output is a legitimate output, but often a mistake).
+
+Line breaks are ``\n`` alone, as sacrebleu reads files (``open(…, newline="\n")``): a Windows ``\r\n`` ending
+becomes ``\n``, and a bare carriage return inside a line stays in the segment as a character, where every tokenizer
+that splits on whitespace treats it as a space (sacrebleu's regression test expects ``"you \r doing"`` to score as
+``"you doing"``); the character metrics (CER, chrF with ``whitespace=true``) count it, as their references would.
+Both are reported as notes. In a CSV/TSV table, where a bare carriage return would end a row, it must be inside a
+quoted field.
 """
 
 from __future__ import annotations
@@ -10,7 +18,7 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -24,9 +32,14 @@ class InputError(ValueError):
 
     def __init__(self, source: str, message: str, line: int | None = None) -> None:
         self.source = source
+        self.message = message
         self.line = line
         where = f"{source}, line {line}" if line is not None else source
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, int | None]]:
+        # Rebuilt from its parts, so the error keeps its type when it crosses processes (a Dask worker's).
+        return (type(self), (self.source, self.message, self.line))
 
 
 @dataclass(frozen=True)
@@ -54,18 +67,18 @@ def display_name(source: str) -> str:
     return Path(source).stem or name
 
 
-def _decode(data: bytes, source: str, notes: list[str]) -> str:
+def _decode(data: bytes, source: str, notes: list[str], first_line: int = 1) -> str:
     if b"\x00" in data[:8192] or b"\x00" in data:
         at = data.index(b"\x00")
-        line = data.count(b"\n", 0, at) + 1
+        line = data.count(b"\n", 0, at) + first_line
         raise InputError(source, "looks like a binary file (it contains NUL bytes); expected UTF-8 text", line)
-    if data.startswith(b"\xef\xbb\xbf"):
+    if first_line == 1 and data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         notes.append(f"{source}: removed a UTF-8 byte-order mark")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + first_line
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise InputError(
             source,
@@ -77,8 +90,12 @@ def _decode(data: bytes, source: str, notes: list[str]) -> str:
         text = text.replace("\r\n", "\n")
         notes.append(f"{source}: converted Windows (CRLF) line endings")
     if "\r" in text:
-        line = text.count("\n", 0, text.index("\r")) + 1
-        raise InputError(source, "contains a bare carriage return (old Mac line ending) inside a line", line)
+        lines = [number for number, line in enumerate(text.split("\n"), start=first_line) if "\r" in line]
+        more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+        notes.append(
+            f"{source}: line {lines[0]}{more} has a bare carriage return (CR) inside it; it is kept as a character, as "
+            "sacrebleu reads files, and tokenizers that split on whitespace treat it as a space"
+        )
     return text
 
 
@@ -89,8 +106,8 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _check_line_lengths(texts: Sequence[str], source: str) -> None:
-    for number, line in enumerate(texts, start=1):
+def _check_line_lengths(texts: Sequence[str], source: str, first_line: int = 1) -> None:
+    for number, line in enumerate(texts, start=first_line):
         if len(line) > MAX_LINE_CHARS:
             raise InputError(
                 source,
@@ -100,9 +117,9 @@ def _check_line_lengths(texts: Sequence[str], source: str) -> None:
             )
 
 
-def _parse_jsonl(text: str, source: str, key: str) -> list[str]:
+def _parse_jsonl(text: str, source: str, key: str, first_line: int = 1) -> list[str]:
     texts = []
-    for number, line in enumerate(_lines(text), start=1):
+    for number, line in enumerate(_lines(text), start=first_line):
         if not line.strip():
             raise InputError(source, "empty line in a JSON-lines file (every line must be one JSON value)", number)
         try:
@@ -122,8 +139,15 @@ def _parse_jsonl(text: str, source: str, key: str) -> list[str]:
 
 
 def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> list[str]:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows = list(reader)
+    # Rows end at "\n" only (no newline translation): a carriage return is data inside a quoted field, and an
+    # error naming its line outside one, where the csv module would otherwise start a new row at it.
+    reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error:
+        raise InputError(
+            source, "a carriage return (CR) outside quotes would end the row; put that field in quotes", reader.line_num
+        ) from None
     if not rows:
         raise InputError(source, "the table is empty")
     header = rows[0]
@@ -148,24 +172,56 @@ def table_columns(data: bytes, source: str) -> list[str]:
     return next(csv.reader([first], delimiter=delimiter), [])
 
 
+def _blank_note(texts: Sequence[str], source: str, where: str, first: int) -> list[str]:
+    """A note on segments that are empty or only whitespace (kept: an empty output is legitimate, but often a
+    mistake); segment k is on ``where`` k + ``first`` − 1."""
+    blank = [k for k, segment in enumerate(texts) if not segment.strip()]
+    if not blank:
+        return []
+    shown = ", ".join(str(k + first) for k in blank[:20]) + (" …" if len(blank) > 20 else "")
+    return [
+        f"{source}: {len(blank)} segment(s) empty or only whitespace ({where}{'s' * (len(blank) > 1)} {shown}); "
+        "each is scored as an empty output"
+    ]
+
+
+TABLE_SUFFIXES = (".tsv", ".csv")
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
 def parse_segments(data: bytes, source: str, *, column: str | None = None, json_key: str = "text") -> Segments:
     """Read ``data`` (the bytes of file ``source``) as segments; the file type follows ``source``'s suffix."""
     if len(data) > MAX_FILE_BYTES:
         raise InputError(source, f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
     if not data:
         raise InputError(source, "file is empty")
-    notes: list[str] = []
-    text = _decode(data, source, notes)
     suffix = Path(source).suffix.lower()
-    if suffix in {".jsonl", ".ndjson"}:
-        texts = _parse_jsonl(text, source, json_key)
-    elif suffix in {".tsv", ".csv"}:
-        texts = _parse_table(text, source, column, "\t" if suffix == ".tsv" else ",")
+    if suffix in TABLE_SUFFIXES:
+        notes: list[str] = []
+        texts = _parse_table(_decode(data, source, notes), source, column, "\t" if suffix == ".tsv" else ",")
+        _check_line_lengths(texts, source)
+        notes += _blank_note(texts, source, "row", 2)  # a table's segment k is on row k + 1, after the header
+        segments = Segments(display_name(source), tuple(texts), tuple(notes), source)
     else:
-        texts = _lines(text)
-    if not texts:
+        segments = parse_lines(data, source, json_key=json_key)
+    if not segments.texts:
         raise InputError(source, "file has no segments")
-    _check_line_lengths(texts, source)
+    return segments
+
+
+def parse_lines(data: bytes, source: str, *, first_line: int = 1, json_key: str = "text") -> Segments:
+    """Read whole lines of a one-segment-per-line file (plain text or JSON lines, not a CSV/TSV table) as
+    segments: the whole file, or a run of its lines that starts at line ``first_line``, so that errors name the
+    line of the file (a partitioned reader parses each partition alone). Only line 1 may start with a byte-order
+    mark."""
+    suffix = Path(source).suffix.lower()
+    if suffix in TABLE_SUFFIXES:
+        raise InputError(source, "a CSV/TSV record may span lines, so it is not read by lines; use .txt, .jsonl")
+    notes: list[str] = []
+    text = _decode(data, source, notes, first_line)
+    texts = _parse_jsonl(text, source, json_key, first_line) if suffix in JSONL_SUFFIXES else _lines(text)
+    _check_line_lengths(texts, source, first_line)
+    notes += _blank_note(texts, source, "line", first_line)
     return Segments(display_name(source), tuple(texts), tuple(notes), source)
 
 
@@ -190,7 +246,11 @@ def read_segments(
 
 def check_same_length(files: Sequence[Segments]) -> None:
     """All files must have the same number of segments; the error lists every file and its count."""
-    counts = {f.source or f.name: len(f) for f in files}
+    check_same_counts({f.source or f.name: len(f) for f in files})
+
+
+def check_same_counts(counts: Mapping[str, int]) -> None:
+    """Every input (name → number of segments) must have the same number of segments."""
     if len(set(counts.values())) > 1:
         listing = ", ".join(f"{name}: {count} lines" for name, count in counts.items())
         raise InputError("inputs", f"files have different numbers of segments ({listing})")

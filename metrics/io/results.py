@@ -30,6 +30,7 @@ import numpy as np
 from metrics.evaluate import Evaluation
 from metrics.stats.correlation import Correlation
 from metrics.stats.resampling import Arithmetic
+from metrics.stats.rouge_bootstrap import MEASURES, AggregateScore
 from metrics.stats.significance import Interval, Method, PairResult
 
 SCHEMA_VERSION = 1
@@ -51,12 +52,14 @@ class MetricInfo:
 @dataclass(frozen=True)
 class SystemScores:
     """One system: corpus score per metric id; its 95 % bootstrap interval where one was computed; segment scores
-    (in segment order) when they were asked for."""
+    (in segment order) when they were asked for; rouge-score's bootstrap aggregate (low/mid/high of P, R, F) of its
+    rouge-score metrics when asked for."""
 
     name: str
     scores: Mapping[str, float]
     intervals: Mapping[str, Interval] = field(default_factory=dict)
     segments: Mapping[str, tuple[float, ...]] | None = None
+    rouge_bootstrap: Mapping[str, AggregateScore] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,9 @@ class StatisticsSettings:
     """How the statistics were computed: enough to reproduce every interval, p-value and coefficient.
 
     ``method``: the paired test (``None`` when none ran); ``baseline``: the system every other one was compared
-    with (``None`` for all pairs); ``alpha``: the level of the tied groups; ``human``: where human scores came from.
+    with (``None`` for all pairs); ``alpha``: the level of the tied groups; ``human``: where human scores came from;
+    ``rouge_confidence``: the confidence level of rouge-score's bootstrap aggregate (``None`` when it did not run;
+    it draws ``n_bootstrap`` samples with ``seed``, see :mod:`metrics.stats.rouge_bootstrap`).
     """
 
     seed: int
@@ -121,6 +126,7 @@ class StatisticsSettings:
     all_pairs: bool = False
     alpha: float | None = None
     human: str | None = None
+    rouge_confidence: float | None = None
 
     def __post_init__(self) -> None:
         if self.method == "ar" and self.n_permutations is None:
@@ -146,14 +152,15 @@ class StatisticsSettings:
 @dataclass(frozen=True)
 class Statistics:
     """What :mod:`metrics.stats` computed on an evaluation, keyed by metric id: intervals per system, paired
-    results, tied groups (best first) and correlations with human scores, with the settings behind them. The
-    ``metric`` labels inside the records are replaced by the metric id."""
+    results, tied groups (best first), correlations with human scores and rouge-score's bootstrap aggregates per
+    system, with the settings behind them. The ``metric`` labels inside the records are replaced by the metric id."""
 
     settings: StatisticsSettings
     intervals: Mapping[str, Mapping[str, Interval]] = field(default_factory=dict)
     pairs: Mapping[str, Sequence[PairResult]] = field(default_factory=dict)
     groups: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
     correlations: Mapping[str, Sequence[Correlation]] = field(default_factory=dict)
+    rouge_bootstrap: Mapping[str, Mapping[str, AggregateScore]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -239,9 +246,16 @@ def _check_keys(what: str, found: Sequence[str], known: Sequence[str]) -> None:
 def _checked(statistics: Statistics, evaluation: Evaluation) -> None:
     metric_ids = list(evaluation.metrics)
     names = [s.name for s in evaluation.systems]
-    for part in (statistics.intervals, statistics.pairs, statistics.groups, statistics.correlations):
+    for part in (
+        statistics.intervals,
+        statistics.pairs,
+        statistics.groups,
+        statistics.correlations,
+        statistics.rouge_bootstrap,
+    ):
         _check_keys("metric", list(part), metric_ids)
-    _check_keys("system", [n for by_system in statistics.intervals.values() for n in by_system], names)
+    for by_system in (*statistics.intervals.values(), *statistics.rouge_bootstrap.values()):
+        _check_keys("system", list(by_system), names)
     _check_keys("system", [n for ps in statistics.pairs.values() for p in ps for n in (p.baseline, p.system)], names)
     _check_keys("system", [n for gs in statistics.groups.values() for g in gs for n in g], names)
     if statistics.settings.baseline is not None:
@@ -261,6 +275,7 @@ def build_results(
     not have are refused (they would describe other data)."""
     metric_ids = list(evaluation.metrics)
     intervals: Mapping[str, Mapping[str, Interval]] = {}
+    rouge: Mapping[str, Mapping[str, AggregateScore]] = {}
     pairs: Mapping[str, Sequence[PairResult]] = {}
     groups: Mapping[str, Sequence[Sequence[str]]] = {}
     correlations: Mapping[str, Sequence[Correlation]] = {}
@@ -268,7 +283,7 @@ def build_results(
     if statistics is not None:
         _checked(statistics, evaluation)
         intervals, pairs, groups = statistics.intervals, statistics.pairs, statistics.groups
-        correlations = statistics.correlations
+        correlations, rouge = statistics.correlations, statistics.rouge_bootstrap
         extra = statistics.settings.signature_fields(any(intervals.values()))
     metrics = tuple(
         MetricInfo(m, metric.name, _with_fields(evaluation.signatures[m], extra), bool(metric.higher_is_better))
@@ -280,6 +295,7 @@ def build_results(
             {m: float(result.scores[m]) for m in metric_ids},
             {m: intervals[m][result.name] for m in metric_ids if result.name in intervals.get(m, {})},
             {m: tuple(float(x) for x in result.segment_scores[m]) for m in metric_ids} if segments else None,
+            {m: rouge[m][result.name] for m in metric_ids if result.name in rouge.get(m, {})},
         )
         for result in evaluation.systems
     )
@@ -335,12 +351,18 @@ def _interval_json(iv: Interval) -> dict[str, Any]:
     return {"score": iv.score, "mean": iv.mean, "ci": [iv.lo, iv.hi], "half_width": iv.half_width}
 
 
+def _aggregate_json(aggregate: AggregateScore) -> dict[str, Any]:
+    return {part: {m: getattr(getattr(aggregate, part), m) for m in MEASURES} for part in ("low", "mid", "high")}
+
+
 def _system_json(system: SystemScores, intervals: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": system.name, "scores": dict(system.scores)}
     if intervals:
         entry["intervals"] = {m: _interval_json(iv) for m, iv in system.intervals.items()}
     if system.segments is not None:
         entry["segments"] = {m: list(values) for m, values in system.segments.items()}
+    if system.rouge_bootstrap:
+        entry["rouge_bootstrap"] = {m: _aggregate_json(a) for m, a in system.rouge_bootstrap.items()}
     return entry
 
 
@@ -388,6 +410,7 @@ def json_document(results: Results) -> dict[str, Any]:
             "alpha": settings.alpha,
             "correction": settings.correction,
             "human": settings.human,
+            "rouge_confidence": settings.rouge_confidence,
         }
     return document
 
@@ -471,6 +494,18 @@ def _human_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
         yield (c.metric, c.level, c.method, c.value, c.lo, c.hi, c.n, sig[c.metric])
 
 
+def _rouge_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    s = results.statistics
+    for m in results.metrics:
+        for system in results.systems:
+            aggregate = system.rouge_bootstrap.get(m.id)
+            if aggregate is None or s is None:
+                continue
+            for measure in MEASURES:
+                bounds = tuple(getattr(getattr(aggregate, part), measure) for part in ("low", "mid", "high"))
+                yield (m.id, system.name, measure, *bounds, s.rouge_confidence, s.n_bootstrap, s.seed, m.signature)
+
+
 def _note_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
     for n in results.notes:
         yield from ((n.metric, system, n.message, n.details.get(system or "", "")) for system in (n.systems or (None,)))
@@ -513,14 +548,19 @@ TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cel
     ),
     ("groups", ("metric", "group", "system", "signature"), _group_rows),
     ("human", ("metric", "level", "method", "value", "ci_lo", "ci_hi", "n", "signature"), _human_rows),
+    (
+        "rouge_bootstrap",
+        ("metric", "system", "measure", "low", "mid", "high", "confidence", "n_samples", "seed", "signature"),
+        _rouge_rows,
+    ),
     ("notes", ("metric", "system", "message", "detail"), _note_rows),
 )
 
 
 def tables(results: Results) -> tuple[Table, ...]:
     """The CSV tables of :data:`TABLES`, each row of numbers carrying its metric's signature: ``scores`` always;
-    ``segments`` (0-based segment index), ``comparisons``, ``groups`` (1 = best), ``human`` and ``notes`` when they
-    have rows."""
+    ``segments`` (0-based segment index), ``comparisons``, ``groups`` (1 = best), ``human``, ``rouge_bootstrap`` and
+    ``notes`` when they have rows."""
     found = (Table(name, columns, tuple(rows(results))) for name, columns, rows in TABLES)
     return tuple(t for t in found if t.name == "scores" or t.rows)
 

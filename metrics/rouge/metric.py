@@ -10,7 +10,8 @@ WordNet exceptions, no 5-decimal rounding, no bootstrap averages, F1 only) are l
 Scores are on a 0–1 scale. F is F1 (rouge-score has no β). With several references each type independently takes
 the reference with the highest F (first maximum, as rouge-score's ``score_multi``). The corpus score is the mean of
 the segment F scores (rouge-score itself only offers ``BootstrapAggregator``, whose ``mid`` is the median of 1000
-unseeded bootstrap means: random, so not a parity target).
+bootstrap means from NumPy's unseeded global random state; :mod:`metrics.stats.rouge_bootstrap` computes it from
+these rows with a seed, equal to rouge-score's for that seed).
 
 Per segment the statistics are ``[precision, recall, fmeasure, hits, hyp_total, ref_total, best_ref]`` of the
 winning reference: ``hits`` clipped n-gram matches / LCS length / clipped union-LCS hits, ``hyp_total`` and
@@ -37,7 +38,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -65,6 +66,7 @@ from metrics.rouge.tokenize import (
 REFERENCE = "rouge-score-0.1.2"
 VERSION = "scorelens-0.1.0"
 COLUMNS = ("precision", "recall", "fmeasure", "hits", "hyp_total", "ref_total", "best_ref")
+KERNEL_CHUNK = 1000  # segments per kernel call in stats()
 _F = COLUMNS.index("fmeasure")
 # Distinct tokens after which the compiled path starts a new vocabulary (under 100 bytes each; a long-running
 # process meets ever new ones). CNN/DailyMail's 11,490 references and 3 systems hold 41,000.
@@ -288,6 +290,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 f"stem:{'yes' if c.stemmer else 'no'}",
                 "f:f1",
                 "multi:max-f",
+                "agg:mean",  # of the segment F; rouge-score's BootstrapAggregator reports a median of resample means
                 f"ref:{REFERENCE}",
                 f"version:{VERSION}",
             ]
@@ -311,7 +314,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         words = self.tokenizer.words(text)
         return words, (len(words),)
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         compiled = kernel("rouge")
         if compiled is None:
             return np.array(self._row(hyp, refs), dtype=np.float64)
@@ -343,15 +346,24 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     def _kernel_rows(self, compiled: ModuleType, vocabulary: Any, hyps: Sequence[str], streams: list[list[Any]]) -> Any:
         """The kernel's flat rows of the hypotheses against encoded reference streams."""
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Rows of every segment, with a note when the default tokenizer deleted letters (see the module doc)."""
         check_corpus(hyps, refs, self.rouge_type)
         compiled = kernel("rouge")
         if compiled is None:
-            rows = [self._row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+            rows = [self._row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
             matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
         else:
-            matrix = self._compiled_rows(hyps, refs, compiled)
+            # in chunks, so that progress is heard while the kernel works (a chunk costs a few milliseconds)
+            chunks = []
+            for start in range(0, len(hyps), KERNEL_CHUNK):
+                stop = min(start + KERNEL_CHUNK, len(hyps))
+                chunks.append(self._compiled_rows(hyps[start:stop], [s[start:stop] for s in refs], compiled))
+                if progress is not None:
+                    progress(stop)
+            matrix = np.concatenate(chunks) if chunks else np.empty((0, len(COLUMNS)), dtype=np.float64)
         notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n is not None)
         return SegmentStats(self.rouge_type, COLUMNS, matrix, self.aggregate, notes)
 
@@ -483,7 +495,7 @@ class RougeN(_Rouge):
             candidates.append(_Candidate(ngram_overlap(hyp_counts, ref_counts), hyp_total, ref_total))
         return _best_row(candidates)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """Shared n-grams with clipped counts and every occurrence's token position, for every reference."""
         n = self.n
         hyp_tokens = self.tokenizer.tokens(hyp)
@@ -553,7 +565,7 @@ class RougeL(_Rouge):
             candidates.append(_Candidate(lcs_length(ref_words, words, masks), len(words), len(ref_words)))
         return _best_row(candidates)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """One LCS per reference as (reference index, hypothesis index) pairs, and the DP grid on demand."""
         hyp_tokens = self.tokenizer.tokens(hyp)
         ref_tokens = [self.tokenizer.tokens(r) for r in refs]
@@ -643,7 +655,7 @@ class RougeLsum(_Rouge):
             ranges.append((start, len(tokens)))
         return tuple(tokens), ranges
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> RougeExplanation:
         """Per reference sentence: the LCS with each hypothesis sentence, LCS∪, and the positions credited."""
         hyp_tokens, hyp_ranges = self._sentence_tokens(hyp)
         hyp_sents = [[t.text for t in hyp_tokens[a:b]] for a, b in hyp_ranges]

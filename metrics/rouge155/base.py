@@ -56,7 +56,7 @@ from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 import numpy as np
 
-from metrics.core.base import ExplanationT, Metric, SegmentStats, StatsNote
+from metrics.core.base import ExplanationT, Metric, Progress, SegmentStats, StatsNote
 from metrics.core.cache import BoundedCache
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
@@ -185,6 +185,7 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
                 f"stem:{'yes' if c.stemmer else 'no'}",
                 f"alpha:{c.alpha:g}",
                 f"multi:{c.multi_ref}",
+                "agg:mean",  # of the un-rounded segment F; perl prints a bootstrap mean of rounded values
                 f"ref:{REFERENCE}",
                 f"version:{VERSION}",
             ]
@@ -204,8 +205,10 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
         """The mean F (pooled rows are means, so the F column already is it)."""
         return np.asarray(np.asarray(pooled, dtype=np.float64)[..., F_COLUMN])
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
-        base = super().stats(hyps, refs)
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        base = super().stats(hyps, refs, progress)
         if self.config.tokenizer != "default":
             return base
         lost = sum(not h.isascii() and any(ch.isalnum() and not ch.isascii() for ch in h) for h in hyps)

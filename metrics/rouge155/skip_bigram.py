@@ -204,13 +204,13 @@ class _RougeSkip(Rouge155[RougeSConfig, SkipBigramExplanation]):
             sides.append(_Side(hits, ref.total, hyp.total, selection))
         return sides
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         self._start_segment()
         ref_texts = [self._ref(r) for r in refs]
         hyp_text = self._prepare(tuple(chain.from_iterable(self._tokenizer.sentences(hyp))), False)
         return self._row(self._sides(hyp_text, ref_texts), _ratio)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> SkipBigramExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> SkipBigramExplanation:
         self._start_segment()
         hyp_tokens = tuple(chain.from_iterable(self._tokenizer.tokens(hyp)))
         ref_tokens = [tuple(chain.from_iterable(self._tokenizer.tokens(r))) for r in refs]

@@ -246,12 +246,12 @@ class RougeW(Rouge155[RougeWConfig, WlcsExplanation]):
         """f⁻¹(hits / total), perl's ``wlcsWeightInverse`` (0 when the total is 0)."""
         return (hits / total) ** (1 / self.config.weight) if total != 0 else 0.0
 
-    def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         hyp_text = self._prepare(self._tokenizer.sentences(hyp))
         sides = [self._side(hyp_text, self._ref(r), None) for r in refs]
         return self._row(sides, self._ratio)[0]
 
-    def explain(self, hyp: str, refs: Sequence[str]) -> WlcsExplanation:
+    def _explain(self, hyp: str, refs: Sequence[str]) -> WlcsExplanation:
         hyp_sents = self._tokenizer.tokens(hyp)
         hyp_text = self._prepare(tuple(tuple(t.text for t in s) for s in hyp_sents))
         sides = []

@@ -53,7 +53,8 @@ MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
 MAX_SHIFT_CANDIDATES = 1000
 # Work allowed for one hypothesis/reference shift search, in units of roughly a nanosecond of work (a
-# deterministic count of rows and cells, never a clock, so results are reproducible). Sentences need ~10^5-10^7.
+# deterministic count of rows and cells, never a clock, so results are reproducible). Sentences need ~10^5-10^7,
+# paragraphs of 430 words up to 2·10^8 (0.2 s; python -m benchmarks.work_bounds).
 DEFAULT_BUDGET = 2_000_000_000
 _INF = math.inf
 

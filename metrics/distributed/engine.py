@@ -1,0 +1,169 @@
+"""A distributed run: plan the partitions, summarize references for corpus-dependent metrics, score every
+partition on the cluster, gather and check the rows, and assemble the evaluation as the local engine does."""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from metrics.core.base import CorpusDependent, Metric
+from metrics.distributed.cluster import WORKER_WAIT_SECONDS, ClusterError, connect
+from metrics.distributed.gather import PartResult, check_tiling, concatenate, input_notes
+from metrics.distributed.sources import Plan, Source
+from metrics.distributed.tasks import Recipe, add_summaries, score_part, summarize_part
+from metrics.evaluate import Evaluation, Progress, assemble, nrefs_field
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+MAX_PARTITION = 20_000
+POLL_SECONDS = 0.25
+TASKS_PER_WORKER = 4  # a few partitions per worker, so that a slow one does not leave the others idle at the end
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The evaluation, and notes on how its input files were read (line endings, byte-order marks)."""
+
+    evaluation: Evaluation
+    notes: tuple[str, ...]
+
+
+def partitions(segments: int, size: int) -> list[tuple[int, int]]:
+    """Consecutive ranges ``[start, stop)`` of at most ``size`` segments covering ``0 … segments - 1``."""
+    if size < 1:
+        raise ValueError(f"partition size must be at least 1, not {size}")
+    return [(start, min(start + size, segments)) for start in range(0, segments, size)]
+
+
+def default_partition_size(segments: int, workers: int) -> int:
+    """:data:`TASKS_PER_WORKER` partitions per worker, at most :data:`MAX_PARTITION` segments each."""
+    return max(1, min(MAX_PARTITION, math.ceil(segments / (TASKS_PER_WORKER * max(workers, 1)))))
+
+
+def evaluate_source(
+    source: Source,
+    metrics: Mapping[str, Metric[Any, Any]],
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    partition_size: int | None = None,
+    progress: Progress | None = None,
+) -> Scored:
+    """Score ``source`` on the cluster at ``scheduler``, or on a local cluster of ``workers`` processes."""
+    with connect(scheduler, workers) as client:
+        return run(client, source, metrics, partition_size=partition_size, progress=progress)
+
+
+def _summaries(
+    client: Client, plan: Plan, ranges: Sequence[tuple[int, int]], recipes: Mapping[str, Recipe], run: str
+) -> Future:
+    """A future of the whole corpus's summaries (metric id → summary), added up pairwise on the cluster."""
+    level = [
+        client.submit(summarize_part, plan.part(a, b), recipes, key=f"scorelens-summarize-{a}-{b}-{run}")
+        for a, b in ranges
+    ]
+    depth = 0
+    while len(level) > 1:
+        depth += 1
+        pairs = [
+            client.submit(add_summaries, level[i], level[i + 1], key=f"scorelens-add-{depth}-{i}-{run}")
+            for i in range(0, len(level) - 1, 2)
+        ]
+        level = pairs + level[len(pairs) * 2 :]
+    return level[0]
+
+
+def _check_workers(client: Client, alone_since: float | None) -> float | None:
+    """When the cluster has had no worker since ``alone_since``; an error once that lasts too long (workers that
+    died and were not restarted would otherwise leave the run waiting for ever)."""
+    if client.scheduler_info()["workers"]:
+        return None
+    now = time.monotonic()
+    if alone_since is not None and now - alone_since > WORKER_WAIT_SECONDS:
+        raise ClusterError(
+            f"the cluster has had no worker for {WORKER_WAIT_SECONDS:.0f} s (they died and were not restarted); "
+            "the run stops"
+        )
+    return now if alone_since is None else alone_since
+
+
+def _collect(client: Client, futures: Sequence[Future], progress: Progress | None) -> list[PartResult]:
+    from distributed import as_completed
+
+    results: list[PartResult] = []
+    pending = as_completed(futures)
+    alone_since: float | None = None
+    try:
+        while not pending.is_empty():
+            batch = pending.next_batch(block=False)
+            for future in batch:
+                results.append(future.result())
+                if progress is not None:
+                    progress(len(results) / len(futures), f"{len(results)} of {len(futures)} partitions scored")
+            if not batch:
+                alone_since = _check_workers(client, alone_since)
+                time.sleep(POLL_SECONDS)
+    except BaseException:
+        client.cancel(list(futures))
+        raise
+    return results
+
+
+@contextmanager
+def cluster_errors() -> Iterator[None]:
+    """Dask's error for a task whose workers kept dying, as a :class:`ClusterError` that says what to do."""
+    from distributed import KilledWorker
+
+    try:
+        yield
+    except KilledWorker as err:
+        raise ClusterError(
+            f"task {err.task} ran on workers that died {err.allowed_failures + 1} times, Dask's limit "
+            "(distributed.scheduler.allowed-failures); a worker dies when it runs out of memory (try smaller "
+            "partitions) or is stopped"
+        ) from None
+
+
+def run(
+    client: Client,
+    source: Source,
+    metrics: Mapping[str, Metric[Any, Any]],
+    *,
+    partition_size: int | None = None,
+    progress: Progress | None = None,
+) -> Scored:
+    """Score ``source`` with ``metrics`` on the cluster of ``client``; the numbers are the local engine's."""
+    with cluster_errors():
+        return score_plan(client, source.plan(client), metrics, partition_size=partition_size, progress=progress)
+
+
+def score_plan(
+    client: Client,
+    plan: Plan,
+    metrics: Mapping[str, Metric[Any, Any]],
+    *,
+    partition_size: int | None = None,
+    progress: Progress | None = None,
+) -> Scored:
+    """Score a source's ``plan`` (made on the cluster of ``client``: see :func:`run`, which also turns a worker that
+    kept dying into a :class:`ClusterError`)."""
+    workers = len(client.scheduler_info()["workers"])
+    ranges = partitions(plan.segments, partition_size or default_partition_size(plan.segments, workers))
+    recipes = {metric_id: Recipe.of(metric) for metric_id, metric in metrics.items()}
+    dependent = {m: recipes[m] for m, metric in metrics.items() if isinstance(metric, CorpusDependent)}
+    run_id = uuid.uuid4().hex[:8]
+    summaries = _summaries(client, plan, ranges, dependent, run_id) if dependent else None
+    futures = [
+        client.submit(score_part, plan.part(a, b), recipes, summaries, key=f"scorelens-score-{a}-{b}-{run_id}")
+        for a, b in ranges
+    ]
+    ordered = check_tiling(_collect(client, futures, progress), plan.segments)
+    stats = concatenate(ordered, plan.systems, list(metrics))
+    nrefs = nrefs_field(frozenset().union(*(part.ref_counts for part in ordered)))
+    return Scored(assemble(metrics, stats, nrefs), input_notes(ordered))

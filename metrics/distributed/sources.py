@@ -1,0 +1,241 @@
+"""What a distributed run scores, and how a worker reads one partition of it.
+
+A source (:class:`InMemory`, :class:`TextFiles`, :class:`ParquetTable`) makes a :class:`Plan` on the cluster: the
+number of segments, the system names, and for any range of segments a small, picklable reader that a task carries
+to its worker. The reader opens the files there, so the client never holds the texts of a large corpus; a task
+that is retried (its worker died) reads its partition again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from metrics.core.base import check_corpus
+from metrics.distributed.lines import BLOCK_BYTES, STRIDE, LineIndex, LineSpan, blocks, count_block, file_size
+from metrics.io.inputs import TABLE_SUFFIXES, InputError, check_same_counts, display_name
+from metrics.io.parquet import TableLayout, read_rows, table_layout
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+
+@dataclass(frozen=True)
+class Part:
+    """Segments ``start`` … ``stop - 1`` of every system and reference stream, with notes on how the input was
+    read (line endings, a byte-order mark). A part in hand is its own reader."""
+
+    start: int
+    stop: int
+    systems: Mapping[str, Sequence[str]]
+    refs: tuple[Sequence[str | None], ...]
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name, texts in (*self.systems.items(), *((f"reference {k + 1}", r) for k, r in enumerate(self.refs))):
+            if len(texts) != self.stop - self.start:
+                raise ValueError(f"{name}: {len(texts)} segments in a part of segments {self.start}–{self.stop - 1}")
+
+    def read(self, systems: bool = True) -> Part:
+        return self
+
+
+class PartReader(Protocol):
+    """Reads segments ``start`` … ``stop - 1`` where it runs; ``systems=False``: the references only."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def stop(self) -> int: ...
+
+    def read(self, systems: bool = True) -> Part: ...
+
+
+class Plan(Protocol):
+    @property
+    def segments(self) -> int: ...
+
+    @property
+    def systems(self) -> tuple[str, ...]: ...
+
+    def part(self, start: int, stop: int) -> PartReader: ...
+
+
+class Source(Protocol):
+    def plan(self, client: Client) -> Plan: ...
+
+
+def first_references(plan: Plan, segments: int) -> tuple[Sequence[str | None], ...]:
+    """The reference streams of the first ``segments`` segments, read here (what choosing default metrics and a
+    language's options looks at)."""
+    return plan.part(0, min(segments, plan.segments)).read(systems=False).refs
+
+
+# --------------------------------------------------------------------------------------------------------- memory
+
+
+@dataclass(frozen=True)
+class MemoryPlan:
+    texts: InMemory
+    segments: int
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(self.texts.systems)
+
+    def part(self, start: int, stop: int) -> Part:
+        return Part(
+            start,
+            stop,
+            {name: tuple(hyps[start:stop]) for name, hyps in self.texts.systems.items()},
+            tuple(tuple(stream[start:stop]) for stream in self.texts.refs),
+        )
+
+
+@dataclass(frozen=True)
+class InMemory:
+    """Texts this process holds (what :func:`metrics.evaluate.evaluate` is given): each task carries its slice."""
+
+    systems: Mapping[str, Sequence[str]]
+    refs: Sequence[Sequence[str | None]]
+
+    def plan(self, client: Client) -> MemoryPlan:
+        if not self.systems:
+            raise ValueError("no systems to score")
+        for name, hyps in self.systems.items():
+            check_corpus(hyps, self.refs, f"system {name!r}")
+        return MemoryPlan(self, len(self.refs[0]))
+
+
+# ----------------------------------------------------------------------------------------------------- text files
+
+
+@dataclass(frozen=True)
+class TextSlice:
+    start: int
+    stop: int
+    refs: tuple[LineSpan, ...]
+    systems: tuple[tuple[str, LineSpan], ...]
+    json_key: str
+
+    def read(self, systems: bool = True) -> Part:
+        refs = [span.read(self.json_key) for span in self.refs]
+        outputs = {name: span.read(self.json_key) for name, span in self.systems} if systems else {}
+        notes = dict.fromkeys(n for segments in (*refs, *outputs.values()) for n in segments.notes)
+        return Part(
+            self.start,
+            self.stop,
+            {name: s.texts for name, s in outputs.items()},
+            tuple(s.texts for s in refs),
+            tuple(notes),
+        )
+
+
+@dataclass(frozen=True)
+class TextPlan:
+    refs: tuple[LineIndex, ...]
+    outputs: tuple[tuple[str, LineIndex], ...]
+    json_key: str
+
+    @property
+    def segments(self) -> int:
+        return self.refs[0].lines
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.outputs)
+
+    def part(self, start: int, stop: int) -> TextSlice:
+        return TextSlice(
+            start,
+            stop,
+            tuple(index.span(start, stop) for index in self.refs),
+            tuple((name, index.span(start, stop)) for name, index in self.outputs),
+            self.json_key,
+        )
+
+
+@dataclass(frozen=True)
+class TextFiles:
+    """One-segment-per-line files (``.txt``, ``.jsonl``: :func:`metrics.io.inputs.parse_lines`), each a reference
+    stream or a system named by its file (:func:`~metrics.io.inputs.display_name`). The cluster first counts the
+    lines of every ``block_bytes`` block (:mod:`metrics.distributed.lines`); no file size limit applies."""
+
+    refs: tuple[str, ...]
+    systems: tuple[str, ...]
+    json_key: str = "text"
+    block_bytes: int = field(default=BLOCK_BYTES)
+    stride: int = field(default=STRIDE)
+
+    def plan(self, client: Client) -> TextPlan:
+        if not self.refs or not self.systems:
+            raise ValueError("give at least one reference file and one system file")
+        names = [display_name(path) for path in self.systems]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two system files share a name ({', '.join(names)}); rename one")
+        paths = list(dict.fromkeys((*self.refs, *self.systems)))
+        for path in paths:
+            if Path(path).suffix.lower() in TABLE_SUFFIXES:
+                raise InputError(path, "CSV/TSV is not read in partitions (a record may span lines); use Parquet")
+        sizes = {path: file_size(path) for path in paths}
+        for path, size in sizes.items():
+            if size == 0:
+                raise InputError(path, "file is empty")
+        counting = {
+            path: [
+                client.submit(count_block, path, a, b, self.stride, pure=False)
+                for a, b in blocks(size, self.block_bytes)
+            ]
+            for path, size in sizes.items()
+        }
+        counted = client.gather(counting)
+        index = {path: LineIndex.from_blocks(path, sizes[path], counted[path], self.stride) for path in paths}
+        check_same_counts({path: index[path].lines for path in (*self.refs, *self.systems)})
+        return TextPlan(
+            tuple(index[p] for p in self.refs),
+            tuple((display_name(p), index[p]) for p in self.systems),
+            self.json_key,
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------- table
+
+
+@dataclass(frozen=True)
+class TableSlice:
+    layout: TableLayout
+    start: int
+    stop: int
+
+    def read(self, systems: bool = True) -> Part:
+        rows = read_rows(self.layout, self.start, self.stop, systems=systems)
+        return Part(self.start, self.stop, rows.systems, rows.refs)
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    layout: TableLayout
+
+    @property
+    def segments(self) -> int:
+        return self.layout.rows
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return self.layout.systems
+
+    def part(self, start: int, stop: int) -> TableSlice:
+        return TableSlice(self.layout, start, stop)
+
+
+@dataclass(frozen=True)
+class ParquetTable:
+    """A Parquet table of segments (the column convention of :mod:`metrics.io.parquet`), read by row range."""
+
+    path: str
+
+    def plan(self, client: Client) -> TablePlan:
+        return TablePlan(table_layout(self.path))
