@@ -3,7 +3,7 @@
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ("lcs", "ngrams", "porter", "ter", "tokenize")
+KERNELS = ("ngrams", "porter", "rouge", "ter", "tokenize")
 
 setup(
     ext_modules=cythonize(

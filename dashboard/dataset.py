@@ -1,7 +1,9 @@
 """The data the app scores: named system outputs, reference streams, an optional source, all the same length.
 
 A :class:`Dataset` is immutable; edits (rename, remove, add) return a new one, so a failed edit can never leave a
-half-changed dataset in the session. Each stream has a content hash, so caches keyed by content survive renames.
+half-changed dataset in the session. Each system has a stable id that follows it through renames and stays distinct
+when two systems have identical outputs (a re-run, a copied baseline), so widgets and view state key on it; each
+stream has a content hash, so caches keyed by content survive renames.
 Optional human judgments (:class:`metrics.stats.human.HumanScores`, keyed by system name) and external metrics' segment
 scores (:class:`metrics.external.ExternalScores`, by metric name, then system) follow their system through renames
 and removals.
@@ -46,8 +48,14 @@ class Dataset:
     # Arrays cannot take part in ``==``; fingerprint() covers the judgments instead.
     human: HumanScores | None = field(default=None, compare=False)
     external: Mapping[str, ExternalScores] = field(default_factory=dict)
+    # One id per system, in the order of ``systems``; left empty, they are numbered s1, s2, …
+    system_ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if not self.system_ids:
+            object.__setattr__(self, "system_ids", tuple(f"s{k}" for k in range(1, len(self.systems) + 1)))
+        if len(self.system_ids) != len(self.systems) or len(set(self.system_ids)) != len(self.system_ids):
+            raise InputError("dataset", f"{len(self.systems)} systems need as many distinct ids: {self.system_ids}")
         if not self.refs:
             raise InputError("dataset", "at least one reference file is needed")
         if len(self.ref_names) != len(self.refs):
@@ -94,6 +102,15 @@ class Dataset:
 
     def system_hash(self, name: str) -> str:
         return stream_hash(self.systems[name])
+
+    def system_id(self, name: str) -> str:
+        """The stable id of the system now called ``name``."""
+        return self.system_ids[list(self.systems).index(name)]
+
+    def system_name(self, system_id: str) -> str | None:
+        """The current name of the system with this id (``None`` when it is no longer loaded)."""
+        names = dict(zip(self.system_ids, self.systems, strict=True))
+        return names.get(system_id)
 
     def human_hash(self, name: str) -> str | None:
         """Content hash of the human scores of one system (``None`` when it has none)."""
@@ -143,13 +160,19 @@ class Dataset:
             scores = {k: v for k, v in human.scores.items() if k != name}
             human = HumanScores(scores, human.source) if scores else None
         external = {k: v.without(name) for k, v in self.external.items()}
-        return replace(self, systems=systems, human=human, external=external)
+        ids = tuple(i for i, k in zip(self.system_ids, self.systems, strict=True) if k != name)
+        return replace(self, systems=systems, human=human, external=external, system_ids=ids)
 
     def with_systems(self, added: Mapping[str, Sequence[str]]) -> Dataset:
+        """The systems, then ``added`` (renamed ``name (2)``… where a name is taken), each with a new id."""
         systems = dict(self.systems)
+        ids = list(self.system_ids)
+        next_id = 1 + max((int(i[1:]) for i in ids if i[:1] == "s" and i[1:].isdigit()), default=0)
         for name, texts in added.items():
             systems[unique_name(name, list(systems))] = tuple(texts)
-        return replace(self, systems=systems)
+            ids.append(f"s{next_id}")
+            next_id += 1
+        return replace(self, systems=systems, system_ids=tuple(ids))
 
     def segment_refs(self, i: int) -> list[str]:
         return [stream[i] for stream in self.refs]

@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from dashboard import state
 from dashboard.dataset import Dataset
@@ -40,10 +41,25 @@ def app_frame() -> Iterator[None]:
 
 def page_setup(title: str) -> Dataset:
     """The opening of every page: its browser title, the frame unless ``app.py`` drew it, and the loaded data."""
+    if not _FRAMED.get():
+        _hand_navigation_to_app()
     st.set_page_config(page_title=f"ScoreLens — {title}", layout="wide")
     if not _FRAMED.get():
         _draw_frame()
     return state.dataset()
+
+
+def _hand_navigation_to_app() -> None:
+    """Give the routing back to ``app.py`` when Streamlit ran a page file by itself from ``pages/``.
+
+    A ``pages/`` folder beside the entry point puts a fresh server in Streamlit's legacy multipage mode, which lasts
+    until ``app.py`` calls ``st.navigation``. When a server's first request is a deep link (``/Data``), legacy mode
+    runs that page file instead of ``app.py``, so ``app.py`` never claims the navigation and every session shows
+    the legacy menu until restart. Leaving the mode and rerunning makes this and every later run go through
+    ``app.py``, which routes to the same page (page ids are their URL paths in both modes)."""
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def _draw_frame() -> None:
@@ -59,7 +75,9 @@ def _options_panel(chosen: list[str]) -> None:
         stored = stored_all.get(family, {})
         panel = st.expander(f"{family} options", expanded=False)
         values = {
-            f.name: option_widget(panel, f.option, f.key, widget_value(f, stored), f.choices, f.unavailable)
+            f.name: option_widget(
+                panel, f.option, state.widget_key(f.key), widget_value(f, stored), f.choices, f.unavailable
+            )
             for f in fields
         }
         changed = changed_values(fields, values)
@@ -77,13 +95,14 @@ def _sidebar() -> None:
         st.markdown(f"**{escape_markdown(data.title)}**")
         st.caption(f"{len(data.systems)} systems · {len(data)} segments · {len(data.refs)} reference(s)")
         offered = list(state.offered_metrics())
+        box = state.widget_key(METRICS_BOX)
         chosen = st.multiselect(
             "Metrics",
             offered,
             # A value put in the box's state (the Data page adding an external metric) wins over the default.
-            default=None if METRICS_BOX in st.session_state else [m for m in state.metric_ids() if m in offered],
+            default=None if box in st.session_state else [m for m in state.metric_ids() if m in offered],
             format_func=state.label,
-            key=METRICS_BOX,
+            key=box,
         )
         if not chosen:
             st.caption("Choose at least one metric; keeping the previous choice.")

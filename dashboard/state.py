@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import segment_metadata, slices
-from dashboard.compute import LRU, Job, run_cached
+from dashboard.compute import LRU, Job, NotComputed, report, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
@@ -43,6 +43,7 @@ SCRIPT = "script"  # the ScriptCounts of the loaded references
 LANGUAGE = "language"  # the LanguageSettings applied for them, and …
 AUTO_OPTIONS = "auto_options"  # … the option values that set ({family: {option: value}}), to tell the user's apart
 VIEW_KEYS = (BASELINE, SEGMENT)
+WIDGET_GENERATION = "widget_generation"
 N_RESAMPLES = 1000  # correlation intervals; sacrebleu's count, the floor of the significance tests' counts
 RESAMPLE_CHOICES = (1000, 2000, 5000, 10000, 20000, 50000)
 SEED = 12345
@@ -254,11 +255,19 @@ def apply_settings(loaded: Settings) -> list[str]:
     return notes
 
 
+def widget_key(name: str) -> str:
+    """The key of a widget that shows a setting (the metric choice, an option, the baseline), new after every
+    :func:`reset_widgets`."""
+    generation = st.session_state.get(WIDGET_GENERATION, 0)
+    return f"{name}@{generation}" if generation else name
+
+
 def reset_widgets() -> None:
-    """Forget widget state that mirrors settings, so widgets re-read the settings on the next run."""
-    for key in list(st.session_state):
-        if isinstance(key, str) and (key.startswith("opt:") or key in {"metrics_box", "baseline_box", "segment_box"}):
-            del st.session_state[key]
+    """Redraw the widgets that show settings from the settings, after code changed them (a sample, an upload or a
+    workspace was loaded). They get new keys: a browser sends its copy of every widget's value with its next
+    request, and the old widget's copy would otherwise put the old value back (the browser never redraws a widget
+    whose key stays the same from a changed default)."""
+    st.session_state[WIDGET_GENERATION] = st.session_state.get(WIDGET_GENERATION, 0) + 1
 
 
 def segment() -> int:
@@ -267,9 +276,8 @@ def segment() -> int:
 
 
 def set_segment(index: int) -> None:
-    """Choose the segment; call from callbacks or before the segment number widget exists in this run."""
+    """Choose the segment (the segment view's number box follows: it is keyed by the segment it shows)."""
     st.session_state[SEGMENT] = int(index)
-    st.session_state["segment_box"] = int(index) + 1
 
 
 # ------------------------------------------------------------------------------------------------- evaluation
@@ -305,23 +313,28 @@ def evaluation() -> Evaluation:
     all_options = options()
 
     def job(name: str, metric_id: str) -> Job[tuple[SegmentStats, float, np.ndarray]]:
+        metric, hyps = metrics[metric_id], list(data.systems[name])
+
         def run() -> tuple[SegmentStats, float, np.ndarray]:
-            single = evaluate({name: list(data.systems[name])}, refs, {metric_id: metrics[metric_id]}).systems[0]
+            single = evaluate({name: hyps}, refs, {metric_id: metric}, progress=report).systems[0]
             return single.stats[metric_id], single.scores[metric_id], single.segment_scores[metric_id]
 
         # An external metric's rows belong to the named system, whatever its text (two may have the same outputs).
-        owner = name if isinstance(metrics[metric_id], External) else None
+        owner = name if isinstance(metric, External) else None
         key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, data.system_hash(name), owner)
-        return Job(key, f"{metrics[metric_id].name} on {name}", run)
+        return Job(key, f"{metric.name} on {name}", run, lambda: metric.expected_seconds(hyps, refs))
 
     jobs = {(name, m): job(name, m) for m in metrics for name in data.systems}
-    results, failed = run_cached(_results(), jobs, "Scoring", expected=(ValueError, TypeError))
+    results, failed = run_cached(_results(), jobs, "Scoring", expected=(ValueError, TypeError, NotComputed))
     dropped: dict[str, str] = {}
     for (name, metric_id), err in failed.items():
-        dropped.setdefault(metric_id, f"{label(metric_id)} on {name}: {err}")
+        if isinstance(err, NotComputed):  # run_cached said why; the metric waits, the others are shown
+            dropped.setdefault(metric_id, "")
+        else:
+            dropped[metric_id] = dropped.get(metric_id) or f"{label(metric_id)} on {name}: {err}"
     for metric_id in dropped:
         del metrics[metric_id]
-    for message in [*errors, *dropped.values()]:
+    for message in [*errors, *filter(None, dropped.values())]:
         st.error(f"Left out — {escape_markdown(message)}", icon="⚠️")
     systems = []
     for name in data.systems:
@@ -338,7 +351,8 @@ def evaluation() -> Evaluation:
 
 def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     """Per metric id, the significance module's all-pairs report (intervals, pairs, tied groups), with system
-    names as shown now; ``None`` when that module is not installed. Cached by content, so renames are free."""
+    names as shown now; ``None`` when that module is not installed. Cached by the systems' ids and content, so
+    renames are free."""
     try:
         from metrics.stats import significance
     except ImportError:
@@ -347,11 +361,9 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     all_options = options()
     names = [r.name for r in evaluation.systems]
     count = resamples(len(names))
-    ids: list[str] = []
-    for name in names:  # content ids; a duplicate output gets a suffix so it stays a separate system
-        base = data.system_hash(name)
-        ids.append(base if base not in ids else f"{base}#{len(ids)}")
+    ids = [data.system_id(name) for name in names]  # stable: systems with identical outputs stay apart
     to_name = dict(zip(ids, names, strict=True))
+    content = tuple((i, data.system_hash(name)) for i, name in zip(ids, names, strict=True))
 
     def job(metric_id: str) -> Job[Any]:
         def run() -> Any:
@@ -362,11 +374,11 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
             intervals = significance.confidence_intervals(metric, stats, count, SEED)
             return significance.PairedReport(metric.name, "bs", None, intervals, (), ((ids[0],),))
 
-        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, tuple(ids), count, SEED)
+        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, content, count, SEED)
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}
-    reports, _ = run_cached(_statistics(), jobs, f"Bootstrap resampling ({count:,} samples)")
+    reports, _ = run_cached(_statistics(), jobs, f"Bootstrap resampling ({count:,} samples)", expected=(NotComputed,))
     return {metric_id: _renamed(report, to_name) for metric_id, report in reports.items()}
 
 
@@ -412,8 +424,12 @@ def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, .
 
     jobs = {m: job(m) for m in evaluation.metrics}
     label = f"Correlation with human scores ({N_RESAMPLES} resamples)"
-    results, failed = run_cached(_correlations(), jobs, label, expected=(ValueError,))
-    messages = [f"{evaluation.metrics[metric_id].name}: {err}" for metric_id, err in failed.items()]
+    results, failed = run_cached(_correlations(), jobs, label, expected=(ValueError, NotComputed))
+    messages = [
+        f"{evaluation.metrics[metric_id].name}: {err}"
+        for metric_id, err in failed.items()
+        if not isinstance(err, NotComputed)
+    ]
     if len(judged) < 2:
         messages.append("system-level correlation needs at least two systems with human scores")
     return results, messages

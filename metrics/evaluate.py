@@ -105,8 +105,9 @@ def evaluate(
     ``jobs`` > 1 computes the rows in that many forked processes (:mod:`metrics.parallel`; single-threaded
     callers only). ``engine="dask"`` computes them on a Dask cluster instead: the one at ``scheduler`` (an address
     such as ``tcp://10.0.0.5:8786``), else a local cluster of ``workers`` processes (default: one per core). The
-    numbers are the same either way. ``progress(fraction, message)`` is called as the work advances, so a front end
-    can show it.
+    numbers are the same either way. ``progress(fraction, message)`` hears where the work is, so a front end can
+    show it (and stop the work by raising from it): in one process before each (system, metric) pair and as its
+    segments are done.
     """
     engine = Engine(engine)
     if engine is Engine.DASK:

@@ -56,7 +56,7 @@ def segment_stats(
     the whole corpus or on one partition of it. A metric with an entry in ``summaries`` (a
     :class:`~metrics.core.base.CorpusDependent` one) scores these segments within the corpus it summarizes.
 
-    ``progress(fraction, message)`` is called before each (system, metric) pair.
+    ``progress(fraction, message)`` is called before each (system, metric) pair and as its segments are done.
     """
     summaries = summaries or {}
     result: Rows = {}
@@ -64,11 +64,14 @@ def segment_stats(
     for s, (name, hyps) in enumerate(systems.items()):
         result[name] = {}
         for m, (metric_id, metric) in enumerate(metrics.items()):
+            segments = None
             if progress is not None:
-                progress((s * len(metrics) + m) / steps, f"{metric.name} on {name}")
+                done, what = s * len(metrics) + m, f"{metric.name} on {name}"
+                progress(done / steps, what)
+                segments = _segments_done(progress, done, steps, what, len(hyps))
             summary = summaries.get(metric_id)
             if summary is None:
-                result[name][metric_id] = metric.system_stats(name, hyps, refs)
+                result[name][metric_id] = metric.system_stats(name, hyps, refs, segments)
             elif isinstance(metric, CorpusDependent):
                 result[name][metric_id] = metric.stats_within(hyps, refs, summary)
             else:
@@ -85,7 +88,8 @@ def compute_rows(
 ) -> Rows:
     """Rows of every system under every metric, in ``jobs`` processes (this one when ``jobs`` is 1).
 
-    ``progress(fraction, message)`` is called as (system, metric) pairs start (one process) or finish (several).
+    ``progress(fraction, message)`` is called as (system, metric) pairs start and their segments are done (one
+    process) or as they finish (several).
     """
     names = list(systems)
     here = {metric_id: metric for metric_id, metric in metrics.items() if metric.in_process}
@@ -113,3 +117,14 @@ def compute_rows(
             rows[name][metric_id] = metric.system_stats(name, systems[name], refs)
             done += 1
     return {name: {m: rows[name][m] for m in metrics} for name in names}
+
+
+def _segments_done(
+    progress: Callable[[float, str], None], done: int, steps: int, what: str, total: int
+) -> Callable[[int], None]:
+    """A metric's segment progress as the evaluation's: the share of all (system, metric) pairs done."""
+
+    def report(segments: int) -> None:
+        progress((done + segments / max(total, 1)) / steps, f"{what}: {segments:,} of {total:,} segments")
+
+    return report

@@ -13,7 +13,7 @@ from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import METRICS_BOX, page_setup
 from metrics.core.registry import SPECS
 from metrics.external.scores import default_name, parse_external
-from metrics.io.inputs import InputError, Segments
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments
 from rendering.text import escape_markdown
 
 data = page_setup("data")
@@ -47,9 +47,12 @@ for message in (state.metric_choice_note(state.metric_ids()), state.language_not
 st.caption("System names (edit to rename; content is unchanged, so nothing is rescored)")
 
 
-def rename(old: str, key: str) -> None:
+def rename(system_id: str, key: str) -> None:
     """Widget callback: rename, or put the old name back and say why (the widget then shows a valid name)."""
     current = state.dataset()
+    old = current.system_name(system_id)
+    if old is None:
+        return
     try:
         renamed = current.renamed(old, st.session_state[key])
     except InputError as err:
@@ -59,11 +62,14 @@ def rename(old: str, key: str) -> None:
     state.set_dataset(renamed, keep_metrics=True)
     if st.session_state.get(state.BASELINE) == old:
         st.session_state[state.BASELINE] = st.session_state[key].strip()
-        st.session_state.pop("baseline_box", None)
+        st.session_state.pop(state.widget_key("baseline_box"), None)
 
 
-def remove(name: str) -> None:
-    state.set_dataset(state.dataset().without(name), keep_metrics=True)
+def remove(system_id: str) -> None:
+    current = state.dataset()
+    name = current.system_name(system_id)
+    if name is not None:
+        state.set_dataset(current.without(name), keep_metrics=True)
 
 
 per_row = 3
@@ -71,13 +77,14 @@ names = list(data.systems)
 for start in range(0, len(names), per_row):
     columns = st.columns(per_row)
     for column, name in zip(columns, names[start : start + per_row], strict=False):
-        key = f"rename:{data.system_hash(name)}"
+        system_id = data.system_id(name)
+        key = f"rename:{system_id}"
         if st.session_state.get(key) != name:
             st.session_state[key] = name
         with column:
-            st.text_input(f"System {names.index(name) + 1}", key=key, on_change=rename, args=(name, key))
+            st.text_input(f"System {names.index(name) + 1}", key=key, on_change=rename, args=(system_id, key))
             if len(names) > 1:
-                st.button("Remove", key=f"remove:{data.system_hash(name)}", on_click=remove, args=(name,))
+                st.button("Remove", key=f"remove:{system_id}", on_click=remove, args=(system_id,))
 if "rename_error" in st.session_state:
     show_error(InputError("rename", st.session_state.pop("rename_error")))
 
@@ -93,23 +100,23 @@ def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
     memo = st.session_state.setdefault("parse_memo", {})
     results = []
     for upload in uploads:
-        content = upload.getvalue()
+        name, content = intake.upload_name(upload), upload.getvalue()
         column = None
-        if intake.is_table(upload.name):
-            columns = intake.columns_of(upload.name, content)
+        if intake.is_table(name):
+            columns = intake.columns_of(name, content)
             if columns:
                 names: list[str] = list(columns)
                 column = st.selectbox(
-                    f"Text column of {escape_markdown(upload.name)}",
+                    f"Text column of {escape_markdown(name)}",
                     names,
                     index=names.index(intake.default_column(columns) or names[-1]),
-                    key=f"column:{role}:{upload.name}",
+                    key=f"column:{role}:{name}",
                 )
-        memo_key = (upload.name, hash(content), column)
+        memo_key = (name, hash(content), column)
         if memo_key not in memo:
             if len(memo) > 64:
                 memo.clear()
-            memo[memo_key] = intake.parse_upload(upload.name, content, column=column)
+            memo[memo_key] = intake.parse_upload(name, content, column=column)
         results.append(memo[memo_key])
     return results
 
@@ -131,7 +138,8 @@ with tab_upload:
     st.caption(
         "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
         '(a string, a list of sentences, or an object with a "text" field per line). UTF-8; up to '
-        f"{intake.MAX_UPLOAD_BYTES // 2**20} MB per file. Without references, the systems are added to the loaded data."
+        f"{intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file (the command line `scorelens score` reads up to "
+        f"{intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems are added to the loaded data."
     )
     # A new key per successful load empties the uploaders, so loaded files are not offered again.
     round_ = st.session_state.get("upload_round", 0)
@@ -147,14 +155,19 @@ with tab_upload:
     good_systems = [p.segments for p in systems if p.segments is not None]
     good_source = source[0].segments if source and source[0].ok else None
     bad = [p for p in [*refs, *systems, *source] if not p.ok]
+    # Without every reference meant for them, the systems would be checked against other references (the loaded
+    # data's) and fail on a segment count that says nothing about them.
+    refs_missing = any(not p.ok for p in refs)
     if sys_uploads or ref_uploads:
-        problems = intake.assemble_problems(good_refs, good_systems, good_source, base=data)
+        problems = [] if refs_missing else intake.assemble_problems(good_refs, good_systems, good_source, base=data)
         for problem in problems:
             show_error(problem)
-        if bad:
+        if refs_missing:
+            st.warning("A reference file could not be read: fix or remove it to load these files.")
+        elif bad:
             st.warning("Files with errors are left out; fix them and upload again.")
         label = "Replace the loaded data with these files" if good_refs else "Add these systems to the loaded data"
-        if st.button(label, key="load_files", disabled=bool(problems), type="primary"):
+        if st.button(label, key="load_files", disabled=bool(problems) or refs_missing, type="primary"):
             new = intake.assemble(good_refs, good_systems, good_source, title="Uploaded files", base=data)
             notes = [
                 note for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for note in f.notes
@@ -217,28 +230,30 @@ with tab_human:
     human_upload = st.file_uploader("Human scores (.jsonl)", key=f"up_human{human_suffix}")
     ids_upload = st.file_uploader("Segment ids (optional, one per line)", key=f"up_human_ids{human_suffix}")
     if human_upload is not None:
+        human_name = intake.upload_name(human_upload)
         try:
             ids = None
             if ids_upload is not None:
-                parsed_ids = intake.parse_upload(ids_upload.name, ids_upload.getvalue())
+                ids_name = intake.upload_name(ids_upload)
+                parsed_ids = intake.parse_upload(ids_name, ids_upload.getvalue())
                 if parsed_ids.error is not None or parsed_ids.segments is None:
-                    raise parsed_ids.error or InputError(ids_upload.name, "could not be read")
+                    raise parsed_ids.error or InputError(ids_name, "could not be read")
                 ids = parsed_ids.segments
-            human, human_notes = intake.parse_human_upload(human_upload.name, human_upload.getvalue(), data, ids)
+            human, human_notes = intake.parse_human_upload(human_name, human_upload.getvalue(), data, ids)
             with_human = data.with_human(human)
         except InputError as err:
             show_error(err)
         else:
             judged = {name: int((~np.isnan(values)).sum()) for name, values in human.scores.items()}
             st.markdown(
-                f"✓ {escape_markdown(human_upload.name)}: "
+                f"✓ {escape_markdown(human_name)}: "
                 + escape_markdown(", ".join(f"{name} ({count} segments)" for name, count in judged.items()))
             )
             for note in human_notes:
                 st.info(escape_markdown(note), icon="ℹ️")
             if st.button("Attach these human scores", key="load_human", type="primary"):
                 st.session_state["human_round"] = human_round + 1
-                adopt(with_human, [f"human scores {human_upload.name} attached", *human_notes], keep_metrics=True)
+                adopt(with_human, [f"human scores {human_name} attached", *human_notes], keep_metrics=True)
 
 
 def change_external(new: Dataset, metric_ids: list[str], what: str, notes: tuple[str, ...] = ()) -> None:
@@ -248,7 +263,7 @@ def change_external(new: Dataset, metric_ids: list[str], what: str, notes: tuple
         st.session_state["external_round"] = st.session_state.get("external_round", 0) + 1
     state.set_dataset(new, keep_metrics=True)
     state.set_metric_ids(metric_ids)
-    st.session_state[METRICS_BOX] = state.metric_ids()
+    st.session_state[state.widget_key(METRICS_BOX)] = state.metric_ids()
     st.session_state["intake_notes"] = [f"external scores {what}", *notes]
 
 
@@ -337,12 +352,13 @@ with tab_workspace:
     )
     saved = st.file_uploader("Load a workspace file", type=["json"], key="up_workspace")
     if saved is not None and st.button("Load workspace", key="load_workspace", type="primary"):
+        saved_name = intake.upload_name(saved)
         try:
-            new, loaded = workspace.loads(saved.getvalue(), saved.name)
+            new, loaded = workspace.loads(saved.getvalue(), saved_name)
         except InputError as err:
             show_error(err)
         else:
             state.set_dataset(new)
             notes = state.apply_settings(loaded)
-            st.session_state["intake_notes"] = [f"workspace {saved.name} loaded", *notes]
+            st.session_state["intake_notes"] = [f"workspace {saved_name} loaded", *notes]
             st.rerun()

@@ -23,6 +23,9 @@ from rendering.tables import (
 )
 from rendering.text import escape_markdown
 
+CI, P, AGR = "95% CI", "p against the baseline", "human agreement"
+DETAILED_METRICS = 3
+
 data = page_setup("overview")
 st.title("ScoreLens — overview")
 
@@ -40,17 +43,18 @@ if not evaluation.metrics:
 names = [r.name for r in evaluation.systems]
 if st.session_state.get(state.BASELINE) not in names:
     st.session_state[state.BASELINE] = names[0]
-if st.session_state.get("baseline_box") not in names:
-    st.session_state["baseline_box"] = st.session_state[state.BASELINE]
+baseline_box = state.widget_key("baseline_box")
+if st.session_state.get(baseline_box) not in names:
+    st.session_state[baseline_box] = st.session_state[state.BASELINE]
 left, right = st.columns(2)
-baseline = left.selectbox("Baseline for significance", names, key="baseline_box")
+baseline = left.selectbox("Baseline for significance", names, key=baseline_box)
 auto = state.auto_resamples(len(names))
 chosen_count = right.selectbox(
     "Bootstrap resamples",
     [None, *state.RESAMPLE_CHOICES],
     index=[None, *state.RESAMPLE_CHOICES].index(st.session_state.get(state.RESAMPLES)),
     format_func=lambda n: f"auto ({auto:,} for {len(names)} systems)" if n is None else f"{n:,}",
-    key="resamples_box",
+    key=state.widget_key("resamples_box"),
     help="Tests of all pairs are Holm-corrected: with m pairs the smallest p-value a test of n resamples can reach "
     "is m/(n+1). auto takes enough resamples for it to be at most α/10.",
 )
@@ -81,10 +85,36 @@ for group in metric_notes(evaluation):
                 "\n".join(f"- {escape_markdown(s)}: {escape_markdown('; '.join(d))}" for s, d in group.details.items())
             )
 
-table = overview_table(evaluation, intervals or None, pvalues or None)
+# Every system and every metric's score stay in view: the table is as tall as its rows, and the columns beside
+# each score are offered by default only while they fit beside every metric's score on a 1400 px window.
+details = st.pills(
+    "Beside each score",
+    [CI, P, AGR],
+    selection_mode="multi",
+    default=[CI, P, AGR] if len(evaluation.metrics) <= DETAILED_METRICS else [],
+    key="overview_details",
+)
+table = overview_table(
+    evaluation, (intervals or None) if CI in details else None, (pvalues or None) if P in details else None
+)
 scores = {r.name: dict(r.scores) for r in evaluation.systems}
 trust = baseline_agreement(evaluation.metrics, scores, baseline, data.language)
-st.dataframe(style_overview(with_agreement(table, trust, labels), evaluation), key="scores_table")
+if AGR in details:
+    table = with_agreement(table, trust, labels)
+# A short header beside its score; the full name is the header's tooltip.
+short = {f"{label} 95% CI": ("95% CI", "95% bootstrap interval") for label in labels.values()}
+short |= {f"{label} p": ("p", f"paired bootstrap against {escape_markdown(baseline)}") for label in labels.values()}
+short |= {f"{label} human agr.": ("agr.", AGREEMENT_CAPTION.strip()) for label in labels.values()}
+st.dataframe(
+    style_overview(table, evaluation),
+    height="content",
+    column_config={
+        column: st.column_config.TextColumn(short[column][0], help=f"{escape_markdown(column)}: {short[column][1]}")
+        for column in table.columns
+        if column in short
+    },
+    key="scores_table",
+)
 if reports is None:
     st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.stats.significance.")
 else:
@@ -92,7 +122,7 @@ else:
         f"Best per metric highlighted. 95% bootstrap intervals ({n_resamples:,} resamples, seed {state.SEED}); "
         f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05; 1 for an output identical to "
         "the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
-        + (AGREEMENT_CAPTION if trust else "")
+        + (f" agr.:{AGREEMENT_CAPTION.split(':', 1)[1]}" if trust and AGR in details else "")
     )
     pairs = len(names) * (len(names) - 1) // 2
     floor = pairs / (n_resamples + 1)

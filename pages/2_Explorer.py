@@ -1,5 +1,6 @@
-"""Sentence explorer: every segment score of every system and metric; sort, filter by score, by the difference
-between two systems, by length and by text; choosing a row opens the segment view."""
+"""Sentence explorer for error analysis: two chosen systems' outputs, their scores and the A − B difference first,
+the differences between the outputs highlighted, then every segment score of every system and metric; sort,
+filter by score, by the difference, by length and by text; choosing a row opens the segment view."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import streamlit as st
 from dashboard import slices, state
 from dashboard.sidebar import scored_page
 from metrics.core.language import length_unit, text_length
+from rendering.comparison import ComparedRow, comparison_html
 from rendering.tables import column_name, metric_labels, sentence_scores
+
+PAGE_ROWS = 20  # rows of the side-by-side comparison per page
 
 data, evaluation = scored_page("explorer", "Sentence explorer")
 
@@ -23,13 +27,34 @@ systems = right.multiselect("Systems", all_systems, default=all_systems, key="ex
 metric_ids = metric_ids or list(evaluation.metrics)
 systems = systems or all_systems
 
-frame = sentence_scores(evaluation, systems, metric_ids)
+# The two systems under study lead every row: their difference, their scores and their outputs.
+d1, d2, d3 = st.columns(3)
+system_a = d1.selectbox("Compare system A", systems, key="ex_diff_a")
+others = [s for s in systems if s != system_a]
+system_b = d2.selectbox("with system B", others or [system_a], key="ex_diff_b")
+diff_metric = d3.selectbox("under", metric_ids, format_func=labels.get, key="ex_diff_metric")
+compared = system_b != system_a
+label = labels[diff_metric]
+scores_a = evaluation.system(system_a).segment_scores[diff_metric]
+scores_b = evaluation.system(system_b).segment_scores[diff_metric]
+diff = scores_a - scores_b
+
+scores = sentence_scores(evaluation, systems, metric_ids)
+lead = [column_name(system_a, label), *([column_name(system_b, label)] if compared else [])]
+frame = scores[lead].copy()
+diff_column = f"{system_a} − {system_b} · {label}"
+if compared:
+    frame.insert(0, diff_column, diff)
+frame[f"{system_a} output"] = list(data.systems[system_a])
+if compared:
+    frame[f"{system_b} output"] = list(data.systems[system_b])
+frame = frame.join(scores.drop(columns=lead))
 unit = length_unit(data.language)  # Chinese and Japanese put no spaces between words
 ref_lengths = np.array([text_length(r, unit) for r in data.refs[0]])
-frame.insert(0, f"ref {unit}", ref_lengths)
-frame.insert(1, "reference", list(data.refs[0]))
+frame[f"ref {unit}"] = ref_lengths
+frame["reference"] = list(data.refs[0])
 if data.source is not None:
-    frame.insert(1, "source", list(data.source))
+    frame["source"] = list(data.source)
 mask = np.ones(len(frame), dtype=bool)
 
 with st.expander("Filters", expanded=True):
@@ -55,28 +80,16 @@ with st.expander("Filters", expanded=True):
             chosen = c3.slider("range", lo, hi, (lo, hi), key=f"ex_score_range:{column}")
             mask &= (values >= chosen[0]) & (values <= chosen[1])
 
-    d1, d2, d3, d4 = st.columns(4)
-    system_a = d1.selectbox("Difference: system A", ["(no difference filter)", *systems], key="ex_diff_a")
-    system_b = d2.selectbox("minus system B", systems, index=min(1, len(systems) - 1), key="ex_diff_b")
-    diff_metric = d3.selectbox("under", metric_ids, format_func=labels.get, key="ex_diff_metric")
-    if system_a in systems and system_b != system_a:
-        diff_column = f"{system_a} − {system_b} · {labels[diff_metric]}"
-        diff = (
-            evaluation.system(system_a).segment_scores[diff_metric]
-            - evaluation.system(system_b).segment_scores[diff_metric]
-        )
-        frame.insert(2 + (data.source is not None), diff_column, diff)
-        lo, hi = float(np.nanmin(diff)), float(np.nanmax(diff))
-        if lo < hi:
-            chosen = d4.slider("A − B range", lo, hi, (lo, hi), key=f"ex_diff_range:{diff_column}")
-            mask &= (diff >= chosen[0]) & (diff <= chosen[1])
+    lo, hi = float(np.nanmin(diff)), float(np.nanmax(diff))
+    if compared and lo < hi:
+        chosen = st.slider(f"{diff_column} range", lo, hi, (lo, hi), key=f"ex_diff_range:{diff_column}")
+        mask &= (diff >= chosen[0]) & (diff <= chosen[1])
 
 view = frame[mask]
 slices.save_form(mask)  # the Analysis page scores saved slices
 s1, s2 = st.columns([3, 1])
-sort_by = s1.selectbox(
-    "Sort by", ["segment", *[c for c in view.columns if c not in ("reference", "source")]], key="ex_sort"
-)
+texts = {"reference", "source", f"{system_a} output", f"{system_b} output"}
+sort_by = s1.selectbox("Sort by", ["segment", *[c for c in view.columns if c not in texts]], key="ex_sort")
 descending = s2.toggle("Descending", key="ex_desc")
 if sort_by == "segment":
     view = view.sort_index(ascending=not descending)
@@ -92,7 +105,10 @@ event = st.dataframe(
     on_select="rerun",
     selection_mode="single-row",
     key="explorer_table",
-    column_config={c: st.column_config.NumberColumn(format="%.4f") for c in view.columns if "·" in c},
+    column_config={
+        **{c: st.column_config.NumberColumn(format="%.4f") for c in view.columns if "·" in c},
+        **{c: st.column_config.TextColumn(width="large") for c in view.columns if c in texts},
+    },
 )
 rows = list(event.selection.rows) if event is not None else []
 chosen_segment = int(view.index[rows[0]]) - 1 if rows and rows[0] < len(view) else None
@@ -108,3 +124,27 @@ number = g1.number_input("Or open segment number", 1, len(data), state.segment()
 if g2.button("Open in the segment view", key="ex_open"):
     state.set_segment(int(number) - 1)
     st.switch_page("pages/3_Segment.py")
+
+if compared and len(view):
+    st.subheader(f"{system_a} and {system_b} side by side", anchor=False)
+    st.caption(
+        f"In the order above. Highlighted: what one output has and the other lacks ({unit}); "
+        f"A − B is the difference of their {label}."
+    )
+    pages = (len(view) - 1) // PAGE_ROWS + 1
+    page = st.number_input(f"Page (1–{pages})", 1, pages, 1, key="ex_page") if pages > 1 else 1
+    for segment in view.index[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]:
+        i = int(segment) - 1
+        row = ComparedRow(
+            int(segment),
+            data.systems[system_a][i],
+            data.systems[system_b][i],
+            scores_a[i],
+            scores_b[i],
+            data.refs[0][i],
+        )
+        opened, body = st.columns([1, 11])
+        if opened.button(f"#{segment}", key=f"ex_row:{segment}", help="Open in the segment view"):
+            state.set_segment(i)
+            st.switch_page("pages/3_Segment.py")
+        body.html(comparison_html(row, label, unit))

@@ -15,6 +15,8 @@ from rendering.parts import Part
 from rendering.tables import metric_labels
 from rendering.text import escape_markdown
 
+TABLE_ROWS_SHOWN = 40
+
 data, evaluation = scored_page("segment", "Segment view")
 labels = metric_labels(evaluation)
 n = len(data)
@@ -24,17 +26,19 @@ def step(delta: int) -> None:
     state.set_segment(min(max(state.segment() + delta, 0), n - 1))
 
 
-def typed() -> None:
-    st.session_state[state.SEGMENT] = int(st.session_state["segment_box"]) - 1
+def typed(key: str) -> None:
+    state.set_segment(int(st.session_state[key]) - 1)
 
 
-if st.session_state.get("segment_box") != state.segment() + 1:
-    st.session_state["segment_box"] = state.segment() + 1
-nav = st.columns([2, 1, 1, 4])
-nav[0].number_input(f"Segment (1–{n})", 1, n, key="segment_box", on_change=typed)
-nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disabled=state.segment() == 0)
-nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=state.segment() == n - 1)
+# The number box is keyed by the segment it shows, and navigation never writes a widget's state: a browser that
+# has not yet drawn the last run sends the number it still shows with its next click, and under load (many
+# sessions, slow runs) that stale number used to count as typed and send the view back, losing "Next" clicks.
 index = state.segment()
+box = f"segment_box:{index}"
+nav = st.columns([2, 1, 1, 4])
+nav[0].number_input(f"Segment (1–{n})", 1, n, index + 1, key=box, on_change=typed, args=(box,))
+nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disabled=index == 0)
+nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=index == n - 1)
 
 controls = st.columns([2, 2, 2, 1])
 metric_id = controls[0].selectbox("Evidence of", list(evaluation.metrics), format_func=labels.get, key="seg_metric")
@@ -57,7 +61,7 @@ scores = pd.DataFrame(
     {labels[m]: [float(evaluation.system(s).segment_scores[m][index]) for s in shown] for m in evaluation.metrics},
     index=pd.Index(shown, name="system"),
 )
-st.dataframe(scores.style.format("{:.4f}"), key="segment_scores")
+st.dataframe(scores.style.format("{:.4f}"), height="content", key="segment_scores")
 
 explanations = state.explain_all(evaluation, metric_id, shown, index)
 # The order choice is made once for all systems, from the first explanation's orders.
@@ -77,29 +81,43 @@ def show(part: Part, key: str) -> None:
     elif part.kind == "figure":
         st.plotly_chart(part.payload, key=key)
     elif part.kind == "table":
-        st.dataframe(part.payload, key=key, hide_index=True)
+        # Every row in view while that stays short; a longer table scrolls inside its frame.
+        height = "content" if len(part.payload) <= TABLE_ROWS_SHOWN else "auto"
+        st.dataframe(part.payload, key=key, hide_index=True, height=height)
     else:
         st.caption(escape_markdown(str(part.payload)))
 
 
+def show_all(parts: list[Part], key: str) -> None:
+    for k, part in enumerate(p for p in parts if not p.detail):
+        show(part, f"{key}:part:{k}")
+    details = [p for p in parts if p.detail]
+    if details:
+        with st.expander("More detail"):
+            for k, part in enumerate(details):
+                show(part, f"{key}:detail:{k}")
+
+
+# Systems side by side in columns; what needs a page's width to be read (tables, figures, alignment drawings)
+# follows each row of columns at full width, one block per system.
 for start in range(0, len(shown), int(per_row)):
-    columns = st.columns(int(per_row))
-    for column, system in zip(columns, shown[start : start + int(per_row)], strict=False):
+    row = shown[start : start + int(per_row)]
+    full_rows: dict[str, list[Part]] = {}
+    for column, system in zip(st.columns(int(per_row)), row, strict=False):
         with column, st.container(border=True):
             score = evaluation.system(system).segment_scores[metric_id][index]
             st.markdown(f"**{escape_markdown(system)}** — {escape_markdown(labels[metric_id])} {score:.4f}")
-            explanation = explanations[system]
             parts = explanation_parts(
-                explanation,
+                explanations[system],
                 data.systems[system][index],
                 data.segment_refs(index),
                 order=order,
                 reference=None if reference_choice == 0 else reference_choice - 1,
             )
-            for k, part in enumerate(p for p in parts if not p.detail):
-                show(part, f"part:{system}:{k}")
-            details = [p for p in parts if p.detail]
-            if details:
-                with st.expander("More detail"):
-                    for k, part in enumerate(details):
-                        show(part, f"detail:{system}:{k}")
+            show_all([p for p in parts if per_row == 1 or not p.full_row], f"{system}:narrow")
+            full_rows[system] = [p for p in parts if per_row > 1 and p.full_row]
+    for system, parts in full_rows.items():
+        if parts:
+            with st.container(border=True):
+                st.markdown(f"**{escape_markdown(system)}** — {escape_markdown(labels[metric_id])}, continued")
+                show_all(parts, f"{system}:wide")

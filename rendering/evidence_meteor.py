@@ -33,7 +33,7 @@ def meteor_parts(ex: MeteorExplanation, hyp: str, refs: Sequence[str], options: 
         limit=MAX_DRAWN,
     )
     parts = [
-        Part("html", svg, f"Alignment with reference {k + 1}" + (" (best)" if k == ex.best_ref else "")),
+        Part("html", svg, f"Alignment with reference {k + 1}" + (" (best)" if k == ex.best_ref else ""), wide=True),
         Part(
             "html",
             counts_html(

@@ -1,8 +1,8 @@
 """Plotly figures: corpus scores with confidence whiskers, per-metric rankings, and the LCS grid of ROUGE-L.
 
 Plotly interprets a subset of HTML in every label (``<b>``, ``<a href>``…), so every user string that reaches a
-figure (system names, tokens) goes through :func:`rendering.text.escape_html` first; plotly shows entities as the
-literal characters.
+figure (system names, tokens) goes through :func:`rendering.text.escape_plotly` first, which escapes only what
+plotly decodes again.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from rendering.text import escape_html
+from rendering.text import escape_plotly
 
 Interval = tuple[float, float]
 PATH_COLOURS = ("#d81b60", "#1e88e5", "#ffc107", "#004d40", "#8e24aa", "#f4511e")
@@ -31,9 +31,9 @@ def scores_figure(
     metric_ids = list(labels)
     systems = list(scores)
     fig = make_subplots(
-        rows=1, cols=max(1, len(metric_ids)), subplot_titles=[escape_html(labels[m]) for m in metric_ids]
+        rows=1, cols=max(1, len(metric_ids)), subplot_titles=[escape_plotly(labels[m]) for m in metric_ids]
     )
-    names = [escape_html(s) for s in systems]
+    names = [escape_plotly(s) for s in systems]
     for col, metric_id in enumerate(metric_ids, start=1):
         values = [scores[s][metric_id] for s in systems]
         error = None
@@ -54,7 +54,7 @@ def scores_figure(
                 mode="markers",
                 marker={"size": 10},
                 error_x=error,
-                name=escape_html(labels[metric_id]),
+                name=escape_plotly(labels[metric_id]),
                 showlegend=False,
                 hovertemplate="%{y}: %{x:.4f}<extra></extra>",
             ),
@@ -85,10 +85,10 @@ def rankings_figure(
     for system in scores:
         fig.add_trace(
             go.Scatter(
-                x=[escape_html(labels[m]) for m in metric_ids],
+                x=[escape_plotly(labels[m]) for m in metric_ids],
                 y=[per_metric[m][system] for m in metric_ids],
                 mode="lines+markers",
-                name=escape_html(system),
+                name=escape_plotly(system),
                 hovertemplate="%{x}: rank %{y}<extra>%{fullData.name}</extra>",
             )
         )
@@ -119,8 +119,8 @@ def lcs_grid_figure(
     note = ""
     if rows < m or cols < n:
         note = f"The grid has {m + 1} × {n + 1} cells; the first {rows + 1} × {cols + 1} are drawn."
-    x_labels = ["∅", *(escape_html(w) for w in hyp_words[:cols])]
-    y_labels = ["∅", *(escape_html(w) for w in ref_words[:rows])]
+    x_labels = ["∅", *(escape_plotly(w) for w in hyp_words[:cols])]
+    y_labels = ["∅", *(escape_plotly(w) for w in ref_words[:rows])]
     fig = go.Figure(
         go.Heatmap(
             z=shown,
@@ -143,7 +143,7 @@ def lcs_grid_figure(
                 mode="lines+markers",
                 line={"color": PATH_COLOURS[k % len(PATH_COLOURS)], "width": 3},
                 marker={"size": 9},
-                name=escape_html(path_names[k]) if k < len(path_names) else f"path {k + 1}",
+                name=escape_plotly(path_names[k]) if k < len(path_names) else f"path {k + 1}",
                 hovertemplate="match: ref %{y}, hyp %{x}<extra></extra>",
             )
         )
@@ -168,10 +168,10 @@ def lcs_grid_figure(
 def weights_figure(grams: Sequence[tuple[str, float]], title: str) -> go.Figure:
     """Horizontal bars of n-gram weights (e.g. CIDEr-D TF-IDF), largest first; labels escaped."""
     ordered = sorted(grams, key=lambda g: -g[1])
-    fig = go.Figure(go.Bar(x=[w for _, w in ordered], y=[escape_html(g) for g, _ in ordered], orientation="h"))
+    fig = go.Figure(go.Bar(x=[w for _, w in ordered], y=[escape_plotly(g) for g, _ in ordered], orientation="h"))
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(
-        title=escape_html(title), height=120 + 20 * len(ordered), margin={"l": 10, "r": 10, "t": 40, "b": 30}
+        title=escape_plotly(title), height=120 + 20 * len(ordered), margin={"l": 10, "r": 10, "t": 40, "b": 30}
     )
     return fig
 
@@ -196,8 +196,8 @@ def argmin_figure(
             marker={"color": ["#d81b60" if j else "#1e88e5" for j in long_jumps[:shown]], "size": 7},
             customdata=[
                 [
-                    escape_html(ref_chars[i]),
-                    escape_html(hyp_chars[argmins[i]]) if 0 <= argmins[i] < len(hyp_chars) else "",
+                    escape_plotly(ref_chars[i]),
+                    escape_plotly(hyp_chars[argmins[i]]) if 0 <= argmins[i] < len(hyp_chars) else "",
                 ]
                 for i in x
             ],

@@ -21,6 +21,13 @@ class Part:
     payload: Any
     title: str = ""
     detail: bool = False  # secondary (long tables): pages may fold it away
+    wide: bool = False  # needs a page's width (an alignment drawing): pages give it a full row
+
+    @property
+    def full_row(self) -> bool:
+        """Whether the part needs a full row to be read: drawings marked ``wide``, and every table and figure
+        (their columns and axis labels are cut off in a third of a 1400 px window)."""
+        return self.wide or self.kind in ("table", "figure")
 
 
 def note(text: str, *, detail: bool = False) -> Part:

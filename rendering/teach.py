@@ -9,9 +9,9 @@ Lessons are found by explanation type: a family's lesson module registers its bu
 (``@lesson.register(BLEUExplanation)``), or declares that its type has none with :func:`no_lesson` and a one-line
 reason; :mod:`rendering.lessons` imports every lesson module and answers which metrics have a lesson.
 
-Escaping rules: user text reaches Markdown only through :func:`rendering.text.escape_markdown`, HTML and plotly
-labels only through :func:`rendering.text.escape_html`, and LaTeX only through :func:`latex_text` (formulas are
-otherwise built from numbers alone). Tables hold raw strings: ``st.dataframe`` never interprets them.
+Escaping rules: user text reaches Markdown only through :func:`rendering.text.escape_markdown`, HTML only through
+:func:`rendering.text.escape_html`, plotly labels only through :func:`rendering.text.escape_plotly`, and LaTeX only
+through :func:`latex_text` (formulas are otherwise built from numbers alone). Tables hold raw strings: ``st.dataframe`` never interprets them.
 """
 
 from __future__ import annotations

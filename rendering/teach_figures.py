@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from rendering.text import escape_html
+from rendering.text import escape_plotly
 
 PATH_COLOUR = "#d62728"
 MAX_GRID_CELLS = 2500  # beyond this a heatmap is unreadable and slow to send; lessons list the path instead
@@ -20,7 +20,7 @@ STAGE_COLOURS: Mapping[str, str] = {"exact": "#2ca02c", "stem": "#1f77b4", "syno
 
 def _labels(words: Sequence[str]) -> list[str]:
     # Position-prefixed, so repeated words stay distinct categories on the axes.
-    return [f"{k + 1}. {escape_html(w)}" for k, w in enumerate(words)]
+    return [f"{k + 1}. {escape_plotly(w)}" for k, w in enumerate(words)]
 
 
 def grid_fits(rows: int, cols: int) -> bool:
@@ -85,7 +85,7 @@ def lcs_grid(
     figure.update_xaxes(side="top", type="category", title="hypothesis")
     size = max(len(rows), len(cols))
     figure.update_layout(
-        title=escape_html(title) if title else None,
+        title=escape_plotly(title) if title else None,
         height=min(900, 120 + 34 * len(rows)),
         width=min(1200, 160 + 60 * size),
         margin={"l": 10, "r": 10, "t": 60, "b": 10},
@@ -100,7 +100,7 @@ def _word_row(words: Sequence[str], y: int, position: str, matched: set[int]) ->
         x=list(range(len(words))),
         y=[y] * len(words),
         mode="markers+text",
-        text=[escape_html(w) for w in words],
+        text=[escape_plotly(w) for w in words],
         textposition=position,
         marker={"size": 10, "color": ["#333" if k in matched else "#ccc" for k in range(len(words))]},
         showlegend=False,
@@ -125,7 +125,7 @@ def alignment(
     for i, j, kind in links:
         colour = STAGE_COLOURS.get(kind, "#7f7f7f")
         chunk = chunk_of.get(i) if chunk_of else None
-        hover = f"{escape_html(hyp_words[i])} ↔ {escape_html(ref_words[j])} ({escape_html(kind)}"
+        hover = f"{escape_plotly(hyp_words[i])} ↔ {escape_plotly(ref_words[j])} ({escape_plotly(kind)}"
         hover += f", chunk {chunk + 1})" if chunk is not None else ")"
         figure.add_trace(
             go.Scatter(
@@ -133,7 +133,7 @@ def alignment(
                 y=[1, 0],
                 mode="lines",
                 line={"color": colour, "width": 4 if (chunk or 0) % 2 == 0 else 2},
-                name=escape_html(kind),
+                name=escape_plotly(kind),
                 legendgroup=kind,
                 showlegend=kind not in seen,
                 hovertext=hover,
@@ -148,7 +148,7 @@ def alignment(
     )
     figure.update_xaxes(visible=False)
     figure.update_layout(
-        title=escape_html(title) if title else None,
+        title=escape_plotly(title) if title else None,
         height=260,
         margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
         legend={"orientation": "h"},

@@ -16,6 +16,14 @@ def escape_html(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+def escape_plotly(text: str) -> str:
+    """Escape text for a plotly label, title or hover text. Plotly reads a few HTML tags there (``<b>``,
+    ``<a href>``…) and decodes only ``&amp;``, ``&lt;``, ``&gt;`` and a few other named entities (numeric ones too):
+    ``&quot;`` would show literally, so only the three characters that can make or end a tag or an entity are
+    escaped; without a ``<`` no tag can form, so quotes are safe as they are."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def escape_markdown(text: str) -> str:
     """Backslash-escape Markdown, HTML and LaTeX syntax so that text is shown literally by ``st.markdown``."""
     return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")

@@ -13,7 +13,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from metrics.analysis.agreement import agreements, all_pairs, human_agreement, threshold_name
+from metrics.analysis.agreement import agreements, all_pairs, baseline_agreement, human_agreement, threshold_name
 from metrics.analysis.buckets import (
     LENGTH_DIFF_EDGES,
     LENGTH_EDGES,
@@ -283,7 +283,7 @@ def test_agreement_equals_mt_thresholds(deen):
         delta = scores[g.a][g.metric] - scores[g.b][g.metric]
         assert g.delta == delta
         assert g.human_agreement == mt_thresholds.accuracy(abs(delta), g.metric) / 100
-        assert 0 < g.human_agreement < 1
+        assert g.human_agreement is not None and 0 < g.human_agreement < 1
     assert rel_close(human_agreement("bleu", 0.82), 0.6080473022154216)  # the WMT22 de-en example
     assert threshold_name("bleu", create("bleu", {"tokenize": "zh"})) == "bleu"
     assert threshold_name("bleu", create("bleu", {"lowercase": True})) is None
@@ -295,6 +295,12 @@ def test_agreement_equals_mt_thresholds(deen):
     assert threshold_name("chrf", create("chrf"), Language.JAPANESE) == "chrf"
     with pytest.raises(ValueError, match="compared with itself"):
         agreements(evaluation.metrics, scores, [("LT22", "LT22")])
+    # a copy of a system differs by 0: no preference, so no estimate (the fit's 44 % at 0 would read as a verdict)
+    copied = {**scores, "copy": dict(scores["LT22"])}
+    (tie,) = [g for g in agreements(evaluation.metrics, copied, [("copy", "LT22")]) if g.metric == "bleu"]
+    assert tie.delta == 0 and tie.human_agreement is None
+    assert ("copy", "bleu") not in baseline_agreement(evaluation.metrics, copied, "LT22")
+    assert ("PROMT", "bleu") in baseline_agreement(evaluation.metrics, copied, "LT22")
 
 
 def test_documents_score_their_lines_and_flips_are_opposite_orders(deen):

@@ -90,3 +90,27 @@ def test_an_explanation_type_without_registrations_is_found_out():
     assert not has_view(Unregistered) and lesson_for(Unregistered) is None
     with pytest.raises(LookupError, match="no evidence view"):
         explanation_parts(Unregistered(score=0.0, row=(0.0,)), "a", ["a"])
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("metric_id", list(SPECS))
+def test_statistics_report_progress_by_segments_and_stop_when_told(metric_id, slices):
+    """A front end hears how many segments are done (never fewer than before, all of them at the end), the rows are
+    those computed without it, and an exception raised from it (the app's Stop) ends the work there."""
+    spec = SPECS[metric_id]
+    if not spec.available():
+        pytest.skip(f"{metric_id} needs {', '.join(r.module for r in spec.requires)}")
+    hyps, refs = slices["wmt22-de-en"]
+    heard: list[int] = []
+    stats = create(metric_id).stats(hyps, refs, heard.append)
+    assert heard and heard[-1] == len(hyps) and heard == sorted(heard) and all(0 <= n <= len(hyps) for n in heard)
+    assert (stats.rows == create(metric_id).stats(hyps, refs).rows).all()
+
+    def stop(done: int) -> None:
+        raise _Stop(done)
+
+    with pytest.raises(_Stop):
+        create(metric_id).stats(hyps, refs, stop)

@@ -4,10 +4,12 @@ replaces what is loaded; names are editable; the workspace round-trips through o
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from dashboard_support import (
     IMG,
+    ROOT,
     SCRIPT,
     app,
     assert_escaped_markdown,
@@ -16,11 +18,12 @@ from dashboard_support import (
     shown,
     small_dataset,
 )
+from streamlit.testing.v1 import AppTest
 
 from dashboard import intake, workspace
 from dashboard.dataset import Dataset
 from dashboard.options import changed_values, family_fields, validate
-from metrics.io.inputs import InputError
+from metrics.io.inputs import MAX_FILE_BYTES, InputError
 
 REF = b"the cat sat\na dog ran\nhello world\n"
 SYS_A = b"the cat sat\na dog ran fast\nhello\n"
@@ -38,6 +41,13 @@ def test_parse_upload_reports_file_and_line():
     assert "empty" in str(intake.parse_upload("empty.txt", b"").error)
 
 
+def test_upload_names_undo_the_browsers_form_encoding_of_quotes():
+    class Upload:
+        name = "my %22best%22 run %0A 100%25.txt"
+
+    assert intake.upload_name(Upload()) == 'my "best" run %0A 100%25.txt'
+
+
 def test_crlf_and_bom_are_handled_and_said():
     parsed = intake.parse_upload("win.txt", b"\xef\xbb\xbfa\r\nb\r\n")
     assert parsed.segments.texts == ("a", "b")
@@ -45,10 +55,42 @@ def test_crlf_and_bom_are_handled_and_said():
     assert any("CRLF" in n for n in parsed.segments.notes)
 
 
-def test_too_large_files_are_refused_before_parsing(monkeypatch):
-    monkeypatch.setattr(intake, "MAX_UPLOAD_BYTES", 10)
-    parsed = intake.parse_upload("big.txt", b"x" * 11)
-    assert "11 bytes" in str(parsed.error) and "limit" in str(parsed.error)
+def test_too_large_files_are_refused_before_parsing_naming_file_size_limit_and_the_command_line(monkeypatch):
+    monkeypatch.setattr(intake, "MAX_UPLOAD_BYTES", 3 * 2**20)
+    monkeypatch.setattr(intake, "MAX_FILE_BYTES", 5 * 2**20)
+    parsed = intake.parse_upload("my run.txt", b"x\n" * (2**21 + 1))
+    assert str(parsed.error) == (
+        "my run.txt: the file has 4.0 MB (4,194,306 bytes), more than the dashboard's upload limit of 3.0 MB; "
+        "the command line reads it: `scorelens score -r REFERENCES -i 'my run.txt'`"
+    )
+    huge = str(intake.too_large("huge.txt", 6 * 2**20))
+    assert huge.endswith("limit of 3.0 MB; the command line reads files up to 5.0 MB; split it into parts")
+    with pytest.raises(InputError, match="human.jsonl: the file has 4.0 MB"):
+        intake.parse_human_upload("human.jsonl", b"x" * 4 * 2**20, small_dataset())
+
+
+def test_the_servers_upload_limit_lets_files_over_the_dashboards_reach_its_message():
+    """Streamlit's browser widget refuses a file over server.maxUploadSize by itself (a red icon, no file name or
+    size reaches the page); up to the command line's limit, the page gets the file and explains."""
+    config = (ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8")  # tomllib is Python 3.11+
+    limit = re.search(r"^maxUploadSize = (\d+)$", config, re.MULTILINE)
+    assert limit is not None and int(limit.group(1)) * 2**20 == MAX_FILE_BYTES > intake.MAX_UPLOAD_BYTES
+
+
+def test_an_unreadable_reference_holds_the_systems_back_without_a_misleading_count(monkeypatch):
+    """A reference over the limit, and a system of another length than the loaded references: the page says what
+    is wrong with the reference, and not that the system's count differs from references it was not meant for."""
+    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    uploaders = {u.key: u for u in at.file_uploader}
+    big = b"a reference line\n" * (intake.MAX_UPLOAD_BYTES // 17 + 1)
+    uploaders["up_refs"].set_value([("ref.txt", big, "text/plain")])
+    uploaders["up_systems"].set_value([("sys.txt", b"a b\n" * 7, "text/plain")])
+    at.run()
+    assert not at.exception, at.exception
+    errors = [shown(e.value) for e in at.error]
+    assert len(errors) == 1 and errors[0].startswith("ref.txt: the file has 100.0 MB") and "upload limit" in errors[0]
+    assert any("A reference file could not be read" in shown(w.value) for w in at.warning)
+    assert at.button(key="load_files").disabled
 
 
 def test_table_columns_default_and_choice():
@@ -84,6 +126,11 @@ def test_dataset_edits_return_new_datasets():
     renamed = data.renamed("alpha", "α")
     assert list(renamed.systems) == ["α", "beta", "gamma"] and "alpha" in data.systems
     assert renamed.system_hash("α") == data.system_hash("alpha")  # content hash survives the rename
+    assert renamed.system_id("α") == data.system_id("alpha") == "s1" and renamed.system_name("s1") == "α"
+    grown = data.without("beta").with_systems({"beta": data.systems["beta"], "copy": data.systems["gamma"]})
+    assert list(grown.systems) == ["alpha", "gamma", "beta", "copy"]
+    assert grown.system_ids == ("s1", "s3", "s4", "s5")  # a live id is never given to another system
+    assert grown.system_name("s2") is None
     with pytest.raises(InputError, match="already called"):
         data.renamed("alpha", "beta")
     with pytest.raises(InputError, match="empty"):
@@ -190,13 +237,56 @@ def test_systems_without_references_are_added_and_crlf_is_reported():
 def test_rename_and_remove_systems():
     data = small_dataset()
     at = app("pages/0_Data.py", data, ["bleu"]).run()
-    at.text_input(key=f"rename:{data.system_hash('alpha')}").set_value("Alpha 2").run()
+    at.text_input(key=f"rename:{data.system_id('alpha')}").set_value("Alpha 2").run()
     assert list(at.session_state["dataset"].systems) == ["Alpha 2", "beta", "gamma"]
     assert at.session_state["baseline"] == "Alpha 2"
-    at.text_input(key=f"rename:{data.system_hash('beta')}").set_value("gamma").run()
+    at.text_input(key=f"rename:{data.system_id('beta')}").set_value("gamma").run()
     assert any("another system is already called 'gamma'" in shown(e.value) for e in at.error)
-    at.button(key=f"remove:{data.system_hash('gamma')}").click().run()
+    at.button(key=f"remove:{data.system_id('gamma')}").click().run()
     assert list(at.session_state["dataset"].systems) == ["Alpha 2", "beta"]
+    assert at.session_state["dataset"].system_ids == ("s1", "s2")
+
+
+def test_identical_outputs_stay_two_systems_through_upload_rename_and_every_page():
+    """A re-run or a copied baseline gives two byte-identical files: each keeps its own id, so the Data page's
+    widgets never collide, renaming one leaves the other alone, and every page shows both."""
+    import app_pages
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["dataset"] = small_dataset()
+    at.session_state["metric_ids"] = ["bleu", "chrf"]
+    at.switch_page("pages/0_Data.py").run()
+    _uploaded(at, "up_refs", [("ref.txt", REF)])
+    _uploaded(at, "up_systems", [("a.txt", SYS_A), ("a copy.txt", SYS_A), ("b.txt", b"x\ny\nz\n")])
+    at.run()
+    at.button(key="load_files").click().run()
+    assert not at.exception, at.exception
+    data = at.session_state["dataset"]
+    assert list(data.systems) == ["a", "a copy", "b"] and data.system_ids == ("s1", "s2", "s3")
+    assert data.system_hash("a") == data.system_hash("a copy")
+    assert [t.value for t in at.text_input if t.key.startswith("rename:")] == ["a", "a copy", "b"]
+    assert [u.key for u in at.file_uploader][:2] == ["up_refs:1", "up_systems:1"]  # the loading tabs are there
+
+    at.text_input(key="rename:s2").set_value("rerun").run()
+    assert not at.exception, at.exception
+    assert list(at.session_state["dataset"].systems) == ["a", "rerun", "b"]
+    assert [t.value for t in at.text_input if t.key.startswith("rename:")] == ["a", "rerun", "b"]
+
+    for page in app_pages.page_files():
+        at.switch_page(page).run()
+        assert not at.exception, (page, at.exception)
+    at.switch_page("pages/1_Overview.py").run()
+    table = at.dataframe[0].value
+    assert list(table.index) == ["a", "rerun", "b"]
+    assert table.loc["a", "BLEU"] == table.loc["rerun", "BLEU"]
+    at.switch_page("pages/3_Segment.py").run()
+    assert list(at.dataframe[0].value.index) == ["a", "rerun", "b"]
+
+    at.switch_page("pages/0_Data.py").run()
+    at.button(key="remove:s1").click().run()
+    assert not at.exception, at.exception
+    assert list(at.session_state["dataset"].systems) == ["rerun", "b"]
+    assert at.session_state["dataset"].system_ids == ("s2", "s3")
 
 
 def test_paste_and_sample_and_workspace_round_trip():

@@ -4,7 +4,7 @@ resamples for the tied groups to separate; one warning per kind; the user's choi
 from __future__ import annotations
 
 from conftest import DATA
-from dashboard_support import app, shown, small_dataset
+from dashboard_support import app, setting_key, shown, small_dataset
 
 from dashboard.dataset import Dataset
 
@@ -47,7 +47,9 @@ def test_uploaded_summaries_get_rouge_and_say_why():
     at.switch_page("pages/1_Overview.py").run()
     assert not at.exception, at.exception
     assert "several sentences per reference read as summaries, so ROUGE-1/2/L/Lsum" in _texts(at)
-    at.multiselect(key="metrics_box").set_value(["rouge1"]).run()  # the user's choice: no more claim about it
+    at.multiselect(key=setting_key(at, "metrics_box")).set_value(
+        ["rouge1"]
+    ).run()  # the user's choice: no more claim about it
     assert "Metrics chosen from the data" not in _texts(at)
 
 
@@ -67,12 +69,12 @@ def test_chinese_references_get_sacrebleus_choice_stated_in_signature_and_screen
     signatures = " ".join(c.value for c in at.code)
     assert "tok:zh" in signatures and "norm:yes|punct:yes|asian:yes" in signatures
     # the user overrides the tokenizer in the sidebar: it holds, and the line no longer claims it
-    at.selectbox(key="opt:bleu:tokenize").set_value("13a").run()
+    at.selectbox(key=setting_key(at, "opt:bleu:tokenize")).set_value("13a").run()
     assert "tok:13a" in " ".join(c.value for c in at.code)
     info = " ".join(shown(i.value) for i in at.info)
     assert "bleu.tokenize" not in info and "ter.normalized=true" in info
     # English references next: what the language set is taken back, the user's choice stays his
-    at.selectbox(key="opt:bleu:tokenize").set_value("intl").run()
+    at.selectbox(key=setting_key(at, "opt:bleu:tokenize")).set_value("intl").run()
     refs = [("ref.txt", b"the cat sat on the mat .\n" * N)]
     _upload(at, refs, [("a.txt", b"the cat sat .\n" * N)])
     assert at.session_state["metric_options"] == {"bleu": {"tokenize": "intl"}}
@@ -83,7 +85,7 @@ def test_rouge_warnings_come_once_per_kind_listing_systems():
     at = app("app.py", small_dataset(), ["bleu"]).run()
     _chinese(at)
     at.switch_page("pages/1_Overview.py").run()
-    at.multiselect(key="metrics_box").set_value(["rouge1", "rouge2", "rougeL"]).run()
+    at.multiselect(key=setting_key(at, "metrics_box")).set_value(["rouge1", "rouge2", "rougeL"]).run()
     assert not at.exception, at.exception
     warnings = [shown(w.value) for w in at.warning]
     assert len(warnings) == 1, warnings
@@ -118,7 +120,7 @@ def test_fifteen_systems_take_enough_resamples_and_copies_stay_tied():
     assert not at.exception, at.exception
     table = at.dataframe[0].value
     assert table.loc["copy B", "chrF2 p"] == "1.0000" and float(table.loc["poor", "chrF2 p"]) < 0.001
-    box = at.selectbox(key="resamples_box")
+    box = at.selectbox(key=setting_key(at, "resamples_box"))
     assert box.value is None and "auto (21,000 for 15 systems)" in box.options[0]
     assert any("21,000 resamples" in shown(c.value) for c in at.caption)
     groups = " ".join(shown(m.value) for m in at.markdown if "chrF2:" in shown(m.value))

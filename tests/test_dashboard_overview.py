@@ -193,3 +193,40 @@ def test_twelve_systems_fit_every_page():
     at.switch_page("pages/3_Segment.py").run()
     assert not at.exception
     assert sum(" — BLEU " in shown(m.value) for m in at.markdown) == 12
+
+
+def test_every_metric_keeps_its_score_column_and_details_are_offered_while_they_fit():
+    """Up to three metrics the table carries each score's interval and p-value; with more, every metric's score
+    comes first (the table would overflow a 1400 px window) and the details are one click away."""
+    at = app("app.py", small_dataset(), ["bleu", "chrf", "ter", "rouge1"]).run()
+    assert not at.exception, at.exception
+    assert list(at.dataframe[0].value.columns) == ["BLEU", "chrF2", "TER", "ROUGE-1"]
+    assert list(at.dataframe[0].value.index) == ["alpha", "beta", "gamma"]
+    at.pills(key="overview_details").set_value(["95% CI"]).run()
+    assert list(at.dataframe[0].value.columns) == [
+        "BLEU",
+        "BLEU 95% CI",
+        "chrF2",
+        "chrF2 95% CI",
+        "TER",
+        "TER 95% CI",
+        "ROUGE-1",
+        "ROUGE-1 95% CI",
+    ]
+
+
+def test_ter_on_long_segments_asks_before_it_starts_and_the_rest_is_shown_meanwhile():
+    """Ten segments of 2,530 words: TER's estimate (from the lengths: its search grows with the square of a segment's
+    length) passes a minute, so the overview shows BLEU and asks; on the user's go TER is computed and shown."""
+    words = [f"w{k % 97}" for k in range(2530)]
+    refs = tuple(" ".join(words[i:] + words[:i]) for i in range(10))
+    data = Dataset("long", {"same": refs, "copy": refs}, (refs,), ("ref",))
+    at = app("app.py", data, ["bleu", "ter"]).run()
+    assert not at.exception, at.exception
+    warning = shown(at.warning[0].value)
+    assert warning.startswith("Scoring: expected to take about 2.1 minutes in all, estimated from the segments'")
+    assert "TER on same (64 seconds), TER on copy (64 seconds)" in warning
+    assert list(at.dataframe[0].value.columns[:1]) == ["BLEU"] and "TER" not in at.dataframe[0].value.columns
+    assert not at.error  # nothing failed: TER waits
+    next(b for b in at.button if b.label == "Start it").click().run()
+    assert not at.warning and list(at.dataframe[0].value["TER"]) == [0.0, 0.0]

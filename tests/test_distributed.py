@@ -19,7 +19,7 @@ import pytest
 from conftest import DATA, slice_corpus
 
 from metrics.cli.main import main
-from metrics.core.base import Metric, SegmentStats, StatsNote
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote
 from metrics.core.registry import SPECS, create
 from metrics.distributed.cluster import ClusterError
 from metrics.distributed.engine import evaluate_source
@@ -189,11 +189,13 @@ def _dying(metric_id: str, marker: Path, always: bool) -> Metric:
     base = type(create(metric_id))
 
     class Dying(base):  # type: ignore[valid-type, misc]
-        def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+        def stats(
+            self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+        ) -> SegmentStats:
             if always or not marker.exists():
                 marker.touch()
                 os._exit(1)
-            return super().stats(hyps, refs)
+            return super().stats(hyps, refs, progress)
 
     return Dying(create(metric_id).config)
 
@@ -250,8 +252,18 @@ def test_any_line_range_reads_as_the_whole_file_does(tmp_path, block_bytes, stri
         for stop in range(start + 1, 9):
             part = index.span(start, stop).read()
             assert part.texts == whole.texts[start:stop], (start, stop)
-            assert set(part.notes) <= set(whole.notes)
-    assert index.span(0, 2).read().notes == whole.notes  # the byte-order mark is line 1's only
+            # a partition notes its own empty lines, by the file's line numbers; its other notes are the file's
+            blank = [n for n in part.notes if "empty or only whitespace" in n]
+            assert set(part.notes) - set(blank) <= set(whole.notes)
+            empty = [str(k + 1) for k in range(start, stop) if not whole.texts[k].strip()]
+            assert len(blank) == (1 if empty else 0)
+            if empty:
+                assert f"{len(empty)} segment(s)" in blank[0] and f" {', '.join(empty)}); " in blank[0]
+
+    def read_notes(notes: tuple[str, ...]) -> list[str]:
+        return [n for n in notes if "empty or only whitespace" not in n]
+
+    assert read_notes(index.span(0, 2).read().notes) == read_notes(whole.notes)  # the byte-order mark is line 1's
 
 
 def test_a_jsonl_error_in_a_later_partition_names_the_file_line(tmp_path):

@@ -20,6 +20,20 @@ def test_plain_text_keeps_every_line_including_empty_ones():
     assert seg.texts == ("a b", "", "c") and seg.name == "sys"
 
 
+def test_blank_segments_are_kept_with_a_note_naming_file_and_lines():
+    seg = parse_segments("a\n \t\nb\n\u3000\xa0\n\n".encode(), "sys.txt")
+    assert seg.texts == ("a", " \t", "b", "\u3000\xa0", "")
+    assert seg.notes == (
+        "sys.txt: 3 segment(s) empty or only whitespace (lines 2, 4, 5); each is scored as an empty output",
+    )
+    table = parse_segments(b"id,text\n1,x\n2, \n", "out.csv", column="text")
+    assert table.notes == ("out.csv: 1 segment(s) empty or only whitespace (row 3); each is scored as an empty output",)
+    many = parse_segments(b"\n" * 25, "empty.txt")
+    assert many.notes[0].startswith("empty.txt: 25 segment(s) empty or only whitespace (lines 1, 2, 3,")
+    assert "20 …)" in many.notes[0]
+    assert parse_segments(b"a\nb\n", "x.txt").notes == ()
+
+
 def test_last_line_without_newline_is_kept():
     assert parse_segments(b"a\nb", "x.txt").texts == ("a", "b")
 

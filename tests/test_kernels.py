@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import DATA, Corpus
+from conftest import DATA, Corpus, slice_corpus
 from nltk.stem.porter import PorterStemmer
 
 from metrics.bleu.tokenizers import _RE_13A
@@ -19,7 +19,7 @@ from metrics.kernels import kernel, pure_python
 from metrics.ter.metric import TER
 from metrics.ter.search import SearchBudget, ter_pair, work_bound
 
-KERNELS = ("lcs", "ngrams", "porter", "ter", "tokenize")
+KERNELS = ("ngrams", "porter", "rouge", "ter", "tokenize")
 
 CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("bleu", {}, ("wmt22-de-en", "wmt22-en-ja", "ted")),
@@ -170,3 +170,79 @@ def test_ter_kernel_on_random_pairs() -> None:
         trace = ter_pair([str(x) for x in hyp], [str(x) for x in ref])
         expected = (trace.edits, len(trace.shifts), *(trace.count(op) for op in (EditOp.SUBSTITUTE, EditOp.INSERT)))
         assert compiled.ter_pair(hyp, ref)[:5] == (*expected, trace.count(EditOp.DELETE))
+
+
+_TRICKY = [
+    "",
+    "\n\n",
+    " \n.\nA",
+    "İstanbul \u212aelvin CAFÉ naïve Straße\n\n  \nx",
+    "supercalifragilistic 12345678 123456789 abcdefgh abcdefghi ABCDEFGHI\nrunning runners ran\n",
+    "中文 and 日本語 text\nwith mixed λέξεις",
+    "a" * 300 + " b\n" + "b" * 9,
+]
+
+
+@pytest.mark.parametrize("stemmer", [False, True])
+@pytest.mark.parametrize("metric_id", ["rouge1", "rougeLsum"])
+def test_rouge_vocabulary_tokenizes_as_the_pure_path(corpora: dict[str, Corpus], metric_id: str, stemmer: bool) -> None:
+    """The kernel's scan of rouge-score's tokenizer gives the pure path's words and sentence ends."""
+    compiled = kernel("rouge")
+    assert compiled is not None
+    metric = create(metric_id, {"stemmer": stemmer})
+    vocabulary = metric._vocabulary_for(compiled)
+    texts = list(_TRICKY)
+    for name in ("cnndm", "wmt22-de-en", "wmt22-en-zh"):
+        corpus = corpora[name]
+        texts += [t for stream in (*corpus.systems.values(), *corpus.refs) for t in stream[:60]]
+    for text in texts:
+        encoded = vocabulary.encode(text)
+        words, ends = metric._words(text)
+        assert (vocabulary.words(encoded), encoded.sentence_ends) == (words, ends), repr(text)
+
+
+def _random_text(rng: random.Random, words: list[str]) -> str:
+    length = rng.choice([0, 1, 3, 10, 40, 70, 140])
+    return "".join(rng.choice(words) + rng.choice("  \n,") for _ in range(length))
+
+
+@pytest.mark.parametrize(
+    ("metric_id", "options"),
+    [
+        ("rouge1", {}),
+        ("rouge2", {}),
+        ("rouge1", {"n": 4}),
+        ("rougeL", {}),
+        ("rougeLsum", {}),
+        ("rougeL", {"stemmer": True}),
+    ],
+    ids=str,
+)
+def test_rouge_rows_on_random_texts(metric_id: str, options: dict[str, Any]) -> None:
+    """Few distinct words (many ties and repeats), texts past 64 tokens, missing references: rows as the pure path."""
+    rng = random.Random(13)
+    words = ["a", "B", "cats", "Running", "run", "x9", "é", "the", "abcdefghij"]
+    hyps = [_random_text(rng, words) for _ in range(300)]
+    refs = [[_random_text(rng, words) if k == 0 or rng.random() < 0.7 else None for _ in hyps] for k in range(3)]
+    compiled = create(metric_id, options)
+    rows = compiled.stats(hyps, refs).rows
+    with pure_python():
+        expected = create(metric_id, options).stats(hyps, refs).rows
+    assert rows.tobytes() == expected.tobytes()
+    segment = [r[5] for r in refs if r[5] is not None]
+    assert compiled.segment_row(hyps[5], segment).tobytes() == expected[5].tobytes()
+
+
+def test_rouge_starts_a_new_vocabulary_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from metrics.rouge import metric as rouge_metric
+
+    corpus = slice_corpus("cnndm")
+    metric = create("rougeLsum")
+    hyps = corpus.systems["baseline"]
+    first = metric.stats(hyps, corpus.refs).rows
+    monkeypatch.setattr(rouge_metric, "VOCABULARY_LIMIT", 100)
+    before = metric._vocabulary
+    again = metric.stats(hyps, corpus.refs).rows
+    assert metric._vocabulary is not before and first.tobytes() == again.tobytes()
+    with pytest.raises(ValueError, match="another vocabulary"):
+        kernel("rouge").lcs_rows(metric._vocabulary, ["a"], [[before.encode("a")]])

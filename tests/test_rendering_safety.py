@@ -4,6 +4,7 @@ as literal text: no tag, attribute or URL reaches the HTML except what the rende
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from dashboard_support import HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html, installed_views
@@ -62,3 +63,33 @@ def test_overview_figures_escape_system_names():
         spec = fig.to_json()
         assert "<script" not in spec and "<img" not in spec
         assert "&lt;script&gt;" in json.dumps(json.loads(spec))
+
+
+# plotly.js's convertEntities: the named entities it decodes, and numeric ones; anything else shows literally.
+_PLOTLY_ENTITIES = dict(mu="μ", amp="&", lt="<", gt=">", nbsp="\xa0", times="×", plusmn="±", deg="°")
+
+
+def _plotly_shows(label: str) -> str:
+    """What plotly displays for a label without tags (each entity decoded as plotly.js does)."""
+
+    def decode(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name.startswith("#"):
+            return chr(int(name[2:], 16) if name[1] == "x" else int(name[1:]))
+        return _PLOTLY_ENTITIES.get(name, match.group(0))
+
+    return re.sub(r"&(#\d+|#x[\da-fA-F]+|[a-z]+);", decode, label)
+
+
+def test_figures_show_quotes_ampersands_and_brackets_in_names_as_typed():
+    """A system called ``"big" & <small>`` is shown so in plotly (html.escape's ``&quot;`` is not an entity plotly
+    decodes, so it would show literally), and no tag reaches the figure."""
+    names = ['model "big" & <small>', "l'équipe &amp; co", "a&quot;b"]
+    scores = {name: {"bleu": float(k)} for k, name in enumerate(names)}
+    scatter = scores_figure(scores, {"bleu": 'BLEU "x"'})
+    assert [_plotly_shows(y) for y in scatter.data[0].y] == names
+    assert _plotly_shows(scatter.layout.annotations[0].text) == 'BLEU "x"'
+    ranks = rankings_figure(scores, {"bleu": "BLEU"}, {"bleu": True})
+    assert [_plotly_shows(trace.name) for trace in ranks.data] == names
+    shown_text = [*scatter.data[0].y, *(trace.name for trace in ranks.data)]
+    assert not any("<" in text for text in shown_text)

@@ -4,6 +4,7 @@ adds up to the scores."""
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 
 import numpy as np
@@ -18,6 +19,7 @@ from rouge_score.tokenizers import DefaultTokenizer
 from metrics.core.config import build_config
 from metrics.core.registry import create, create_many
 from metrics.io.inputs import read_segments
+from metrics.kernels import pure_python
 from metrics.rouge.lcs import (
     SentencePack,
     cell,
@@ -282,6 +284,19 @@ def test_unicode_tokenizer_keeps_accents_and_scripts_and_spans():
     assert not has_discarded("plain ascii, only") and has_discarded("naïve")
     # Kelvin sign and dotted capital I lowercase to ASCII: nothing is lost.
     assert not has_discarded("\u212a \u0130") and RougeTokenizer().words("\u212a \u0130") == ["k", "i"]
+
+
+def test_discarded_letters_are_every_non_ascii_one_whose_lowercase_has_no_ascii():
+    """Checked on every code point: what the default tokenizer loses is what ``discarded`` reports."""
+    lost = [chr(c) for c in range(0x80, 0x110000) if chr(c).isalnum() and not re.search("[a-z0-9]", chr(c).lower())]
+    text = "".join(chr(c) for c in range(0x80, 0x110000) if chr(c).isalnum())
+    assert "".join(run.text for run in discarded(text)) == "".join(lost)
+    assert all(has_discarded(c) for c in lost) and not has_discarded("\u212a\u0130")
+    lost_set = set(lost)
+    assert [c for c in text if has_discarded(c) != (c in lost_set)] == []
+    with pure_python():
+        assert [c for c in text if has_discarded(c) != (c in lost_set)] == []
+    assert [t.text for t in discarded("a\u00e9\u00e8\u212a\u00ef b")] == ["\u00e9\u00e8", "\u00ef"]
 
 
 def test_unicode_tokenizer_equals_default_on_ascii_text():

@@ -7,7 +7,9 @@ fit, ``a / (1 + e^(−b·Δ))`` in percent, of how often humans agreed with the 
 WMT evaluations. It answers a different question than a p-value: a paired test says whether the difference would
 survive other test sentences; this says how often a difference this large between two real systems matched what
 human raters preferred. Both are shown side by side. The fit takes the size of the difference, so the estimate
-uses ``|Δ|``; ``delta`` keeps its sign (``score(a) − score(b)``).
+uses ``|Δ|``; ``delta`` keeps its sign (``score(a) − score(b)``). A difference of exactly 0 (identical outputs,
+or a tie) prefers neither system, so there is no preference for humans to agree with: its estimate is ``None``
+(the fit's value at 0, about 44 %, would read as a verdict).
 
 Only metrics the package covers get an estimate: ScoreLens ids map to its names in :data:`THRESHOLD_NAMES`, on the
 scale it was fitted on (BLEU and chrF points, 0–100), and only with the configuration it was fitted with —
@@ -37,13 +39,14 @@ SOURCE = "Kocmi et al. 2024, mt-thresholds 1.0.4"
 @dataclass(frozen=True)
 class Agreement:
     """One pair of systems under one metric: ``delta = score(a) − score(b)``, the estimated human agreement (0–1)
-    for a difference that large, and the paired test's p-value on the same pair when one was run."""
+    for a difference that large (``None`` for no difference), and the paired test's p-value on the same pair when
+    one was run."""
 
     metric: str
     a: str
     b: str
     delta: float
-    human_agreement: float
+    human_agreement: float | None
     p_value: float | None = None
 
 
@@ -93,7 +96,8 @@ def agreements(
                 raise ValueError(f"a system compared with itself ({a!r}) has no difference to judge")
             delta = scores[a][metric_id] - scores[b][metric_id]
             p = None if p_values is None else p_values.get((metric_id, a, b), p_values.get((metric_id, b, a)))
-            found.append(Agreement(metric_id, a, b, delta, human_agreement(name, delta), p))
+            estimate = None if delta == 0 else human_agreement(name, delta)
+            found.append(Agreement(metric_id, a, b, delta, estimate, p))
     return tuple(found)
 
 
@@ -103,9 +107,11 @@ def baseline_agreement(
     baseline: str,
     language: Language | None = None,
 ) -> dict[tuple[str, str], float]:
-    """``(system, metric_id)`` → the estimate for each system's difference to ``baseline`` (covered metrics)."""
+    """``(system, metric_id)`` → the estimate for each system's difference to ``baseline`` (covered metrics; none
+    where there is no difference)."""
     pairs = [(name, baseline) for name in scores if name != baseline]
-    return {(g.a, g.metric): g.human_agreement for g in agreements(metrics, scores, pairs, language=language)}
+    found = agreements(metrics, scores, pairs, language=language)
+    return {(g.a, g.metric): g.human_agreement for g in found if g.human_agreement is not None}
 
 
 def all_pairs(systems: Sequence[str]) -> list[tuple[str, str]]:

@@ -32,7 +32,7 @@ from typing import Literal
 import numpy as np
 
 from metrics.bertscore.encoder import DEFAULT_MODEL_NAME, Encoded, Encoder, Idf, encoder, model_path, weights
-from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, check_segment, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, check_segment, segment_refs
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -313,13 +313,26 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
             k += len(refs)
         return found
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """P, R, F of every segment, matched in bert-score's batches; embeds every unique sentence not yet cached
         (references once for all systems)."""
-        return self._stats(hyps, refs)[0]
+        stats = self._stats(hyps, refs)[0]
+        if progress is not None:  # embedding progress has its own report; the rows come at once
+            progress(len(hyps))
+        return stats
 
-    def system_stats(self, system: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def system_stats(
+        self,
+        system: str,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]],
+        progress: Progress | None = None,
+    ) -> SegmentStats:
         stats, floors = self._stats(hyps, refs)
+        if progress is not None:  # embedding progress has its own report; the rows come at once
+            progress(len(hyps))
         per_segment = [segment_refs(refs, i) for i in range(len(hyps))]
         for i, (hyp, seg_refs) in enumerate(zip(hyps, per_segment, strict=True)):
             if any(a or b for a, b in floors[i]):

@@ -29,7 +29,7 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from metrics.bleu.metric import _LOG_ZERO, BLEU, BLEUExplanation, _Combined, max_order_option
-from metrics.core.base import Metric, SegmentStats, StatsNote, segments_text
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_counts
@@ -264,10 +264,12 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
             "use a lower n-gram order or a smoothing method",
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Rows of every segment, with nltk's no-overlap warnings (method0) as notes: for the segments
         ``sentence_bleu`` warns about, and for the corpus when ``corpus_bleu`` would warn."""
-        stats = super().stats(hyps, refs)
+        stats = super().stats(hyps, refs, progress)
         n = self.config.max_ngram_order
         nums = stats.rows[:, 2 : 2 + n]
         warned = [i + 1 for i, row in enumerate(nums) if self._missing_orders([int(x) for x in row])]

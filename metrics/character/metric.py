@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from metrics.core.base import SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
+from metrics.core.base import Progress, SegmentStats, StatsNote, check_corpus, each_segment, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditOp
 from metrics.core.explanation import Explanation
@@ -325,13 +325,15 @@ class CharacTER(LowestOverReferences[CharacTERConfig, CharacTERExplanation, Refe
             references=tuple(results),
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Sentence scores; segments whose shift search hit ``max_shift_work`` are named in ``notes``."""
         check_corpus(hyps, refs, self.id)
         rows = np.empty((len(hyps), 1), dtype=np.float64)
         bounded = []
-        for i, hyp in enumerate(hyps):
-            results, best = self.against_references(hyp, segment_refs(refs, i), detail=False)
+        for i, hyp, seg_refs in each_segment(hyps, refs, progress):
+            results, best = self.against_references(hyp, seg_refs, detail=False)
             rows[i, 0] = results[best].score
             if any(r.notes for r in results):
                 bounded.append(i + 1)

@@ -36,6 +36,7 @@ from metrics.core.base import (
     CorpusDependent,
     CorpusSummary,
     Metric,
+    Progress,
     SegmentStats,
     StatsNote,
     check_corpus,
@@ -460,17 +461,27 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
             sigma=self.config.sigma,
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Bind ``refs`` as the corpus (document frequencies) and score every image against it."""
         check_corpus(hyps, refs, self.id)
-        return self._scored(hyps, self._fit(refs), self._ref_vectors)
+        return self._scored(hyps, self._fit(refs), self._ref_vectors, progress)
 
-    def _scored(self, hyps: Sequence[str], weights: _Weights, ref_vectors: list[list[_Vector]]) -> SegmentStats:
+    def _scored(
+        self,
+        hyps: Sequence[str],
+        weights: _Weights,
+        ref_vectors: list[list[_Vector]],
+        progress: Progress | None = None,
+    ) -> SegmentStats:
         scores = np.empty(len(hyps), dtype=np.float64)
         for i, (hyp, rvecs) in enumerate(zip(hyps, ref_vectors, strict=True)):
             hvec = weights.vector(ngram_counts(hyp.split(), ORDERS))
             totals, _, _ = self._similarities(hvec, rvecs, evidence=False)
             scores[i] = self._image_score(totals, len(rvecs))[1]
+            if progress is not None:
+                progress(i + 1)
         notes: tuple[StatsNote, ...] = ()
         if weights.df.images == 1:
             notes = (

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 
 from metrics.cli import analyze_args, engines
@@ -42,6 +41,8 @@ from metrics.io.segment_files import SegmentFormat, write_segment_scores
 
 
 def _version() -> str:
+    from importlib import metadata  # here: it costs every other command start-up time (email, zipfile, …)
+
     try:
         return metadata.version("scorelens")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
@@ -50,9 +51,20 @@ def _version() -> str:
         return __version__
 
 
+class _VersionAction(argparse.Action):
+    """argparse's ``version`` action, with the version looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorelens", description="Text-generation metrics with exact parity.")
-    parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("-V", "--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score systems against references")
     add_input_arguments(score, table=True)

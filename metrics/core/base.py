@@ -12,7 +12,7 @@ References are passed as *streams*, as in sacrebleu: ``refs[k][i]`` is reference
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -22,6 +22,9 @@ from metrics.core.config import build_config
 from metrics.core.explanation import Explanation
 
 Aggregate = Literal["sum", "mean"]
+# Called with the number of segments done so far, so a front end can show progress on long corpora (and stop the
+# work by raising from it).
+Progress = Callable[[int], None]
 ConfigT = TypeVar("ConfigT")
 ExplanationT = TypeVar("ExplanationT", bound=Explanation)
 
@@ -78,6 +81,16 @@ def segment_refs(refs: Sequence[Sequence[str | None]], i: int) -> list[str]:
     return [stream[i] for stream in refs if stream[i] is not None]  # type: ignore[misc]
 
 
+def each_segment(
+    hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+) -> Iterator[tuple[int, str, list[str]]]:
+    """``(i, hypothesis, its references)`` of every segment, reporting each one done to ``progress``."""
+    for i, hyp in enumerate(hyps):
+        yield i, hyp, segment_refs(refs, i)
+        if progress is not None:
+            progress(i + 1)
+
+
 def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metric: str) -> None:
     """Refuse inputs that cannot be scored segment by segment; never truncate to the shortest stream."""
     if isinstance(hyps, str):
@@ -89,6 +102,8 @@ def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metr
             raise ValueError(
                 f"{metric}: reference stream {k + 1} has {len(stream)} segments but there are {len(hyps)} hypotheses"
             )
+    if set(map(type, hyps)) <= {str} and all(set(map(type, stream)) <= {str, type(None)} for stream in refs):
+        return  # the common case, checked in C; the loop below finds what is wrong
     for i, hyp in enumerate(hyps):
         if not isinstance(hyp, str):
             raise TypeError(f"{metric}: hypothesis {i + 1} is {type(hyp).__name__}, not str")
@@ -234,24 +249,38 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         references alone and ignore it; :meth:`stats` binds its corpus itself."""
         del refs
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
-        """Sufficient statistics of every segment."""
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        """Sufficient statistics of every segment; ``progress`` hears how many segments are done."""
         check_corpus(hyps, refs, self.id)
-        rows = [self._segment_row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
+        rows = [self._segment_row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
         matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
         return SegmentStats(self.id, self.columns, matrix, self.aggregate)
 
-    def system_stats(self, system: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def system_stats(
+        self,
+        system: str,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]],
+        progress: Progress | None = None,
+    ) -> SegmentStats:
         """Statistics of the outputs of the system named ``system``: :meth:`stats` of its text for every computed
         metric. A metric whose rows are data about named systems (:mod:`metrics.external`) looks them up by name."""
         del system
-        return self.stats(hyps, refs)
+        return self.stats(hyps, refs, progress)
 
     def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> ExplanationT:
         """The evidence behind segment ``index`` (0-based) of system ``system``: :meth:`explain` of its text for every
         computed metric; a data metric looks the segment up by system and index."""
         del system, index
         return self.explain(hyp, refs)
+
+    def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float | None:
+        """About how long :meth:`stats` takes on these segments, for metrics whose cost grows fast with segment
+        length, so a front end can ask before starting; ``None`` (the default): fast enough not to ask."""
+        del hyps, refs
+        return None
 
     def corpus_score(self, stats: SegmentStats) -> float:
         if len(stats) == 0:

@@ -48,7 +48,7 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
+from metrics.core.base import Progress, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.references import LowestOverReferences, reference_notes
@@ -376,7 +376,9 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
             references=tuple(results),
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Sentence scores; segments with a pair beyond ``max_cells`` are named in ``notes``.
 
         Pairs of similar length are aligned together (:func:`align_batch`); the arithmetic per cell is the same
@@ -412,6 +414,8 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
                 for k in group:
                     scores[k] = align(*pairs[k], self._costs, False)[0]
             start = stop
+            if progress is not None:  # pairs go by length, not in segment order: report the share done
+                progress(len(hyps) * (len(skipped) + stop) // len(pairs))
         rows = np.full((len(hyps), 1), np.inf, dtype=np.float64)
         for k, i in enumerate(owner):
             if scores[k] < rows[i, 0]:  # strictly lower: the first of equal minima wins, as in against_references

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, check_corpus
+from metrics.core.base import Metric, Progress, SegmentStats, check_corpus
 from metrics.core.config import check_options
 from metrics.core.explanation import Explanation
 from metrics.external.scores import ExternalScores
@@ -95,11 +95,19 @@ class External(Metric[ExternalConfig, ExternalExplanation]):
             )
         return self.scores.scores[system]
 
-    def system_stats(self, system: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def system_stats(
+        self,
+        system: str,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]],
+        progress: Progress | None = None,
+    ) -> SegmentStats:
         check_corpus(hyps, refs, self.id)
         values = self._system(system)
         if len(values) != len(hyps):
             raise ValueError(f"{self.id}: {len(values)} scores for system {system!r}, which has {len(hyps)} segments")
+        if progress is not None:
+            progress(len(hyps))
         return SegmentStats(self.id, self.columns, np.array(values, dtype=np.float64)[:, None], self.aggregate)
 
     def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> ExternalExplanation:
@@ -121,7 +129,10 @@ class External(Metric[ExternalConfig, ExternalExplanation]):
             one_based=self.scores.one_based,
         )
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        del progress
         raise self._refuse()
 
     def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:

@@ -1,7 +1,8 @@
 """Reading segment files: one segment per line (``.txt``), or one JSON object per line (``.jsonl``).
 
 Every problem is reported as an :class:`InputError` naming the file and, where it applies, the line. Nothing is
-dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes.
+dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes, and so are
+segments that are empty or only whitespace (kept: an empty output is a legitimate output, but often a mistake).
 
 Line breaks are ``\n`` alone, as sacrebleu reads files (``open(…, newline="\n")``): a Windows ``\r\n`` ending
 becomes ``\n``, and a bare carriage return inside a line stays in the segment as a character, where every tokenizer
@@ -171,6 +172,19 @@ def table_columns(data: bytes, source: str) -> list[str]:
     return next(csv.reader([first], delimiter=delimiter), [])
 
 
+def _blank_note(texts: Sequence[str], source: str, where: str, first: int) -> list[str]:
+    """A note on segments that are empty or only whitespace (kept: an empty output is legitimate, but often a
+    mistake); segment k is on ``where`` k + ``first`` − 1."""
+    blank = [k for k, segment in enumerate(texts) if not segment.strip()]
+    if not blank:
+        return []
+    shown = ", ".join(str(k + first) for k in blank[:20]) + (" …" if len(blank) > 20 else "")
+    return [
+        f"{source}: {len(blank)} segment(s) empty or only whitespace ({where}{'s' * (len(blank) > 1)} {shown}); "
+        "each is scored as an empty output"
+    ]
+
+
 TABLE_SUFFIXES = (".tsv", ".csv")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
@@ -186,6 +200,7 @@ def parse_segments(data: bytes, source: str, *, column: str | None = None, json_
         notes: list[str] = []
         texts = _parse_table(_decode(data, source, notes), source, column, "\t" if suffix == ".tsv" else ",")
         _check_line_lengths(texts, source)
+        notes += _blank_note(texts, source, "row", 2)  # a table's segment k is on row k + 1, after the header
         segments = Segments(display_name(source), tuple(texts), tuple(notes), source)
     else:
         segments = parse_lines(data, source, json_key=json_key)
@@ -206,6 +221,7 @@ def parse_lines(data: bytes, source: str, *, first_line: int = 1, json_key: str 
     text = _decode(data, source, notes, first_line)
     texts = _parse_jsonl(text, source, json_key, first_line) if suffix in JSONL_SUFFIXES else _lines(text)
     _check_line_lengths(texts, source, first_line)
+    notes += _blank_note(texts, source, "line", first_line)
     return Segments(display_name(source), tuple(texts), tuple(notes), source)
 
 

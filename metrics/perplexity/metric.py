@@ -27,7 +27,16 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
+from metrics.core.base import (
+    Metric,
+    Progress,
+    SegmentStats,
+    StatsNote,
+    check_corpus,
+    each_segment,
+    segment_refs,
+    segments_text,
+)
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.extras import NEURAL
@@ -210,10 +219,12 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
     def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return np.array(self._explain(hyp, refs).row, dtype=np.float64)
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         check_corpus(hyps, refs, self.id)
         self.prepare(refs)
-        explained = [self._explain(hyp, ()) for hyp in hyps]
+        explained = [self._explain(hyp, ()) for _, hyp, _ in each_segment(hyps, refs, progress)]
         rows = np.array([e.row for e in explained], dtype=np.float64).reshape(len(hyps), 2)
         by_kind: dict[str, list[int]] = {}
         for i, e in enumerate(explained):

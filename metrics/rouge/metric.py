@@ -27,6 +27,7 @@ statistics then carry a warning note; ``unicode`` keeps letters of any script an
 
 from __future__ import annotations
 
+import threading
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
@@ -37,7 +38,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from metrics.core.base import Metric, SegmentStats, StatsNote, check_corpus, segment_refs
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -65,7 +66,11 @@ from metrics.rouge.tokenize import (
 REFERENCE = "rouge-score-0.1.2"
 VERSION = "scorelens-0.1.0"
 COLUMNS = ("precision", "recall", "fmeasure", "hits", "hyp_total", "ref_total", "best_ref")
+KERNEL_CHUNK = 1000  # segments per kernel call in stats()
 _F = COLUMNS.index("fmeasure")
+# Distinct tokens after which the compiled path starts a new vocabulary (under 100 bytes each; a long-running
+# process meets ever new ones). CNN/DailyMail's 11,490 references and 3 systems hold 41,000.
+VOCABULARY_LIMIT = 1 << 20
 Ngram = tuple[str, ...]
 T = TypeVar("T")
 
@@ -233,14 +238,6 @@ class RougeExplanation(Explanation):
 # ------------------------------------------------------------------------------------------------- the metrics
 
 
-class _RefIds(NamedTuple):
-    """A reference as ids of its own vocabulary, and where its sentences end."""
-
-    vocab: dict[str, int]
-    ids: list[int]
-    ends: tuple[int, ...]
-
-
 class _Candidate(NamedTuple):
     hits: int
     hyp_total: int
@@ -268,12 +265,17 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     Config: ClassVar[type] = RougeConfig
     explanation_type: ClassVar[type[RougeExplanation]] = RougeExplanation
     rouge_type: str
+    _by_lines: ClassVar[bool] = False  # whether the texts' sentences are their lines (ROUGE-Lsum)
 
     def __init__(self, config: RougeConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self.tokenizer = RougeTokenizer(self.config.tokenizer, self.config.stemmer)
         self._ref_cache: BoundedCache[str, Any] = BoundedCache()
-        self._ids_cache: BoundedCache[str, _RefIds] = BoundedCache()
+        # The compiled path: a vocabulary of token ids and the references it encoded, used by one thread at a time
+        # (the app shares a metric between sessions).
+        self._vocabulary: Any = None
+        self._texts: BoundedCache[str, Any] = BoundedCache()
+        self._lock = threading.Lock()
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -308,60 +310,60 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         """The segment's statistics as floats (:meth:`segment_row` without the array)."""
 
     def _words(self, text: str) -> tuple[list[str], tuple[int, ...]]:
-        """The tokens the pure path scores ``text`` by, and where its sentences end among them (one sentence)."""
+        """The tokens ``text`` is scored by, and where its sentences end among them (one sentence)."""
         words = self.tokenizer.words(text)
         return words, (len(words),)
 
-    def _ref_ids(self, ref: str) -> _RefIds:
-        words, ends = self._words(ref)
-        vocab: dict[str, int] = {}
-        return _RefIds(vocab, [vocab.setdefault(w, len(vocab)) for w in words], ends)
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        compiled = kernel("rouge")
+        if compiled is None:
+            return np.array(self._row(hyp, refs), dtype=np.float64)
+        return self._compiled_rows([hyp], [[ref] for ref in refs], compiled)[0]
+
+    def _vocabulary_for(self, compiled: ModuleType) -> Any:
+        """The kernel's vocabulary; a new one (and no encoded references) once it has grown past its limit."""
+        if self._vocabulary is None or len(self._vocabulary) > VOCABULARY_LIMIT:
+            self._texts.clear()
+            if self.config.tokenizer == "default":
+                normalize = self.tokenizer.normalize if self.config.stemmer else None
+                self._vocabulary = compiled.Vocabulary(self._by_lines, normalize=normalize)
+            else:
+                self._vocabulary = compiled.Vocabulary(tokenize=self._words)
+        return self._vocabulary
+
+    def _compiled_rows(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], compiled: ModuleType
+    ) -> np.ndarray:
+        """The rows of :meth:`_row` from the compiled kernel (texts become ids of one vocabulary; the references are
+        encoded once)."""
+        with self._lock:
+            vocabulary = self._vocabulary_for(compiled)
+            streams = [vocabulary.encode_all(stream, self._texts) for stream in refs]
+            flat = self._kernel_rows(compiled, vocabulary, hyps, streams)
+        return np.frombuffer(flat, dtype=np.float64).reshape(len(hyps), len(COLUMNS))
 
     @abstractmethod
-    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
-        """The compiled count of what :meth:`_row` credits against one reference."""
+    def _kernel_rows(self, compiled: ModuleType, vocabulary: Any, hyps: Sequence[str], streams: list[list[Any]]) -> Any:
+        """The kernel's flat rows of the hypotheses against encoded reference streams."""
 
-    def _total(self, words: Sequence[object]) -> int:
-        """The count precision or recall divides by (tokens; n-grams for ROUGE-N)."""
-        return len(words)
-
-    def _compiled_row(self, hyp: str, refs: Sequence[str], compiled: ModuleType) -> tuple[float, ...]:
-        """The row of :meth:`_row` from the compiled kernels: texts as ids of each reference's vocabulary (a
-        hypothesis word the reference lacks is -1 and matches nothing)."""
-        words, ends = self._words(hyp)
-        hyp_total = self._total(words)
-        candidates = []
-        for ref in refs:
-            prepared = self._ids_cache.get_or_make(ref, lambda ref=ref: self._ref_ids(ref))  # type: ignore[misc]
-            get = prepared.vocab.get
-            hits = self._hits(compiled, [get(w, -1) for w in words], ends, prepared)
-            candidates.append(_Candidate(hits, hyp_total, self._total(prepared.ids)))
-        return _best_row(candidates)[0]
-
-    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return np.array(self._row_function()(hyp, refs), dtype=np.float64)
-
-    def _row_function(self) -> Callable[[str, Sequence[str]], tuple[float, ...]]:
-        compiled = self._kernel()
-        if compiled is None:
-            return self._row
-
-        def row(hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
-            if not refs:
-                raise ValueError("ROUGE needs at least one reference per segment")
-            return self._compiled_row(hyp, refs, compiled)
-
-        return row
-
-    def _kernel(self) -> ModuleType | None:
-        return kernel("lcs")
-
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
         """Rows of every segment, with a note when the default tokenizer deleted letters (see the module doc)."""
         check_corpus(hyps, refs, self.rouge_type)
-        row = self._row_function()
-        rows = [row(hyp, segment_refs(refs, i)) for i, hyp in enumerate(hyps)]
-        matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
+        compiled = kernel("rouge")
+        if compiled is None:
+            rows = [self._row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
+            matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
+        else:
+            # in chunks, so that progress is heard while the kernel works (a chunk costs a few milliseconds)
+            chunks = []
+            for start in range(0, len(hyps), KERNEL_CHUNK):
+                stop = min(start + KERNEL_CHUNK, len(hyps))
+                chunks.append(self._compiled_rows(hyps[start:stop], [s[start:stop] for s in refs], compiled))
+                if progress is not None:
+                    progress(stop)
+            matrix = np.concatenate(chunks) if chunks else np.empty((0, len(COLUMNS)), dtype=np.float64)
         notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n is not None)
         return SegmentStats(self.rouge_type, COLUMNS, matrix, self.aggregate, notes)
 
@@ -476,14 +478,8 @@ class RougeN(_Rouge):
     def name(self) -> str:
         return f"ROUGE-{self.n}"
 
-    def _kernel(self) -> ModuleType | None:
-        return kernel("ngrams")
-
-    def _total(self, words: Sequence[object]) -> int:
-        return max(len(words) - self.n + 1, 0)
-
-    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
-        return int(compiled.clipped_matches(hyp, [ref.ids], self.n, self.n)[0])
+    def _kernel_rows(self, compiled: ModuleType, vocabulary: Any, hyps: Sequence[str], streams: list[list[Any]]) -> Any:
+        return compiled.ngram_rows(vocabulary, self.n, hyps, streams)
 
     def _ref(self, ref: str) -> tuple[Counter[Hashable], int]:
         words = self.tokenizer.words(ref)
@@ -557,8 +553,8 @@ class RougeL(_Rouge):
     def name(self) -> str:
         return "ROUGE-L"
 
-    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
-        return int(compiled.lcs_length(ref.ids, hyp))
+    def _kernel_rows(self, compiled: ModuleType, vocabulary: Any, hyps: Sequence[str], streams: list[list[Any]]) -> Any:
+        return compiled.lcs_rows(vocabulary, hyps, streams)
 
     def _row(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
         words = self.tokenizer.words(hyp)
@@ -601,6 +597,7 @@ class RougeLsum(_Rouge):
 
     id: ClassVar[str] = "rougeLsum"
     rouge_type = "rougeLsum"
+    _by_lines = True
 
     @property
     def name(self) -> str:
@@ -623,10 +620,8 @@ class RougeLsum(_Rouge):
             ends.append(len(words))
         return words, tuple(ends)
 
-    def _hits(self, compiled: ModuleType, hyp: list[int], hyp_ends: tuple[int, ...], ref: _RefIds) -> int:
-        if not hyp or not ref.ids:
-            return 0
-        return int(compiled.summary_hits(ref.ids, ref.ends, hyp, hyp_ends, len(ref.vocab)))
+    def _kernel_rows(self, compiled: ModuleType, vocabulary: Any, hyps: Sequence[str], streams: list[list[Any]]) -> Any:
+        return compiled.summary_rows(vocabulary, hyps, streams)
 
     def _summary(self, text: str) -> _Summary:
         sentences = [self.tokenizer.words(s) for _, s in split_sentences(text)]

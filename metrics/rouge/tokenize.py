@@ -31,6 +31,7 @@ import regex
 
 from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token
+from metrics.kernels import kernel
 
 TokenizerName = Literal["default", "unicode"]
 TOKENIZERS: tuple[str, ...] = ("default", "unicode")
@@ -38,8 +39,10 @@ TOKENIZERS: tuple[str, ...] = ("default", "unicode")
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
 # rouge-score's final filter (``VALID_TOKEN_RE.match``); applied to stems, which could in principle leave [a-z0-9].
 _VALID_TOKEN = re.compile(r"^[a-z0-9]+$")
-# A non-ASCII letter or digit (``\w`` is str.isalnum() plus "_"); the default tokenizer may drop it.
-_NON_ASCII_ALNUM = re.compile(r"[^\W\x00-\x7f]")
+# Runs of non-ASCII letters and digits (``\w`` is str.isalnum() plus "_") that the default tokenizer drops: all but
+# the two whose lowercase holds an ASCII letter (İ -> i + combining dot, the Kelvin sign K -> k; a test checks every
+# code point).
+_DISCARDED = re.compile(r"[^\W\x00-\x7f\u0130\u212a]+")
 _CJK = r"[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}]"
 
 
@@ -105,7 +108,7 @@ class RougeTokenizer:
             return _ASCII_WORD.findall(lowered)
         return _unicode_word().findall(lowered)
 
-    def _normalize(self, piece: str) -> str:
+    def normalize(self, piece: str) -> str:
         """The form a piece is compared in: its stem when stemming applies, else itself ("" = dropped)."""
         if self._stem is not None and len(piece) > 3 and (self.name == "default" or piece.isascii()):
             return self._stem(piece)
@@ -130,7 +133,7 @@ class RougeTokenizer:
         finder = _ASCII_WORD if self.name == "default" else _unicode_word()
         tokens = []
         for match in finder.finditer(lowered):
-            form = self._normalize(match.group())
+            form = self.normalize(match.group())
             if not form:
                 continue
             start, end = match.span()
@@ -148,19 +151,14 @@ def discarded(text: str) -> tuple[Token, ...]:
     """
     if text.isascii():
         return ()
-    runs: list[Token] = []
-    for match in _NON_ASCII_ALNUM.finditer(text):
-        if _ASCII_WORD.search(match.group().lower()):
-            continue
-        start, end = match.span()
-        if runs and runs[-1].end == start:
-            start = runs.pop().start  # type: ignore[assignment]
-        runs.append(Token(text[start:end], start, end))
-    return tuple(runs)
+    return tuple(Token(match.group(), *match.span()) for match in _DISCARDED.finditer(text))
 
 
 def has_discarded(text: str) -> bool:
     """Whether the ``default`` tokenizer throws away any letter or digit of ``text`` (fast for ASCII text)."""
     if text.isascii():
         return False
-    return any(not _ASCII_WORD.search(m.group().lower()) for m in _NON_ASCII_ALNUM.finditer(text))
+    compiled = kernel("rouge")
+    if compiled is not None:
+        return bool(compiled.has_discarded(text))
+    return _DISCARDED.search(text) is not None

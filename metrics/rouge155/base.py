@@ -56,7 +56,7 @@ from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 import numpy as np
 
-from metrics.core.base import ExplanationT, Metric, SegmentStats, StatsNote
+from metrics.core.base import ExplanationT, Metric, Progress, SegmentStats, StatsNote
 from metrics.core.cache import BoundedCache
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
@@ -205,8 +205,10 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
         """The mean F (pooled rows are means, so the F column already is it)."""
         return np.asarray(np.asarray(pooled, dtype=np.float64)[..., F_COLUMN])
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
-        base = super().stats(hyps, refs)
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        base = super().stats(hyps, refs, progress)
         if self.config.tokenizer != "default":
             return base
         lost = sum(not h.isascii() and any(ch.isalnum() and not ch.isascii() for ch in h) for h in hyps)

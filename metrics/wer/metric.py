@@ -63,7 +63,7 @@ from typing import ClassVar, Literal
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from metrics.core.base import Metric, SegmentStats, StatsNote
+from metrics.core.base import Metric, Progress, SegmentStats, StatsNote
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditAlignment, EditExplanation, EditOp
@@ -423,8 +423,10 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
             # jiwer: no reference symbols at all → the raw number of insertions (= the edits then)
             return np.where(ref_len > 0, edits / np.where(ref_len > 0, ref_len, 1.0), edits)
 
-    def stats(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> SegmentStats:
-        stats = super().stats(hyps, refs)
+    def stats(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
+    ) -> SegmentStats:
+        stats = super().stats(hyps, refs, progress)
         bounded = np.flatnonzero(stats.column("bounded"))
         if len(bounded) == 0:
             return stats

@@ -1,0 +1,669 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""ROUGE-N, ROUGE-L and ROUGE-Lsum rows in C, from the texts to the rows (rouge-score 0.1.2 semantics).
+
+A :class:`Vocabulary` turns texts into token ids and the ends of their sentences: with rouge-score's default
+tokenizer scanned here (lowercase with ``str.lower``, runs of ``[a-z0-9]``, each distinct token normalized once by
+a callable such as the Porter stem, "" dropping it), or from the words of any other tokenizer. Equal forms get
+equal ids for the life of the vocabulary, so references encoded once (:class:`Text`) serve every system.
+
+:func:`ngram_rows`, :func:`lcs_rows` and :func:`summary_rows` then give every segment's row ``[precision, recall,
+fmeasure, hits, hyp_total, ref_total, best_ref]``: rouge-score's clipped n-gram overlap, its LCS length
+(bit-parallel, Hyyrö 2004) or its ``_summary_level_lcs`` (for each reference sentence in order, the union of the
+reference positions on one backtracked LCS with every hypothesis sentence — diagonal on equal tokens, else left
+only when the left cell is strictly greater than the upper one — each credited while its token has counts left in
+both whole texts), then ``prf`` and the first reference with the highest F, in the float operations of
+:mod:`metrics.rouge.metric`. That pure-Python code stays the reference the tests compare and the source of every
+explanation.
+
+A vocabulary keeps scratch space indexed by id and is not thread-safe: its callers serialize its use.
+"""
+
+from cpython.array cimport array, clone
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcmp, memcpy, memset
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object text)
+    void *PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index) nogil
+    bint PyUnicode_IS_ASCII(object text)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 c) nogil
+    const char *PyUnicode_AsUTF8AndSize(object text, Py_ssize_t *size) except NULL
+    object PyUnicode_DecodeUTF8(const char *data, Py_ssize_t size, const char *errors)
+
+cdef extern from *:
+    int popcount "__builtin_popcountll"(unsigned long long) nogil
+
+ctypedef uint64_t u64
+
+cdef array _DOUBLES = array("d")
+cdef int WIDTH = 7  # the row's columns
+# Each ASCII character as a token character (lowercased), or 0 for a separator.
+cdef unsigned char TOKEN_CHAR[128]
+for _c in range(128):
+    TOKEN_CHAR[_c] = _c + 32 if 65 <= _c <= 90 else (_c if 97 <= _c <= 122 or 48 <= _c <= 57 else 0)
+
+
+cdef struct Slot:
+    u64 key  # a token of up to 8 bytes packed, else the hash of its bytes (then also compared in the arena)
+    int length  # -1: an empty slot
+    int form
+
+
+cdef struct Tokens:
+    int *ids
+    int *ends  # the end of each sentence among the ids
+    Py_ssize_t length
+    Py_ssize_t sentences
+
+
+cdef int reserve(void **buffer, Py_ssize_t *capacity, Py_ssize_t needed, size_t item) except -1:
+    """Grow ``buffer`` (``capacity`` items) to hold at least ``needed`` items; the contents are kept."""
+    cdef Py_ssize_t size
+    cdef void *grown
+    if needed <= capacity[0]:
+        return 0
+    size = max(needed, 2 * capacity[0], 16)
+    grown = realloc(buffer[0], size * item)
+    if grown == NULL:
+        raise MemoryError()
+    buffer[0] = grown
+    capacity[0] = size
+    return 0
+
+
+cdef inline u64 token_key(const char *data, Py_ssize_t n) noexcept nogil:
+    """A token's key: up to 8 bytes packed (tokens hold no zero byte, so that is the token itself), else a hash."""
+    cdef u64 h = 0
+    cdef Py_ssize_t k
+    if n <= 8:
+        for k in range(n):
+            h |= (<u64><unsigned char>data[k]) << (8 * k)
+        return h
+    h = 1469598103934665603ULL
+    for k in range(n):
+        h = (h ^ <unsigned char>data[k]) * 1099511628211ULL
+    return h
+
+
+cdef inline Py_ssize_t key_slot(u64 key, Py_ssize_t mask) noexcept nogil:
+    key *= 0x9E3779B97F4A7C15ULL
+    return <Py_ssize_t>((key ^ (key >> 32)) & <u64>mask)
+
+
+cdef inline u64 hash_ids(const int *items, int n) noexcept nogil:
+    cdef u64 h = 1469598103934665603ULL
+    cdef int k
+    for k in range(n):
+        h = (h ^ <u64><unsigned int>items[k]) * 1099511628211ULL
+        h ^= h >> 29
+    return h
+
+
+cdef inline bint same(const int *a, const int *b, int n) noexcept nogil:
+    cdef int k
+    for k in range(n):
+        if a[k] != b[k]:
+            return False
+    return True
+
+
+cdef class Vocabulary
+
+
+cdef class Text:
+    """A text encoded by a :class:`Vocabulary`."""
+
+    cdef Tokens tokens
+    cdef Vocabulary owner  # whose ids these are
+
+    def __dealloc__(self):
+        free(self.tokens.ids)
+        free(self.tokens.ends)
+
+    def __len__(self):
+        return self.tokens.length
+
+    @property
+    def sentence_ends(self):
+        """Where each sentence ends among the tokens."""
+        return tuple(self.tokens.ends[k] for k in range(self.tokens.sentences))
+
+
+cdef class Vocabulary:
+    """Token ids of texts, interned by their bytes (UTF-8) in an open-addressing table.
+
+    ``lines``: a text's sentences are its non-empty lines (rouge-score's ROUGE-Lsum split), else the whole text.
+    ``normalize(token) -> form`` is applied once per distinct token of the default tokenizer ("" drops it);
+    ``tokenize(text) -> (words, sentence_ends)`` replaces the default tokenizer by another one, whose words are
+    already forms.
+    """
+
+    cdef Slot *slots
+    cdef Py_ssize_t *offsets  # per slot: where its token's bytes are in the arena
+    cdef Py_ssize_t capacity, used, forms_given
+    cdef char *arena
+    cdef Py_ssize_t arena_length, arena_capacity
+    cdef char *word
+    cdef Py_ssize_t word_capacity
+    cdef Tokens scratch  # the text encoded last
+    cdef Py_ssize_t ids_capacity, ends_capacity
+    cdef dict forms  # form -> id, when tokens are normalized (several tokens may share a form)
+    cdef list names  # form of each id, likewise
+    cdef object normalize, tokenize
+    cdef bint lines
+    # scratch of the row kernels: per form id two counts and a mask index (all zero / -1 between calls) …
+    cdef int *ref_left
+    cdef int *hyp_left
+    cdef int *mask_of
+    cdef Py_ssize_t by_form
+    # … and per pair: bit masks and rows, an n-gram table, the LCS grid, the union of LCS positions
+    cdef u64 *masks
+    cdef Py_ssize_t masks_capacity
+    cdef u64 *bits
+    cdef Py_ssize_t bits_capacity
+    cdef int *gram_start
+    cdef int *gram_allowed
+    cdef Py_ssize_t gram_capacity, gram_allowed_capacity
+    cdef int *grid
+    cdef Py_ssize_t grid_capacity
+    cdef unsigned char *on_path
+    cdef Py_ssize_t on_path_capacity
+
+    def __cinit__(self, bint lines=False, normalize=None, tokenize=None):
+        cdef Py_ssize_t none = 0
+        if normalize is not None and tokenize is not None:
+            raise ValueError("a vocabulary normalizes the default tokenizer's tokens or takes another tokenizer's")
+        self.lines = lines
+        self.normalize = normalize
+        self.tokenize = tokenize
+        self.forms = {}
+        self.names = []
+        reserve(<void **>&self.slots, &self.capacity, 1024, sizeof(Slot))
+        reserve(<void **>&self.offsets, &none, self.capacity, sizeof(Py_ssize_t))
+        clear_slots(self.slots, self.capacity)
+
+    def __dealloc__(self):
+        free(self.slots); free(self.offsets); free(self.arena); free(self.word)
+        free(self.scratch.ids); free(self.scratch.ends)
+        free(self.ref_left); free(self.hyp_left); free(self.mask_of)
+        free(self.masks); free(self.bits); free(self.gram_start); free(self.gram_allowed); free(self.grid)
+        free(self.on_path)
+
+    def __len__(self):
+        """Distinct tokens seen (what the vocabulary's memory grows with)."""
+        return self.used
+
+    cdef int _rehash(self) except -1:
+        cdef Py_ssize_t size = 2 * self.capacity, mask = size - 1, k, j, none = 0
+        cdef Slot *slots = NULL
+        cdef Py_ssize_t *offsets = NULL
+        reserve(<void **>&slots, &none, size, sizeof(Slot))
+        none = 0
+        try:
+            reserve(<void **>&offsets, &none, size, sizeof(Py_ssize_t))
+        except MemoryError:
+            free(slots)
+            raise
+        clear_slots(slots, size)
+        for k in range(self.capacity):
+            if self.slots[k].length >= 0:
+                j = key_slot(self.slots[k].key, mask)
+                while slots[j].length >= 0:
+                    j = (j + 1) & mask
+                slots[j] = self.slots[k]
+                offsets[j] = self.offsets[k]
+        free(self.slots)
+        free(self.offsets)
+        self.slots = slots
+        self.offsets = offsets
+        self.capacity = size
+        return 0
+
+    cdef int _new_form(self, const char *data, Py_ssize_t n) except -2:
+        """The id of a token seen for the first time: its form's, or -1 when normalizing drops it."""
+        if self.normalize is None:  # the token is its own form, and new
+            self.forms_given += 1
+            return <int>(self.forms_given - 1)
+        form = self.normalize(PyUnicode_DecodeUTF8(data, n, NULL))
+        if not form:
+            return -1
+        known = self.forms.get(form)
+        if known is not None:
+            return known
+        self.forms[form] = self.forms_given
+        self.names.append(form)
+        self.forms_given += 1
+        return <int>(self.forms_given - 1)
+
+    cdef int _intern(self, const char *data, Py_ssize_t n, u64 key) except -2:
+        """The id of the token ``data[:n]`` whose :func:`token_key` is ``key``."""
+        cdef Py_ssize_t mask = self.capacity - 1
+        cdef Py_ssize_t k = key_slot(key, mask)
+        cdef Slot *slot
+        cdef int form
+        while self.slots[k].length >= 0:
+            slot = &self.slots[k]
+            if slot.key == key and slot.length == n and (
+                n <= 8 or memcmp(self.arena + self.offsets[k], data, n) == 0
+            ):
+                return slot.form
+            k = (k + 1) & mask
+        form = self._new_form(data, n)
+        reserve(<void **>&self.arena, &self.arena_capacity, self.arena_length + n, 1)
+        memcpy(self.arena + self.arena_length, data, n)
+        slot = &self.slots[k]
+        slot.key = key
+        slot.length = <int>n
+        slot.form = form
+        self.offsets[k] = self.arena_length
+        self.arena_length += n
+        self.used += 1
+        if 2 * self.used > self.capacity:
+            self._rehash()
+        return form
+
+    cdef inline Py_ssize_t _push(self, int form, Py_ssize_t count) except -1:
+        if form >= 0:
+            if count >= self.ids_capacity:
+                reserve(<void **>&self.scratch.ids, &self.ids_capacity, count + 1, sizeof(int))
+            self.scratch.ids[count] = form
+            return count + 1
+        return count
+
+    cdef inline Py_ssize_t _end(self, Py_ssize_t count, Py_ssize_t sentences) except -1:
+        if sentences >= self.ends_capacity:
+            reserve(<void **>&self.scratch.ends, &self.ends_capacity, sentences + 1, sizeof(int))
+        self.scratch.ends[sentences] = <int>count
+        return sentences + 1
+
+    cdef int _scan(self, str text) except -1:
+        """rouge-score's default tokenizer: lowercase, runs of ``[a-z0-9]``, normalized."""
+        cdef str source = text if PyUnicode_IS_ASCII(text) else text.lower()
+        cdef int kind = PyUnicode_KIND(source)
+        cdef void *data = PyUnicode_DATA(source)
+        cdef Py_ssize_t n = len(source), i, length = 0, count = 0, ends = 0
+        cdef Py_ssize_t line = 0  # where the current line began
+        cdef bint lines = self.lines
+        cdef unsigned int c
+        cdef u64 key = 0
+        cdef char *word
+        reserve(<void **>&self.word, &self.word_capacity, n + 1, 1)
+        word = self.word
+        for i in range(n):
+            c = <unsigned int>PyUnicode_READ(kind, data, i)
+            c = TOKEN_CHAR[c] if c < 128 else 0  # (text that was not ASCII is lowercased already)
+            if c:
+                if length < 8:
+                    key |= (<u64>c) << (8 * length)
+                word[length] = <char>c
+                length += 1
+                continue
+            if length:
+                count = self._push(self._intern(word, length, key if length <= 8 else token_key(word, length)), count)
+                length = 0
+                key = 0
+            if lines and PyUnicode_READ(kind, data, i) == 10:
+                if i > line:  # a non-empty line ends
+                    ends = self._end(count, ends)
+                line = i + 1
+        if length:
+            count = self._push(self._intern(word, length, key if length <= 8 else token_key(word, length)), count)
+        if not lines or n > line:
+            ends = self._end(count, ends)
+        self.scratch.length = count
+        self.scratch.sentences = ends
+        return 0
+
+    cdef int _words(self, str text) except -1:
+        """Another tokenizer's words (forms already)."""
+        cdef Py_ssize_t count = 0, n, ends = 0
+        cdef const char *data
+        words, sentence_ends = self.tokenize(text)
+        for word in words:
+            data = PyUnicode_AsUTF8AndSize(word, &n)
+            count = self._push(self._intern(data, n, token_key(data, n)), count)
+        for end in sentence_ends:
+            ends = self._end(end, ends)
+        self.scratch.length = count
+        self.scratch.sentences = ends
+        return 0
+
+    cdef int _encode(self, str text) except -1:
+        """Encode ``text`` into :attr:`scratch`."""
+        if self.tokenize is None:
+            return self._scan(text)
+        return self._words(text)
+
+    cpdef Text encode(self, str text):
+        """``text`` as token ids (each sentence's end among them)."""
+        cdef Text out = Text.__new__(Text)
+        cdef Py_ssize_t none = 0
+        self._encode(text)
+        reserve(<void **>&out.tokens.ids, &none, max(self.scratch.length, 1), sizeof(int))
+        none = 0
+        reserve(<void **>&out.tokens.ends, &none, max(self.scratch.sentences, 1), sizeof(int))
+        memcpy(out.tokens.ids, self.scratch.ids, self.scratch.length * sizeof(int))
+        memcpy(out.tokens.ends, self.scratch.ends, self.scratch.sentences * sizeof(int))
+        out.tokens.length = self.scratch.length
+        out.tokens.sentences = self.scratch.sentences
+        out.owner = self
+        return out
+
+    def encode_all(self, texts, memo=None):
+        """:meth:`encode` of each text (None stays None); with a ``memo`` dict, each distinct text once."""
+        cdef list out = []
+        for text in texts:
+            if text is None:
+                out.append(None)
+            elif memo is None:
+                out.append(self.encode(text))
+            else:
+                encoded = memo.get(text)
+                if encoded is None:
+                    encoded = self.encode(text)
+                    memo[text] = encoded
+                out.append(encoded)
+        return out
+
+    def words(self, Text text):
+        """The forms the ids of ``text`` stand for."""
+        cdef Py_ssize_t k
+        self._check(text)
+        names = self.names
+        if self.normalize is None:  # each id is one token's: read them from the table
+            names = [None] * self.forms_given
+            for k in range(self.capacity):
+                if self.slots[k].length >= 0:
+                    names[self.slots[k].form] = PyUnicode_DecodeUTF8(
+                        self.arena + self.offsets[k], self.slots[k].length, NULL
+                    )
+        return [names[text.tokens.ids[k]] for k in range(text.tokens.length)]
+
+    cdef inline int _check(self, Text text) except -1:
+        if text.owner is not self:
+            raise ValueError("a text encoded by another vocabulary")
+        return 0
+
+    cdef int _prepare(self) except -1:
+        """Per-form scratch for every id given out so far (zero counts, no mask)."""
+        cdef Py_ssize_t old = self.by_form, size = max(self.forms_given, 2 * self.by_form, 16), k
+        if self.forms_given <= old:
+            return 0
+        grow_ints(&self.ref_left, size)
+        grow_ints(&self.hyp_left, size)
+        grow_ints(&self.mask_of, size)
+        for k in range(old, size):
+            self.ref_left[k] = 0
+            self.hyp_left[k] = 0
+            self.mask_of[k] = -1
+        self.by_form = size
+        return 0
+
+    cdef Py_ssize_t _ngram_hits(self, const Tokens *hyp, const Tokens *ref, int n) except -1:
+        """Σ over n-grams of min(count in hyp, count in ref): rouge-score's ``_score_ngrams`` intersection."""
+        cdef Py_ssize_t hyp_grams = hyp.length - n + 1, ref_grams = ref.length - n + 1, size = 16, i, matched = 0
+        cdef Py_ssize_t mask, slot
+        cdef const int *gram
+        if hyp_grams <= 0 or ref_grams <= 0:
+            return 0
+        if n == 1:  # counts by id
+            for i in range(ref.length):
+                self.ref_left[ref.ids[i]] += 1
+            for i in range(hyp.length):
+                if self.ref_left[hyp.ids[i]] > 0:
+                    self.ref_left[hyp.ids[i]] -= 1
+                    matched += 1
+            for i in range(ref.length):
+                self.ref_left[ref.ids[i]] = 0
+            return matched
+        while size < 2 * ref_grams:
+            size *= 2
+        mask = size - 1
+        reserve(<void **>&self.gram_start, &self.gram_capacity, size, sizeof(int))
+        reserve(<void **>&self.gram_allowed, &self.gram_allowed_capacity, size, sizeof(int))
+        memset(self.gram_start, 0xff, size * sizeof(int))
+        for i in range(ref_grams):
+            gram = ref.ids + i
+            slot = <Py_ssize_t>(hash_ids(gram, n) & <u64>mask)
+            while self.gram_start[slot] >= 0 and not same(ref.ids + self.gram_start[slot], gram, n):
+                slot = (slot + 1) & mask
+            if self.gram_start[slot] < 0:
+                self.gram_start[slot] = <int>i
+                self.gram_allowed[slot] = 1
+            else:
+                self.gram_allowed[slot] += 1
+        for i in range(hyp_grams):
+            gram = hyp.ids + i
+            slot = <Py_ssize_t>(hash_ids(gram, n) & <u64>mask)
+            while self.gram_start[slot] >= 0 and not same(ref.ids + self.gram_start[slot], gram, n):
+                slot = (slot + 1) & mask
+            if self.gram_start[slot] >= 0 and self.gram_allowed[slot] > 0:
+                self.gram_allowed[slot] -= 1
+                matched += 1
+        return matched
+
+    cdef Py_ssize_t _lcs_length(self, const Tokens *hyp, const Tokens *ref) except -1:
+        """LCS length, bit-parallel over the hypothesis: bit ``j`` of ``v`` is 0 where the grid row steps up."""
+        cdef Py_ssize_t n = hyp.length, words = (hyp.length + 63) >> 6, distinct = 0, i, j, w, ones = 0
+        cdef int k
+        cdef u64 x, u, s, carry
+        cdef const u64 *m
+        if n == 0 or ref.length == 0:
+            return 0
+        reserve(<void **>&self.masks, &self.masks_capacity, n * words, sizeof(u64))
+        reserve(<void **>&self.bits, &self.bits_capacity, words, sizeof(u64))
+        for j in range(n):
+            k = self.mask_of[hyp.ids[j]]
+            if k < 0:
+                k = <int>distinct
+                distinct += 1
+                self.mask_of[hyp.ids[j]] = k
+                memset(self.masks + k * words, 0, words * sizeof(u64))
+            self.masks[k * words + (j >> 6)] |= (<u64>1) << (j & 63)
+        for w in range(words):
+            self.bits[w] = ~(<u64>0)
+        for i in range(ref.length):
+            k = self.mask_of[ref.ids[i]]
+            if k < 0:
+                continue
+            m = self.masks + k * words
+            carry = 0
+            for w in range(words):
+                x = self.bits[w]
+                u = x & m[w]
+                s = x + u + carry
+                carry = 1 if s < x or (carry != 0 and s == x) else 0
+                self.bits[w] = s | (x & ~u)  # (v + u) | (v - u), as u's bits are v's
+        for w in range(words):
+            x = self.bits[w]
+            if w == words - 1 and n & 63:
+                x &= ((<u64>1) << (n & 63)) - 1
+            ones += popcount(x)
+        for j in range(n):
+            self.mask_of[hyp.ids[j]] = -1
+        return n - ones
+
+    cdef Py_ssize_t _summary_hits(self, const Tokens *hyp, const Tokens *ref) except -1:
+        """rouge-score's ``_summary_level_lcs`` hits (reference sentences × hypothesis sentences)."""
+        cdef Py_ssize_t longest_ref = 1, longest_hyp = 1, s, t, start, end, hstart, hend, i, j, k, hits = 0, n1
+        cdef int token
+        cdef int *grid
+        cdef const int *a = ref.ids
+        cdef const int *b = hyp.ids
+        if hyp.length == 0 or ref.length == 0:
+            return 0
+        start = 0
+        for s in range(ref.sentences):
+            longest_ref = max(longest_ref, ref.ends[s] - start)
+            start = ref.ends[s]
+        start = 0
+        for s in range(hyp.sentences):
+            longest_hyp = max(longest_hyp, hyp.ends[s] - start)
+            start = hyp.ends[s]
+        reserve(<void **>&self.grid, &self.grid_capacity, (longest_ref + 1) * (longest_hyp + 1), sizeof(int))
+        reserve(<void **>&self.on_path, &self.on_path_capacity, longest_ref, 1)
+        grid = self.grid
+        for i in range(ref.length):
+            self.ref_left[a[i]] += 1
+        for j in range(hyp.length):
+            self.hyp_left[b[j]] += 1
+        start = 0
+        for s in range(ref.sentences):
+            end = ref.ends[s]
+            memset(self.on_path, 0, longest_ref)
+            hstart = 0
+            for t in range(hyp.sentences):
+                hend = hyp.ends[t]
+                n1 = hend - hstart + 1
+                lcs_grid(a + start, end - start, b + hstart, hend - hstart, grid)
+                i = end - start
+                j = hend - hstart
+                while i > 0 and j > 0:
+                    if a[start + i - 1] == b[hstart + j - 1]:
+                        self.on_path[i - 1] = 1
+                        i -= 1
+                        j -= 1
+                    elif grid[i * n1 + j - 1] > grid[(i - 1) * n1 + j]:
+                        j -= 1
+                    else:
+                        i -= 1
+                hstart = hend
+            for k in range(end - start):
+                if self.on_path[k]:
+                    token = a[start + k]
+                    if self.hyp_left[token] > 0 and self.ref_left[token] > 0:
+                        hits += 1
+                        self.hyp_left[token] -= 1
+                        self.ref_left[token] -= 1
+            start = end
+        for i in range(ref.length):
+            self.ref_left[a[i]] = 0
+        for j in range(hyp.length):
+            self.hyp_left[b[j]] = 0
+        return hits
+
+
+cdef void clear_slots(Slot *slots, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(n):
+        slots[k].length = -1
+
+
+cdef int grow_ints(int **buffer, Py_ssize_t size) except -1:
+    cdef int *grown = <int *>realloc(buffer[0], size * sizeof(int))
+    if grown == NULL:
+        raise MemoryError()
+    buffer[0] = grown
+    return 0
+
+
+cdef void lcs_grid(const int *a, Py_ssize_t m, const int *b, Py_ssize_t n, int *grid) noexcept nogil:
+    """The (m + 1) × (n + 1) grid of LCS lengths of a[:i] and b[:j]."""
+    cdef Py_ssize_t i, j, n1 = n + 1
+    cdef int up, left
+    memset(grid, 0, n1 * sizeof(int))
+    for i in range(1, m + 1):
+        grid[i * n1] = 0
+        for j in range(1, n + 1):
+            if a[i - 1] == b[j - 1]:
+                grid[i * n1 + j] = grid[(i - 1) * n1 + j - 1] + 1
+            else:
+                up = grid[(i - 1) * n1 + j]
+                left = grid[i * n1 + j - 1]
+                grid[i * n1 + j] = up if up > left else left
+
+
+def has_discarded(str text):
+    """:func:`metrics.rouge.tokenize.has_discarded`: whether ``text`` has a non-ASCII letter or digit (``\\w`` is
+    ``Py_UNICODE_ISALNUM`` or "_") other than the two that lowercase to ASCII ones (İ, the Kelvin sign)."""
+    cdef int kind
+    cdef void *data
+    cdef Py_ssize_t i
+    cdef Py_UCS4 c
+    if PyUnicode_IS_ASCII(text):
+        return False
+    kind = PyUnicode_KIND(text)
+    data = PyUnicode_DATA(text)
+    for i in range(len(text)):
+        c = PyUnicode_READ(kind, data, i)
+        if c >= 128 and c != 0x130 and c != 0x212A and Py_UNICODE_ISALNUM(c):
+            return True
+    return False
+
+
+cdef enum Kind:
+    NGRAM
+    LCS
+    SUMMARY
+
+
+cdef array rows(Vocabulary vocabulary, Kind kind, int n, hyps, list streams):
+    """The row of every segment: per reference ``hits`` and the totals, ``prf``, the first highest F."""
+    cdef list texts = list(hyps)
+    cdef Py_ssize_t segments = len(texts), i, hits, hyp_total, ref_total, found
+    cdef array out = clone(_DOUBLES, segments * WIDTH, False)
+    cdef double *row
+    cdef double precision, recall, fmeasure, best_f
+    cdef const Tokens *hyp = &vocabulary.scratch
+    cdef Text ref
+    cdef list stream
+    for stream in streams:
+        if len(stream) != segments:
+            raise ValueError(f"a reference stream has {len(stream)} segments but there are {segments} hypotheses")
+    for i in range(segments):
+        vocabulary._encode(texts[i])
+        vocabulary._prepare()
+        found = 0
+        best_f = 0.0
+        row = out.data.as_doubles + i * WIDTH
+        for stream in streams:
+            if stream[i] is None:
+                continue
+            ref = <Text?>stream[i]
+            vocabulary._check(ref)
+            if kind == NGRAM:
+                hits = vocabulary._ngram_hits(hyp, &ref.tokens, n)
+                hyp_total = max(hyp.length - n + 1, 0)
+                ref_total = max(ref.tokens.length - n + 1, 0)
+            else:
+                if kind == LCS:
+                    hits = vocabulary._lcs_length(hyp, &ref.tokens)
+                else:
+                    hits = vocabulary._summary_hits(hyp, &ref.tokens)
+                hyp_total = hyp.length
+                ref_total = ref.tokens.length
+            # metrics.rouge.metric.prf, operation for operation
+            precision = <double>hits / <double>max(hyp_total, 1)
+            recall = <double>hits / <double>max(ref_total, 1)
+            fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+            if found == 0 or fmeasure > best_f:
+                best_f = fmeasure
+                row[0] = precision
+                row[1] = recall
+                row[2] = fmeasure
+                row[3] = <double>hits
+                row[4] = <double>hyp_total
+                row[5] = <double>ref_total
+                row[6] = <double>found
+            found += 1
+        if found == 0:
+            raise ValueError("ROUGE needs at least one reference per segment")
+    return out
+
+
+def ngram_rows(Vocabulary vocabulary, int n, hyps, list streams):
+    """ROUGE-N rows (flat, 7 per segment) of the hypotheses (texts) against reference streams encoded by the same
+    vocabulary (lists of :class:`Text`, None where a segment lacks that reference)."""
+    return rows(vocabulary, NGRAM, n, hyps, streams)
+
+
+def lcs_rows(Vocabulary vocabulary, hyps, list streams):
+    """ROUGE-L rows, as :func:`ngram_rows`."""
+    return rows(vocabulary, LCS, 0, hyps, streams)
+
+
+def summary_rows(Vocabulary vocabulary, hyps, list streams):
+    """ROUGE-Lsum rows, as :func:`ngram_rows` (the texts encoded by lines)."""
+    return rows(vocabulary, SUMMARY, 0, hyps, streams)
