@@ -82,6 +82,12 @@ def test_jsonl_text_field_and_sentence_lists():
         parse_segments(b'{"text": "x"}\n{"txt": "y"}\n', "bad.jsonl")
     with pytest.raises(InputError, match=r"bad.jsonl, line 1: not valid JSON"):
         parse_segments(b"{oops\n", "bad.jsonl")
+    with pytest.raises(InputError, match=r"bad.jsonl, line 2: .* got a list holding NoneType, int$"):
+        parse_segments(b'["a ."]\n["b .", 3, null]\n', "bad.jsonl")
+    with pytest.raises(InputError, match=r"bad.jsonl, line 2: .* got int$"):
+        parse_segments(b'"a ."\n{"text": 7}\n', "bad.jsonl")
+    with pytest.raises(InputError, match=r"bad.jsonl, line 2: empty line"):
+        parse_segments(b'"a ."\n \n"b"\n', "bad.jsonl")
 
 
 def test_tsv_column_chooser():

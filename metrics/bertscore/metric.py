@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from importlib import metadata
 from typing import Literal
 
 import numpy as np
@@ -381,6 +380,8 @@ def _first_max(values: Sequence[float]) -> int:
 
 
 def _version(package: str) -> str:
+    from importlib import metadata  # here: importing it costs every command line's start-up 20 ms
+
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:

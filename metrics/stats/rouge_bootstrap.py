@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats
-from metrics.rouge.metric import RougeExplanation
 from metrics.stats.resampling import DEFAULT_SEED, check_count, check_seed
 
 DEFAULT_CONFIDENCE = 0.95
@@ -69,6 +68,8 @@ class RougeBootstrapSettings:
 
 def aggregates(metric: Metric[Any, Any]) -> bool:
     """Whether ``metric`` is one of rouge-score's (ROUGE-N, -L, -Lsum), whose rows carry precision, recall and F."""
+    from metrics.rouge.metric import RougeExplanation  # here: the results schema imports this module at start-up
+
     return issubclass(metric.explanation_type, RougeExplanation)
 
 
