@@ -133,6 +133,7 @@ def test_upload_overview_explorer_and_segment_in_chromium(app_url, browser):
     page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_sidebar_options_survive_page_switches_in_chromium(app_url, browser):
     """app.py draws the sidebar once around every page, so an option set on one page holds on the others."""
@@ -153,6 +154,7 @@ def test_sidebar_options_survive_page_switches_in_chromium(app_url, browser):
     page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("path, heading", [("Data", "Data"), ("Explorer", "Sentence explorer")])
 def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, heading):
@@ -186,6 +188,7 @@ def _hidden_by_scrolling(page, selector: str) -> dict[str, int]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_overview_shows_every_system_and_metric_column_of_fifteen_systems(app_url, browser, tmp_path):
     """15 systems (five WMT22 systems, three runs each) under the default metrics: the overview's table shows all 15
@@ -253,6 +256,7 @@ def _settled(page, box, timeout: float = 90) -> int:
     raise AssertionError(f"the segment view did not settle within {timeout:.0f} s")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_next_clicks_of_eight_concurrent_sessions_are_not_lost(app_url, browser):
     """Eight sessions on one server step through segments at once. A click on a page that shows its segment moves
@@ -286,6 +290,7 @@ def test_next_clicks_of_eight_concurrent_sessions_are_not_lost(app_url, browser)
         page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, browser, tmp_path):
     """A workspace of 200 CNN/DailyMail summaries joined ten to a segment, two systems, BLEU and TER: the progress bar counts segments; Stop
@@ -353,6 +358,7 @@ def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, br
     page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_analysis_page_in_chromium(app_url, browser):
     """The Analysis page on the bundled sample: bucket chart and table, then the n-gram section; screenshot each."""
@@ -396,6 +402,7 @@ def _cut_off(page, selector: str) -> list[dict[str, int]]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_evidence_is_wholly_visible_at_1400_px_with_three_columns(app_url, browser):
     """Segment 10 (15–19 tokens per output) at the default three columns in a 1400 px window: each system's METEOR
