@@ -27,9 +27,9 @@ def _sents(path: Path) -> list[str]:
     return ["\n".join(json.loads(line)) for line in read_lines(path)]
 
 
-def _wmt(shared: Path, nrefs: int = 2) -> Data:
-    folder = shared / "wmt22" / "de-en"
-    ref_files = [folder / f"ref.{k}.txt" for k in "AB"[:nrefs]]
+def _plain(folder: Path, ref_names: Sequence[str]) -> Data:
+    """A folder of one-segment-per-line files: the named references, and every system under ``sys/``."""
+    ref_files = [folder / name for name in ref_names]
     sys_files = sorted((folder / "sys").glob("*.txt"))
     return {
         "ref_files": ref_files,
@@ -39,20 +39,13 @@ def _wmt(shared: Path, nrefs: int = 2) -> Data:
     }
 
 
-def _ted_head(shared: Path) -> Data:
-    """The first 300 segments of the TED systems (fast-bleu builds one object per reference set, about 0.1 s each
-    under load, so a whole set would take minutes), written to files for the command line."""
-    import tempfile
+def _wmt(shared: Path, nrefs: int = 2) -> Data:
+    return _plain(shared / "wmt22" / "de-en", [f"ref.{k}.txt" for k in "AB"[:nrefs]])
 
-    folder = shared / "compare-mt" / "ted"
-    out = Path(tempfile.gettempdir()) / "scorelens-bench-ted300"
-    (out / "sys").mkdir(parents=True, exist_ok=True)
-    files = [folder / "ref.txt", *sorted((folder / "sys").glob("*.txt"))]
-    heads = [read_lines(p)[:300] for p in files]
-    written = [out / "ref.txt", *(out / "sys" / p.name for p in files[1:])]
-    for path, lines in zip(written, heads, strict=True):
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"ref_files": written[:1], "sys_files": written[1:], "refs": heads[:1], "systems": heads[1:]}
+
+def _ted(shared: Path) -> Data:
+    """compare-mt's TED systems, whole (2,445 segments each)."""
+    return _plain(shared / "compare-mt" / "ted", ["ref.txt"])
 
 
 def _cnndm(shared: Path) -> Data:
@@ -278,8 +271,8 @@ def _specs() -> dict[str, Spec]:
             "fastchrf",
         ),
         Spec(
-            "bleu-nltk sentences, ted 2 sys x 300",
-            _ted_head,
+            "bleu-nltk sentences, ted 2 sys x 2445",
+            _ted,
             "bleu-nltk",
             {},
             "segments",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import regex
 from conftest import rel_close, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import TER as SacreTER
@@ -94,3 +95,12 @@ def test_lengths_count_characters_for_chinese_and_japanese():
     assert length_unit(Language.KOREAN) == length_unit(None) == "words"
     assert text_length("我爱 北京。", "characters") == 5
     assert text_length("the cat  sat", "words") == 3
+
+
+def test_ascii_text_counts_the_letters_the_pattern_counts() -> None:
+    """An ASCII reference takes a shortcut past the regular expressions; it must count what ``\\p{L}`` counts."""
+    ascii_text = "".join(chr(c) for c in range(1, 128)) + " Don't 42 x-ray_7"
+    mixed = "日本語のテキスト and Latin"
+    counts = detect_language([[ascii_text, mixed]])
+    assert counts.letters == len(regex.findall(r"\p{L}", ascii_text)) + len(regex.findall(r"\p{L}", mixed)) == 76
+    assert (counts.han, counts.kana) == (3, 5)

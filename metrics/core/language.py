@@ -58,6 +58,7 @@ _HAN = regex.compile(r"\p{Han}")
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 _HANGUL = regex.compile(r"\p{Hangul}")
 _LETTER = regex.compile(r"\p{L}")
+_ASCII_NON_LETTERS = bytes(c for c in range(128) if not chr(c).isalpha())
 _SPACE = regex.compile(r"\s+")
 DOMINANT = 0.3  # share of the letters a script needs to name the language
 JAPANESE_KANA = 0.1  # share of kana among Han and kana that tells Japanese from Chinese
@@ -92,6 +93,9 @@ def detect_language(refs: Sequence[Sequence[str | None]], sample: int = SAMPLE_S
     for stream in refs:
         for text in islice(stream, sample):
             if not text:
+                continue
+            if text.isascii():  # no Han, kana or Hangul; its letters are A–Z and a–z, counted in C
+                letters += len(text.encode("ascii").translate(None, _ASCII_NON_LETTERS))
                 continue
             letters += len(_LETTER.findall(text))
             han += len(_HAN.findall(text))

@@ -316,6 +316,8 @@ def build_results(
 
 def plain(value: Any) -> Any:
     """``value`` with only JSON types: NumPy scalars become Python numbers, non-finite floats ``None``, tuples lists."""
+    if type(value) is float:  # first: segment scores are most of a document, and isinstance(Mapping) is slow
+        return value if math.isfinite(value) else None
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
