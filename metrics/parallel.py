@@ -13,12 +13,15 @@ either way.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 Rows = dict[str, dict[str, SegmentStats]]  # system -> metric id -> rows
 _Task = tuple[str, tuple[str, ...]]  # metric id, the systems it scores
@@ -30,6 +33,13 @@ _shared: tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str | None]], Mapp
 def available_jobs() -> int:
     """The processors this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _fork_context() -> BaseContext | None:
+    """multiprocessing's ``fork`` context, if this platform has one."""
+    import multiprocessing  # here: one process needs none of it (5 ms of the command line's start-up)
+
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def _tasks(systems: Sequence[str], metric_ids: Sequence[str], jobs: int) -> list[_Task]:
@@ -94,14 +104,15 @@ def compute_rows(
     names = list(systems)
     here = {metric_id: metric for metric_id, metric in metrics.items() if metric.in_process}
     tasks = _tasks(names, [m for m in metrics if m not in here], jobs)
-    if jobs <= 1 or len(tasks) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    context = None if jobs <= 1 or len(tasks) <= 1 else _fork_context()
+    if context is None:
         return segment_stats(systems, refs, metrics, progress=progress)
     rows: Rows = {name: {} for name in names}
     steps, done = len(tasks) + len(names) * len(here), 0
     global _shared
     _shared = (systems, refs, metrics)
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+        with context.Pool(min(jobs, len(tasks))) as pool:
             for metric_id, by_system in pool.imap_unordered(_run, tasks):
                 for name, stats in by_system.items():
                     rows[name][metric_id] = replace(stats)  # re-validated (and read-only) in this process

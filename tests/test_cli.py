@@ -92,6 +92,43 @@ def test_console_script_runs():
     assert json.loads(result.stdout)["systems"][0]["name"] == "LT22"
 
 
+# What a run imports only when asked for: statistics, external scores, BERTScore, the analyses, Parquet, worker
+# processes, the Dask engine's logging, and the default metrics' choice (-m given).
+NOT_IMPORTED = (
+    "metrics.stats.significance",
+    "metrics.stats.correlation",
+    "metrics.stats.rouge_bootstrap",
+    "metrics.stats.human",
+    "metrics.external.metric",
+    "metrics.external.scores",
+    "metrics.bertscore.metric",
+    "metrics.analysis.ngrams",
+    "metrics.io.parquet",
+    "metrics.core.defaults",
+    "multiprocessing",
+    "logging",
+    "hashlib",
+    "statistics",
+)
+
+
+def test_a_plain_score_run_imports_only_what_it_uses():
+    run = (
+        "import contextlib, io, json, sys\n"
+        "from metrics.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    code = main(sys.argv[1:])\n"
+        "print(json.dumps({'code': code, 'output': out.getvalue(), 'modules': sorted(sys.modules)}))\n"
+    )
+    args = ["score", "-r", REFS[0], "-i", *SYSTEMS, "-m", "bleu", "rouge1", "--format", "json", "--segments"]
+    result = subprocess.run([sys.executable, "-c", run, *args, "--jobs", "1"], capture_output=True, text=True)
+    found = json.loads(result.stdout)
+    assert found["code"] == 0, result.stderr
+    assert [s["name"] for s in json.loads(found["output"])["systems"]] == ["LT22", "Online-B"]
+    assert "metrics.rouge.metric" in found["modules"]  # the run did import what it scored with
+    assert [name for name in NOT_IMPORTED if name in found["modules"]] == []
+
+
 def test_family_options_reach_only_the_metrics_that_take_them(capsys):
     from metrics.core.registry import create_many
 

@@ -17,10 +17,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from metrics.analysis.defaults import NGRAM_ALPHA, NGRAM_TOP
 from metrics.core.ngrams import Ngram, ngram_counts
 
-DEFAULT_ALPHA = 1.0  # compare-mt's generate_ngram_report(alpha=1.0)
-DEFAULT_TOP = 50  # compare-mt's report_length
 Tokens = Sequence[str]
 
 
@@ -102,8 +101,8 @@ def characteristic_ngrams(
     *,
     min_n: int = 1,
     max_n: int = 4,
-    alpha: float = DEFAULT_ALPHA,
-    top: int = DEFAULT_TOP,
+    alpha: float = NGRAM_ALPHA,
+    top: int = NGRAM_TOP,
 ) -> NgramReport:
     """The n-grams that tell A and B apart, from each system's per-segment matches (:func:`corpus_matches`)."""
     _check(a, b, min_n, max_n, alpha, top)

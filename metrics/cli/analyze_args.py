@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from metrics.analysis.ngrams import DEFAULT_ALPHA, DEFAULT_TOP
+from metrics.analysis.defaults import NGRAM_ALPHA, NGRAM_TOP
 from metrics.cli.common import add_input_arguments
-from metrics.stats.significance import DEFAULT_ALPHA as SIGNIFICANCE_ALPHA
+from metrics.stats.defaults import DEFAULT_ALPHA
 
 DEFAULT_BUCKETS = "ref-length,length-diff"
 
@@ -36,8 +36,8 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--documents", metavar="COLUMN", help="metadata column of document ids: per-document scores")
     parser.add_argument("--ngrams", metavar="A,B", help="characteristic n-grams of systems A and B")
     parser.add_argument("--ngram-orders", default="1:4", metavar="MIN:MAX", help="n-gram orders (default 1:4)")
-    parser.add_argument("--ngram-alpha", type=float, default=DEFAULT_ALPHA, help="smoothing α of the match ratio (1)")
-    parser.add_argument("--top", type=int, default=DEFAULT_TOP, help=f"n-grams per direction ({DEFAULT_TOP})")
+    parser.add_argument("--ngram-alpha", type=float, default=NGRAM_ALPHA, help="smoothing α of the match ratio (1)")
+    parser.add_argument("--top", type=int, default=NGRAM_TOP, help=f"n-grams per direction ({NGRAM_TOP})")
     parser.add_argument("--word-accuracy", action="store_true", help="word F-measure by frequency bucket")
     parser.add_argument("--freq-corpus", metavar="FILE", help="count word frequencies in this training corpus")
     parser.add_argument("--tokens", metavar="METRIC", help="metric whose tokens words and n-grams use")
@@ -45,6 +45,6 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--baseline", metavar="NAME", help="system the others are tested against (the first)")
     parser.add_argument("--seed", type=int, help="random seed (default: $SACREBLEU_SEED, else 12345)")
     parser.add_argument("--n-bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
-    parser.add_argument("--alpha", type=float, default=SIGNIFICANCE_ALPHA, help="level of the significance mark")
+    parser.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="level of the significance mark")
     parser.add_argument("--format", choices=("json", "csv", "table"), default="table")
     parser.add_argument("--output-dir", metavar="DIR", help="where --format csv writes one file per table")

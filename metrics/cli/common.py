@@ -10,11 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from metrics.bertscore.metric import BERTScore
 from metrics.cli import external as cli_external
 from metrics.cli.progress import ProgressBar
 from metrics.core.base import Metric
-from metrics.core.defaults import choose_metrics
 from metrics.core.language import Language, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, create_many, parse_set_options, spec_for
 from metrics.evaluate import Evaluation, evaluate
@@ -144,6 +142,8 @@ def build_metrics(args: argparse.Namespace, refs: Sequence[Sequence[str | None]]
     if args.metrics:
         metric_ids = metric_list(args.metrics)
     else:
+        from metrics.core.defaults import choose_metrics  # here: it reads the references' sentences, -m does not
+
         choice = choose_metrics(refs)
         metric_ids = list(choice.metrics)
         note(f"metrics chosen from the references: {', '.join(metric_ids)} ({choice.explain()}); -m chooses others")
@@ -178,11 +178,16 @@ def score_texts(
         step["fraction"] = fraction
         progress(fraction, message)
 
-    for metric_id, metric in metrics.items():
-        if isinstance(metric, BERTScore):  # embedding thousands of sentences is the long part: say how far it got
-            metric.progress = lambda done, total, m=metric_id: progress(
-                step["fraction"], f"{m}: {done}/{total} sentences embedded"
-            )
+    # No metric is a BERTScore unless its module was imported (the registry imports it on creating one): a run
+    # without one does not import it for this check.
+    if "metrics.bertscore.metric" in sys.modules:
+        from metrics.bertscore.metric import BERTScore
+
+        for metric_id, metric in metrics.items():
+            if isinstance(metric, BERTScore):  # embedding thousands of sentences is the long part: say how far it got
+                metric.progress = lambda done, total, m=metric_id: progress(
+                    step["fraction"], f"{m}: {done}/{total} sentences embedded"
+                )
     try:
         return evaluate(systems, refs, {**metrics, **externals}, report, jobs=args.jobs)
     finally:

@@ -12,13 +12,10 @@ import argparse
 from metrics.cli import external as cli_external
 from metrics.cli.common import build_metrics, score_texts
 from metrics.cli.progress import ProgressBar
-from metrics.core import defaults, language
+from metrics.core import language
 from metrics.evaluate import Engine, Evaluation
 from metrics.io.inputs import STDIN
-from metrics.io.parquet import read_table
 from metrics.io.results import Note
-
-PROFILED = max(defaults.SAMPLE_SEGMENTS, language.SAMPLE_SEGMENTS)  # segments of each reference stream read here
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,12 +48,15 @@ def score_at_scale(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
     """The evaluation of a Parquet table here, or of the table or files on the dask engine; notes on the input."""
     if on_cluster(args):
         return _on_cluster(args)
+    from metrics.io.parquet import read_table  # here: only --table reads Parquet
+
     table = read_table(args.table)
     evaluation = score_texts(args, dict(table.systems), table.refs)
     return evaluation, cli_external.external_notes(evaluation)
 
 
 def _on_cluster(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
+    from metrics.core import defaults
     from metrics.distributed.cluster import connect
     from metrics.distributed.engine import cluster_errors, score_plan
     from metrics.distributed.sources import ParquetTable, Source, TextFiles, first_references
@@ -66,7 +66,9 @@ def _on_cluster(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
     try:
         with connect(args.scheduler, args.workers) as client, cluster_errors():
             plan = source.plan(client)
-            metrics = build_metrics(args, first_references(plan, PROFILED))
+            # the segments of each reference stream the choices read (see the module docstring)
+            profiled = max(defaults.SAMPLE_SEGMENTS, language.SAMPLE_SEGMENTS)
+            metrics = build_metrics(args, first_references(plan, profiled))
             scored = score_plan(client, plan, metrics, partition_size=args.partition_size, progress=progress)
     finally:
         progress.close()

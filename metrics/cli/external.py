@@ -14,13 +14,17 @@ commas included.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from metrics.core.registry import SPECS
-from metrics.evaluate import Evaluation
-from metrics.external import External, read_external
 from metrics.io.results import Note
+
+if TYPE_CHECKING:
+    from metrics.evaluate import Evaluation
+    from metrics.external import External
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,6 +97,10 @@ def external_metrics(
         if name not in files:
             raise ValueError(f"--external-meta {meta!r}: no --external {name}=FILE was given")
         declared[name] = values
+    if not files:
+        return {}
+    from metrics.external import External, read_external  # here: hashing and parsing score files, for --external
+
     result = {}
     for name, path in files.items():
         d = declared.get(name, Declared())
@@ -106,4 +114,10 @@ def external_metrics(
 
 def external_notes(evaluation: Evaluation) -> list[Note]:
     """What reading the external scores of ``evaluation`` noted about their files, as notes on the input."""
+    # No metric is an External unless its module was imported (external_metrics does): a run without --external
+    # does not import it for this check.
+    if "metrics.external.metric" not in sys.modules:
+        return []
+    from metrics.external import External
+
     return [Note(n) for m in evaluation.metrics.values() if isinstance(m, External) for n in m.scores.notes]

@@ -25,26 +25,17 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-from metrics.evaluate import Evaluation
 from metrics.io.results import Statistics, StatisticsSettings
-from metrics.stats.correlation import Correlation, correlate
-from metrics.stats.human import read_human_scores
-from metrics.stats.resampling import ARITHMETICS, DEFAULT_SEED, check_count
-from metrics.stats.rouge_bootstrap import DEFAULT_CONFIDENCE, AggregateScore, RougeBootstrapSettings, aggregates
-from metrics.stats.rouge_bootstrap import bootstrap_aggregate as rouge_aggregate
-from metrics.stats.significance import (
-    DEFAULT_ALPHA,
-    DEFAULT_SAMPLES,
-    Interval,
-    Method,
-    PairResult,
-    all_pairs,
-    confidence_intervals,
-    n_pairs,
-    resamples_for,
-)
-from metrics.stats.significance import paired_test as run_paired_test
+from metrics.stats.defaults import ARITHMETICS, DEFAULT_ALPHA, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
+
+# The statistics are imported where they run: a run that asks for none does not pay for importing them.
+if TYPE_CHECKING:
+    from metrics.evaluate import Evaluation
+    from metrics.stats.correlation import Correlation
+    from metrics.stats.rouge_bootstrap import AggregateScore, RougeBootstrapSettings
+    from metrics.stats.significance import Interval, Method, PairResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,6 +104,9 @@ def resolve_count(
     """The resamples (``bs``) or trials (``ar``) to run, and a note when ``auto`` chose them: sacrebleu's default
     unless all pairs are compared (then, and for an explicit ``auto``, enough for the ``n_pairs(systems)``
     Holm-corrected tests at ``alpha``; a test against a baseline is not corrected, so one comparison)."""
+    from metrics.stats.resampling import check_count
+    from metrics.stats.significance import n_pairs, resamples_for
+
     if isinstance(given, int):
         return check_count(name, given), None
     if given is None and not all_pairs:
@@ -160,6 +154,9 @@ def requested(args: argparse.Namespace) -> bool:
 def rouge_bootstrap(evaluation: Evaluation, settings: RougeBootstrapSettings) -> dict[str, dict[str, AggregateScore]]:
     """rouge-score's bootstrap aggregate of every rouge-score metric of ``evaluation``, per system (each system's
     stream starts from the seed, as a fresh ``np.random.seed`` would), metric by metric in evaluation order."""
+    from metrics.stats.rouge_bootstrap import aggregates
+    from metrics.stats.rouge_bootstrap import bootstrap_aggregate as rouge_aggregate
+
     chosen = [m for m, metric in evaluation.metrics.items() if aggregates(metric)]
     if not chosen:
         raise ValueError("--rouge-bootstrap needs a rouge-score metric (rouge1, rouge2, rougeL or rougeLsum)")
@@ -181,6 +178,12 @@ def compute(
         raise ValueError("--baseline needs --paired-bs or --paired-ar")
     if not requested(args):
         return None
+    from metrics.stats.correlation import correlate
+    from metrics.stats.human import read_human_scores
+    from metrics.stats.rouge_bootstrap import RougeBootstrapSettings
+    from metrics.stats.significance import all_pairs, confidence_intervals
+    from metrics.stats.significance import paired_test as run_paired_test
+
     seed = resolve_seed(args.seed)
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha must lie strictly between 0 and 1, not {args.alpha}")

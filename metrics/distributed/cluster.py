@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +28,8 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Iterato
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
     if scheduler is None:
+        import logging  # here: main imports this module for ClusterError, and every other run needs no logging
+
         processes = workers or os.cpu_count() or 1
         with (
             LocalCluster(

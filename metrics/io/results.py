@@ -23,15 +23,17 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from metrics.evaluate import Evaluation
-from metrics.stats.correlation import Correlation
-from metrics.stats.resampling import Arithmetic
-from metrics.stats.rouge_bootstrap import MEASURES, AggregateScore
-from metrics.stats.significance import Interval, Method, PairResult
+
+if TYPE_CHECKING:  # annotations only: a run that asks for no statistics does not import them
+    from metrics.stats.correlation import Correlation
+    from metrics.stats.resampling import Arithmetic
+    from metrics.stats.rouge_bootstrap import AggregateScore
+    from metrics.stats.significance import Interval, Method, PairResult
 
 SCHEMA_VERSION = 1
 
@@ -354,6 +356,8 @@ def _interval_json(iv: Interval) -> dict[str, Any]:
 
 
 def _aggregate_json(aggregate: AggregateScore) -> dict[str, Any]:
+    from metrics.stats.rouge_bootstrap import MEASURES  # here: only rouge-score's bootstrap needs it
+
     return {part: {m: getattr(getattr(aggregate, part), m) for m in MEASURES} for part in ("low", "mid", "high")}
 
 
@@ -497,6 +501,8 @@ def _human_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
 
 
 def _rouge_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    from metrics.stats.rouge_bootstrap import MEASURES  # here: only rouge-score's bootstrap needs it
+
     s = results.statistics
     for m in results.metrics:
         for system in results.systems:

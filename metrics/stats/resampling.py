@@ -24,16 +24,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from metrics.core.base import SegmentStats
+from metrics.stats.defaults import ARITHMETICS, DEFAULT_SEED, Arithmetic
 from metrics.stats.sacrebleu_compat import float32_scorer
 
-DEFAULT_SEED = 12345
-Arithmetic = Literal["sacrebleu", "float64"]
-ARITHMETICS: tuple[str, ...] = ("sacrebleu", "float64")
 _FLOAT32_EXACT = 2.0**24  # integers below this are exact in float32, and so is every partial sum that stays below
 _TRIAL_CHUNK = 2000  # randomization trials per matrix product (bounds memory at chunk × segments floats)
 _BLOCK_CELLS = 1 << 22  # resample × segment cells per block: bounds the memory of any number of resamples

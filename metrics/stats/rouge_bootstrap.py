@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from metrics.core.base import Metric, SegmentStats
+from metrics.stats.defaults import DEFAULT_CONFIDENCE
 from metrics.stats.resampling import DEFAULT_SEED, check_count, check_seed
 
-DEFAULT_CONFIDENCE = 0.95
 DEFAULT_SAMPLES = 1000  # rouge-score's n_samples
 MEASURES = ("precision", "recall", "fmeasure")
 

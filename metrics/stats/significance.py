@@ -64,6 +64,7 @@ from typing import Any, Literal
 import numpy as np
 
 from metrics.core.base import SegmentStats
+from metrics.stats.defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES
 from metrics.stats.resampling import (
     DEFAULT_SEED,
     Arithmetic,
@@ -79,8 +80,6 @@ from metrics.stats.resampling import (
 
 Method = Literal["bs", "ar"]
 METHODS: tuple[str, ...] = ("bs", "ar")
-DEFAULT_SAMPLES: dict[str, int] = {"bs": 1000, "ar": 10000}  # sacrebleu's --paired-bs-n / --paired-ar-n
-DEFAULT_ALPHA = 0.05
 
 
 @dataclass(frozen=True)
