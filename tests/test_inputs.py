@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrics.io.inputs import (
     MAX_LINE_CHARS,
@@ -10,6 +14,7 @@ from metrics.io.inputs import (
     Segments,
     check_same_length,
     display_name,
+    parse_lines,
     parse_segments,
     table_columns,
 )
@@ -88,6 +93,127 @@ def test_jsonl_text_field_and_sentence_lists():
         parse_segments(b'"a ."\n{"text": 7}\n', "bad.jsonl")
     with pytest.raises(InputError, match=r"bad.jsonl, line 2: empty line"):
         parse_segments(b'"a ."\n \n"b"\n', "bad.jsonl")
+
+
+def _line_by_line(data: bytes, first_line: int = 1) -> tuple[str, ...] | tuple[int, str]:
+    """What decoding each line alone gives: the segments, or the number of the first line that fails and why (the
+    contract the reader keeps, however it finds the values)."""
+    text = data.decode("utf-8-sig" if first_line == 1 else "utf-8").replace("\r\n", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    texts = []
+    for number, line in enumerate(lines, start=first_line):
+        if not line.strip():
+            return number, "empty line"
+        try:
+            value = json.JSONDecoder().decode(line)
+        except json.JSONDecodeError as err:
+            return number, f"not valid JSON ({err.msg} at column {err.colno})"
+        if isinstance(value, dict):
+            if "text" not in value:
+                return number, "object has no 'text' field"
+            value = value["text"]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = "\n".join(value)
+        if not isinstance(value, str):
+            return number, "expected a string or a list of strings"
+        texts.append(value)
+    return tuple(texts)
+
+
+def _read_jsonl(data: bytes, first_line: int = 1) -> tuple[str, ...] | tuple[int, str]:
+    try:
+        return parse_lines(data, "x.jsonl", first_line=first_line).texts
+    except InputError as err:
+        assert err.line is not None and err.source == "x.jsonl"
+        return err.line, err.message
+
+
+def _same(data: bytes, first_line: int = 1) -> None:
+    ours, expected = _read_jsonl(data, first_line), _line_by_line(data, first_line)
+    if expected and isinstance(expected[0], int):  # an error: the same line, and the same reason
+        assert ours[0] == expected[0] and str(ours[1]).startswith(str(expected[1])), (data, ours, expected)
+    else:
+        assert ours == expected, data
+
+
+TRICKY_JSONL = [
+    b'"plain"',
+    rb'"escapes \" \\ \/ \b \f \n \r \t end"',
+    rb'"\ud83d\ude00 a surrogate pair, \u00e9 and \u20ac"',
+    rb'"\ud800 a lone surrogate \udfff"',
+    rb'"\u2028 escaped line and paragraph separators \u2029"',
+    '"raw \u2028 and \u2029 and \x85 and caf\u00e9 \u20ac \U0001f600"'.encode(),
+    b'{"meta": {"text": "inner"}, "text": "outer", "more": [{"text": 1}]}',
+    b'{"text": ["first .", "second ."], "id": 3}',
+    b'{"text": "first", "text": "the last duplicate wins"}',
+    b'{ "text" : "spaces inside" }',
+    b'[ "a" , "b" ]',
+    b'["one sentence"]',
+    b"[]",
+    b'"" ',
+    b'  "leading whitespace"',
+    b'\t"tabs around"\t',
+    b'"a bare CR after the value"\r',
+    b'{"text": "x", "n": 1e400, "m": NaN, "k": -Infinity}',
+    rb'"\u0000 an escaped NUL is text"',
+]
+
+
+@pytest.mark.parametrize("line", TRICKY_JSONL)
+def test_each_jsonl_line_reads_as_decoding_it_alone(line):
+    for neighbours in ((b'"before"\n', b'\n"after"\n'), (b"", b"\n"), (b'["x", "y"]\n', b"")):
+        _same(neighbours[0] + line + neighbours[1])
+    _same(b"\n".join(TRICKY_JSONL) + b"\n")
+    _same(b"\r\n".join(TRICKY_JSONL) + b"\r\n")
+
+
+BAD_JSONL = [
+    b'"a" "b"',  # two values on a line
+    b'"a", "b"',
+    b'"a"x',
+    b'["a",\n"b"]',  # a value spanning lines: valid as a whole, not line by line
+    b'{"text":\n"x"}',
+    b'"a"\n\n"b"',  # an empty line
+    b'"a"\n   \n"b"',
+    b'"unterminated',
+    b'"a raw\ttab"',  # control characters must be escaped
+    b"{'text': 'single quotes'}",
+    b"3",
+    b'{"txt": "no text field"}',
+    b'["a", 1]',
+    b'\xef\xbb\xbf"a byte-order mark in the middle"',
+]
+
+
+@pytest.mark.parametrize("bad", BAD_JSONL)
+def test_a_bad_jsonl_line_is_named_as_decoding_it_alone_names_it(bad):
+    """The error names the line that fails alone, after lines that are read by decoding them alone too."""
+    data = b'"one"\n  "two"\n["three"]\n' + bad + b'\n"last"\n'
+    assert isinstance(_line_by_line(data)[0], int)
+    _same(data)
+    _same(data, first_line=1001)  # a partition that starts further into the file
+
+
+def test_a_jsonl_file_ending_in_an_empty_line_names_it():
+    with pytest.raises(InputError, match=r"x.jsonl, line 3: empty line"):
+        parse_segments(b'"a"\n"b"\n\n', "x.jsonl")
+    assert parse_segments(b'"a"\n"b"', "x.jsonl").texts == ("a", "b")
+
+
+JSON_PIECES = st.sampled_from(
+    ['"a"', '"\\u00e9"', '"\\ud800"', '"\\n"', "\u2028", '"x\ty"', "[", "]", "{", "}", '"text"', ":", ",", " ",
+     "\t", "\r", "\n", "\n", "\n", "1", "null", '"b c"', '["s", "t"]', '{"text": "v"}', "\ufeff"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(JSON_PIECES, max_size=30).map("".join))
+def test_any_jsonl_text_reads_as_decoding_each_line_alone(text):
+    data = text.encode()
+    if data:
+        _same(data)
 
 
 def test_tsv_column_chooser():
