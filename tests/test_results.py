@@ -6,11 +6,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
 from conftest import slice_corpus
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from metrics.core.base import StatsNote
 from metrics.core.registry import create
@@ -27,6 +32,8 @@ from metrics.io.results import (
     best_systems,
     build_results,
     display_names,
+    json_document,
+    json_text,
     note_groups,
     tables,
     to_csv,
@@ -176,6 +183,69 @@ def test_float32_and_nan_serialize_cleanly(evaluation):
     assert [r["score"] for r in segments if r["metric"] == "chrf"] == ["", "1.5"]
     assert human_rows[0]["value"] == "" and human_rows[0]["ci_lo"] == "0.5"
     assert human_rows[0]["signature"].startswith("nrefs:2|bs:10|seed:1|")
+
+
+def _json_types(value: Any) -> Any:
+    """The JSON types the schema promises (module docstring), for json.dumps, the reference of the layout."""
+    if isinstance(value, Mapping):
+        return {str(k): _json_types(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_types(v) for v in value]
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return float(value) if math.isfinite(value) else None
+    return value
+
+
+def _dumps(document: Mapping[str, Any]) -> str:
+    return json.dumps(_json_types(document), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+ODD_FLOATS = [0.0, -0.0, float("nan"), float("inf"), -float("inf"), 1e-300, 5e-324, 1e16, 0.1 + 0.2, 1 / 3, -2.5]
+FLOATS = st.one_of(st.sampled_from(ODD_FLOATS), st.floats(), st.integers(0, 6).map(lambda k: k / 6))
+SCALARS = st.one_of(
+    FLOATS,
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.text(max_size=6),
+    st.sampled_from(['é \u2028 \x00 " \\ \ud800 😀', np.float32(0.1), np.float64(-0.0), np.int64(-3), np.bool_(True)]),
+)
+LONG_FLOATS = st.lists(FLOATS, min_size=60, max_size=140)  # around the length written at once
+DOCUMENTS = st.recursive(
+    st.one_of(
+        SCALARS, LONG_FLOATS, LONG_FLOATS.map(tuple), st.lists(st.one_of(FLOATS, st.integers(0, 3)), min_size=64)
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.one_of(st.text(max_size=4), st.integers(0, 3), st.just("1")), inner, max_size=4),
+    ),
+    max_leaves=12,
+).map(lambda value: {"root": value, "more": [value, {"x": value}]})
+
+
+@settings(
+    max_examples=150, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(DOCUMENTS)
+def test_the_json_text_is_json_dumps_of_the_documents_json_types_byte_for_byte(document):
+    assert json_text(document) == _dumps(document)
+
+
+def test_long_runs_of_floats_keep_signed_zeros_and_write_non_finite_values_as_null():
+    scores = [0.0, -0.0, 0.5, float("nan"), float("inf"), 0.5, -0.0] * 20
+    text = json_text({"a": scores, "b": [scores[::-1], tuple(scores)], "c": {"d": np.array(scores).tolist()}})
+    assert text == _dumps({"a": scores, "b": [scores[::-1], scores], "c": {"d": scores}})
+    assert json.loads(text)["a"][:7] == [0.0, -0.0, 0.5, None, None, 0.5, -0.0]
+    assert [math.copysign(1, x) for x in json.loads(text)["a"][:2]] == [1, -1]
+
+
+def test_the_results_json_is_json_dumps_of_its_document(evaluation, statistics):
+    for results in (build_results(evaluation, statistics, segments=True), build_results(evaluation)):
+        assert to_json(results) == _dumps(json_document(results))
 
 
 def test_notes_come_once_per_metric_and_kind_listing_systems_and_details(evaluation):
