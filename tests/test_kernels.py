@@ -298,6 +298,14 @@ def test_rouge_vocabulary_recovers_when_normalizing_raises() -> None:
     assert set(memo) == {"boom beta", "alpha boom"}
 
 
+def test_rouge_rows_refuse_a_missing_hypothesis() -> None:
+    compiled = kernel("rouge")
+    assert compiled is not None
+    vocabulary = compiled.Vocabulary()
+    with pytest.raises(TypeError, match="hypothesis is None"):
+        compiled.ngram_rows(vocabulary, 1, ["a", None], [vocabulary.encode_all(["a", "b"])])
+
+
 def test_in_threads_keeps_part_order_and_raises_the_first_error() -> None:
     assert in_threads(lambda k: k * k, 4) == [0, 1, 4, 9]
 

@@ -772,6 +772,8 @@ cdef array rows(Vocabulary vocabulary, Kind kind, int n, hyps, list streams):
         raise MemoryError()
     try:
         for i in range(segments):
+            if encoded[i] is None:
+                raise TypeError("a hypothesis is None; every segment needs a text")
             text = encoded[i]
             texts[i * width] = &text.tokens
             found = 0
