@@ -66,7 +66,10 @@ from metrics.rouge.tokenize import (
 REFERENCE = "rouge-score-0.1.2"
 VERSION = "scorelens-0.1.0"
 COLUMNS = ("precision", "recall", "fmeasure", "hits", "hyp_total", "ref_total", "best_ref")
-KERNEL_CHUNK = 1000  # segments per kernel call in stats()
+# Segments per thread of a kernel call in stats() (~10 ms of work): in fewer, longer calls the threads wait less on
+# each other for the GIL between calls (rouge1, CNN/DM's three systems, two threads: 0.10 s wall, 0.12-0.16 s at
+# 1,000 segments per call).
+KERNEL_CHUNK = 4000
 # Segments a thread takes at least: a thread costs ~0.1 ms to start, a segment ~3 µs.
 THREAD_SEGMENTS = 200
 _F = COLUMNS.index("fmeasure")
@@ -384,10 +387,11 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
             rows = [self._row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
             matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
         else:
-            # in chunks, so that progress is heard while the kernel works (a chunk costs a few milliseconds)
+            # in chunks, so that progress is heard while the kernel works
             chunks = []
-            for start in range(0, len(hyps), KERNEL_CHUNK):
-                stop = min(start + KERNEL_CHUNK, len(hyps))
+            step = KERNEL_CHUNK * self._threads()
+            for start in range(0, len(hyps), step):
+                stop = min(start + step, len(hyps))
                 chunks.append(self._compiled_rows(hyps[start:stop], [s[start:stop] for s in refs], compiled))
                 if progress is not None:
                     progress(stop)
