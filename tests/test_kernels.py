@@ -233,69 +233,53 @@ def test_rouge_rows_on_random_texts(metric_id: str, options: dict[str, Any]) -> 
     assert compiled.segment_row(hyps[5], segment).tobytes() == expected[5].tobytes()
 
 
-@pytest.mark.parametrize("metric_id", ["rouge2", "rougeL", "rougeLsum"])
-def test_rouge_rows_split_over_threads(monkeypatch: pytest.MonkeyPatch, metric_id: str) -> None:
+@pytest.mark.parametrize(
+    ("metric_id", "options"),
+    [("rouge2", {}), ("rougeL", {}), ("rougeLsum", {}), ("rouge1", {"stemmer": True})],
+    ids=str,
+)
+def test_rouge_rows_split_over_threads(
+    monkeypatch: pytest.MonkeyPatch, metric_id: str, options: dict[str, Any]
+) -> None:
     """Three threads, each with its own vocabulary, over runs of real segments: the pure path's rows, and the same
-    rows again for a second system (references encoded by the first call, per run). The stemmer and the unicode
-    tokenizer keep to one thread, and forked workers are not asked to compute what threads do."""
+    rows again for a second system (references encoded by the first call, per run). The unicode tokenizer keeps to
+    one thread, and forked workers are not asked to compute what threads do."""
     from metrics.rouge import metric as rouge_metric
 
     monkeypatch.setattr(rouge_metric, "processors", lambda: 3)
     monkeypatch.setattr(rouge_metric, "THREAD_SEGMENTS", 7)
     corpus = slice_corpus("cnndm")
-    metric = create(metric_id)
+    metric = create(metric_id, options)
     for hyps in list(corpus.systems.values())[:2]:
         rows = metric.stats(hyps, corpus.refs).rows
         with pure_python():
-            expected = create(metric_id).stats(hyps, corpus.refs).rows
+            expected = create(metric_id, options).stats(hyps, corpus.refs).rows
         assert rows.tobytes() == expected.tobytes()
     assert len(metric._vocabularies) == 3 and len({id(v) for v in metric._vocabularies}) == 3
     assert metric.in_process
-    for options in ({"stemmer": True}, {"tokenizer": "unicode"}):
-        alone = create(metric_id, options)
-        alone.stats(corpus.systems["baseline"], corpus.refs)
-        assert len(alone._vocabularies) == 1 and not alone.in_process
+    alone = create(metric_id, {**options, "tokenizer": "unicode"})
+    alone.stats(corpus.systems["baseline"], corpus.refs)
+    assert len(alone._vocabularies) == 1 and not alone.in_process
 
 
-def test_rouge_vocabulary_normalizes_a_batch_after_scanning_it() -> None:
-    """Tokens met first are normalized after the scan: dropped ones ("") leave and sentence ends follow them, forms
-    shared by several tokens get one id, and a token met again in the same text keeps its form."""
+def test_rouge_vocabulary_stems_each_token_once_into_shared_forms() -> None:
+    """With the stemmer, tokens longer than three characters become their Porter stems, tokens sharing a stem (or
+    equal to one) share an id, and sentence ends count the stems."""
     compiled = kernel("rouge")
     assert compiled is not None
-    seen: list[str] = []
-
-    def normalize(token: str) -> str:
-        seen.append(token)
-        return "" if token.startswith("x") else token.rstrip("s")
-
-    vocabulary = compiled.Vocabulary(True, normalize=normalize)
-    first, second = vocabulary.encode_all(["xa cats\nxb\n\ncat xc dogs\nxd", "dog cat xa\nxb"])
-    assert vocabulary.words(first) == ["cat", "cat", "dog"] and first.sentence_ends == (1, 1, 3, 3)
-    assert vocabulary.words(second) == ["dog", "cat"] and second.sentence_ends == (2, 2)
-    assert sorted(seen) == ["cat", "cats", "dog", "dogs", "xa", "xb", "xc", "xd"]  # each token once
-
-
-def test_rouge_vocabulary_recovers_when_normalizing_raises() -> None:
-    """A batch whose normalizer raises leaves no text behind in the memo, and the tokens it had met are normalized by
-    the next batch that meets them."""
-    compiled = kernel("rouge")
-    assert compiled is not None
-    fail = [True]
-
-    def normalize(token: str) -> str:
-        if token == "boom" and fail[0]:
-            raise RuntimeError("normalizer failed")
-        return token.upper()
-
-    vocabulary = compiled.Vocabulary(False, normalize=normalize)
-    memo: dict[str, Any] = {}
-    with pytest.raises(RuntimeError, match="normalizer failed"):
-        vocabulary.encode_all(["alpha boom", "beta"], memo)
-    assert memo == {}
-    fail[0] = False
-    again = vocabulary.encode_all(["boom beta", "alpha boom"], memo)
-    assert [vocabulary.words(t) for t in again] == [["BOOM", "BETA"], ["ALPHA", "BOOM"]]
-    assert set(memo) == {"boom beta", "alpha boom"}
+    vocabulary = compiled.Vocabulary(True, stem=True)
+    first, second = vocabulary.encode_all(["Running runs\nrun\n\nran dying", "generalizations news run"])
+    porter = PorterStemmer()
+    words = ["running", "runs", "run", "ran", "dying"]
+    assert (
+        vocabulary.words(first)
+        == [porter.stem(w) if len(w) > 3 else w for w in words]
+        == ["run", "run", "run", "ran", "die"]
+    )
+    assert first.sentence_ends == (2, 3, 5)
+    assert vocabulary.words(second) == ["gener", "news", "run"]
+    rows = compiled.ngram_rows(vocabulary, 1, ["runner run"], [[vocabulary.encode("running")]])
+    assert list(rows)[3] == 1.0  # "run" matches the stem of "running" once
 
 
 def test_rouge_rows_refuse_a_missing_hypothesis() -> None:

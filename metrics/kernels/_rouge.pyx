@@ -2,9 +2,10 @@
 """ROUGE-N, ROUGE-L and ROUGE-Lsum rows in C, from the texts to the rows (rouge-score 0.1.2 semantics).
 
 A :class:`Vocabulary` turns texts into token ids and the ends of their sentences: with rouge-score's default
-tokenizer scanned here (lowercase with ``str.lower``, runs of ``[a-z0-9]``, each distinct token normalized once by
-a callable such as the Porter stem, "" dropping it), or from the words of any other tokenizer. Equal forms get
-equal ids for the life of the vocabulary, so references encoded once (:class:`Text`) serve every system.
+tokenizer scanned here (lowercase with ``str.lower``, runs of ``[a-z0-9]``, with the stemmer each distinct token
+longer than three characters stemmed once by nltk's Porter stemmer, :mod:`metrics.kernels._porter`), or from the
+words of any other tokenizer. Equal forms get equal ids for the life of the vocabulary, so references encoded once
+(:class:`Text`) serve every system.
 
 :func:`ngram_rows`, :func:`lcs_rows` and :func:`summary_rows` then give every segment's row ``[precision, recall,
 fmeasure, hits, hyp_total, ref_total, best_ref]``: rouge-score's clipped n-gram overlap, its LCS length
@@ -17,14 +18,15 @@ explanation.
 
 A vocabulary keeps scratch space indexed by id and is not thread-safe: its callers serialize its use. Scanning
 texts and computing rows release the GIL, so threads that each use their own vocabulary run in parallel (ids only
-have to agree between a hypothesis and its references). The tokens a batch of texts meets first are normalized
-after the scan, all at once under the GIL: taking it per token would make the threads wait on each other.
+have to agree between a hypothesis and its references).
 """
 
 from cpython.array cimport array, clone
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
+
+from metrics.kernels._porter cimport stem_ascii
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object text)
@@ -51,19 +53,12 @@ for _c in range(128):
 cdef struct Slot:
     u64 key  # a token of up to 8 bytes packed, else the hash of its bytes (then also compared in the arena)
     int length  # -1: an empty slot
-    int form  # its form's id; DROPPED; PENDING - k while it waits to be normalized (k-th in the batch); UNNORMALIZED
+    int form  # its form's id, or DROPPED
 
 
 cdef enum:
-    DROPPED = -1  # normalizing gave "": the token is not counted
-    UNNORMALIZED = -2  # met by a batch that failed before normalizing it: the next batch that meets it does
-    PENDING = -3
-
-
-cdef struct Pending:
-    Py_ssize_t offset  # where the token's bytes are in the arena (which identifies its slot)
-    Py_ssize_t length
-    u64 key
+    DROPPED = -1  # its stem is empty (rouge-score keeps only stems that match [a-z0-9]+): not counted
+    FORM_MARK = 1  # first byte of a form's entry in the table, under which stemmed tokens share an id
 
 
 cdef struct Tokens:
@@ -172,9 +167,9 @@ cdef class Vocabulary:
     """Token ids of texts, interned by their bytes (UTF-8) in an open-addressing table.
 
     ``lines``: a text's sentences are its non-empty lines (rouge-score's ROUGE-Lsum split), else the whole text.
-    ``normalize(token) -> form`` is applied once per distinct token of the default tokenizer ("" drops it);
-    ``tokenize(text) -> (words, sentence_ends)`` replaces the default tokenizer by another one, whose words are
-    already forms.
+    ``stem``: the default tokenizer's tokens longer than three characters are compared by their Porter stem (as
+    rouge-score's ``use_stemmer``); ``tokenize(text) -> (words, sentence_ends)`` replaces the default tokenizer by
+    another one, whose words are already forms.
     """
 
     cdef Slot *slots
@@ -186,14 +181,10 @@ cdef class Vocabulary:
     cdef Py_ssize_t word_capacity
     cdef Tokens scratch  # the text encoded last
     cdef Py_ssize_t ids_capacity, ends_capacity
-    cdef dict forms  # form -> id, when tokens are normalized (several tokens may share a form)
-    cdef list names  # form of each id, likewise
-    cdef object normalize, tokenize
-    cdef bint lines, normalizing
-    cdef Pending *pending  # the tokens the current batch met first, to normalize
-    cdef Py_ssize_t pending_count, pending_capacity
-    cdef int *resolved  # their forms
-    cdef Py_ssize_t resolved_capacity
+    cdef object tokenize
+    cdef bint lines, stem
+    cdef char *form  # a form's entry being looked up: FORM_MARK, then the stem
+    cdef Py_ssize_t form_capacity
     # scratch of the row kernels: per form id two counts and a mask index (all zero / -1 between calls) …
     cdef int *ref_left
     cdef int *hyp_left
@@ -212,16 +203,13 @@ cdef class Vocabulary:
     cdef unsigned char *on_path
     cdef Py_ssize_t on_path_capacity
 
-    def __cinit__(self, bint lines=False, normalize=None, tokenize=None):
+    def __cinit__(self, bint lines=False, bint stem=False, tokenize=None):
         cdef Py_ssize_t none = 0
-        if normalize is not None and tokenize is not None:
-            raise ValueError("a vocabulary normalizes the default tokenizer's tokens or takes another tokenizer's")
+        if stem and tokenize is not None:
+            raise ValueError("a vocabulary stems the default tokenizer's tokens or takes another tokenizer's words")
         self.lines = lines
-        self.normalize = normalize
-        self.normalizing = normalize is not None
+        self.stem = stem
         self.tokenize = tokenize
-        self.forms = {}
-        self.names = []
         reserve(<void **>&self.slots, &self.capacity, 1024, sizeof(Slot))
         reserve(<void **>&self.offsets, &none, self.capacity, sizeof(Py_ssize_t))
         clear_slots(self.slots, self.capacity)
@@ -231,10 +219,10 @@ cdef class Vocabulary:
         free(self.scratch.ids); free(self.scratch.ends)
         free(self.ref_left); free(self.hyp_left); free(self.mask_of)
         free(self.masks); free(self.bits); free(self.gram_start); free(self.gram_allowed); free(self.grid)
-        free(self.on_path); free(self.pending); free(self.resolved)
+        free(self.on_path); free(self.form)
 
     def __len__(self):
-        """Distinct tokens seen (what the vocabulary's memory grows with)."""
+        """Distinct tokens (and stems) seen (what the vocabulary's memory grows with)."""
         return self.used
 
     cdef int _rehash(self) except -1 nogil:
@@ -262,81 +250,23 @@ cdef class Vocabulary:
         self.capacity = size
         return 0
 
-    cdef int _new_form(self, Py_ssize_t offset, Py_ssize_t n, u64 key) except -2 nogil:
-        """The id of a token seen for the first time (its bytes at ``offset`` in the arena): a new form, or, when
-        normalizing, a pending id that :meth:`_resolve` settles."""
-        if not self.normalizing:  # the token is its own form, and new
-            self.forms_given += 1
-            return <int>(self.forms_given - 1)
-        reserve(<void **>&self.pending, &self.pending_capacity, self.pending_count + 1, sizeof(Pending))
-        self.pending[self.pending_count].offset = offset
-        self.pending[self.pending_count].length = n
-        self.pending[self.pending_count].key = key
-        self.pending_count += 1
-        return <int>(PENDING - (self.pending_count - 1))
-
-    cdef Slot *_slot_of(self, const Pending *token) noexcept nogil:
-        cdef Py_ssize_t mask = self.capacity - 1, k = key_slot(token.key, mask)
-        while self.offsets[k] != token.offset or self.slots[k].length != token.length:
-            k = (k + 1) & mask
-        return &self.slots[k]
-
-    cdef int _resolve(self) except -1:
-        """Normalize the tokens of :attr:`pending` (under the GIL) into :attr:`resolved` and their slots."""
-        cdef Py_ssize_t k
-        cdef int form
-        reserve(<void **>&self.resolved, &self.resolved_capacity, self.pending_count, sizeof(int))
-        try:
-            for k in range(self.pending_count):
-                form = self._normalized(self.arena + self.pending[k].offset, self.pending[k].length)
-                self.resolved[k] = form
-                self._slot_of(&self.pending[k]).form = form
-        finally:
-            self._forget_pending()
-        return 0
-
-    cdef void _forget_pending(self) noexcept nogil:
-        """Empty :attr:`pending`; tokens still waiting (normalizing raised, or scanning did) are normalized by
-        the next batch that meets them."""
-        cdef Py_ssize_t k
-        cdef Slot *slot
-        for k in range(self.pending_count):
-            slot = self._slot_of(&self.pending[k])
-            if slot.form <= PENDING:
-                slot.form = UNNORMALIZED
-        self.pending_count = 0
-
-    cdef int _normalized(self, const char *data, Py_ssize_t n) except -2:
-        form = self.normalize(PyUnicode_DecodeUTF8(data, n, NULL))
-        if not form:
-            return DROPPED
-        known = self.forms.get(form)
-        if known is not None:
-            return known
-        self.forms[form] = self.forms_given
-        self.names.append(form)
-        self.forms_given += 1
-        return <int>(self.forms_given - 1)
-
-    cdef int _intern(self, const char *data, Py_ssize_t n, u64 key) except -2 nogil:
-        """The id of the token ``data[:n]`` whose :func:`token_key` is ``key``."""
+    cdef Py_ssize_t _find(self, const char *data, Py_ssize_t n, u64 key) noexcept nogil:
+        """The slot of ``data[:n]`` (key ``key``), or the empty slot where it would go."""
         cdef Py_ssize_t mask = self.capacity - 1
         cdef Py_ssize_t k = key_slot(key, mask)
-        cdef Slot *slot
-        cdef int form
         while self.slots[k].length >= 0:
-            slot = &self.slots[k]
-            if slot.key == key and slot.length == n and (
+            if self.slots[k].key == key and self.slots[k].length == n and (
                 n <= 8 or memcmp(self.arena + self.offsets[k], data, n) == 0
             ):
-                if slot.form == UNNORMALIZED:
-                    slot.form = self._new_form(self.offsets[k], n, key)
-                return slot.form
+                return k
             k = (k + 1) & mask
+        return k
+
+    cdef int _insert(self, Py_ssize_t k, const char *data, Py_ssize_t n, u64 key, int form) except -1 nogil:
+        """Put ``data[:n]`` with its form in the empty slot ``k``."""
+        cdef Slot *slot = &self.slots[k]
         reserve(<void **>&self.arena, &self.arena_capacity, self.arena_length + n, 1)
         memcpy(self.arena + self.arena_length, data, n)
-        form = self._new_form(self.arena_length, n, key)
-        slot = &self.slots[k]
         slot.key = key
         slot.length = <int>n
         slot.form = form
@@ -345,10 +275,46 @@ cdef class Vocabulary:
         self.used += 1
         if 2 * self.used > self.capacity:
             self._rehash()
+        return 0
+
+    cdef int _new_form(self, const char *data, Py_ssize_t n) except -2 nogil:
+        """The form id of a token seen for the first time: a new one, or with the stemmer its stem's."""
+        cdef Py_ssize_t length = n, k
+        cdef int form
+        if not self.stem:
+            self.forms_given += 1
+            return <int>(self.forms_given - 1)
+        reserve(<void **>&self.form, &self.form_capacity, n + 9, 1)
+        self.form[0] = FORM_MARK
+        if n > 3:  # rouge-score stems tokens longer than three characters
+            length = stem_ascii(data, <int>n, self.form + 1)
+            if length < 0:
+                with gil:
+                    raise MemoryError()
+            if length == 0:
+                return DROPPED
+        else:
+            memcpy(self.form + 1, data, n)
+        k = self._find(self.form, length + 1, token_key(self.form, length + 1))
+        if self.slots[k].length >= 0:
+            return self.slots[k].form
+        form = <int>self.forms_given
+        self._insert(k, self.form, length + 1, token_key(self.form, length + 1), form)
+        self.forms_given += 1
+        return form
+
+    cdef int _intern(self, const char *data, Py_ssize_t n, u64 key) except -2 nogil:
+        """The id of the token ``data[:n]`` whose :func:`token_key` is ``key``."""
+        cdef Py_ssize_t k = self._find(data, n, key)
+        cdef int form
+        if self.slots[k].length >= 0:
+            return self.slots[k].form
+        form = self._new_form(data, n)
+        self._insert(self._find(data, n, key), data, n, key, form)  # found again: a stem may have moved it
         return form
 
     cdef inline Py_ssize_t _push(self, int form, Py_ssize_t count) except -1 nogil:
-        if form != DROPPED:
+        if form >= 0:
             if count >= self.ids_capacity:
                 reserve(<void **>&self.scratch.ids, &self.ids_capacity, count + 1, sizeof(int))
             self.scratch.ids[count] = form
@@ -362,8 +328,8 @@ cdef class Vocabulary:
         return sentences + 1
 
     cdef int _scan(self, int kind, const void *data, Py_ssize_t n) except -1 nogil:
-        """rouge-score's default tokenizer: runs of ``[a-z0-9]``, normalized, of text lowercased already unless it
-        is ASCII (see :func:`scan_source`)."""
+        """rouge-score's default tokenizer: runs of ``[a-z0-9]`` (stemmed with the stemmer) of text lowercased
+        already unless it is ASCII (see :func:`scan_source`)."""
         cdef Py_ssize_t i, length = 0, count = 0, ends = 0
         cdef Py_ssize_t line = 0  # where the current line began
         cdef bint lines = self.lines
@@ -457,7 +423,6 @@ cdef class Vocabulary:
         items = <Source *>malloc(max(count, 1) * sizeof(Source))
         if items == NULL:
             raise MemoryError()
-        self._forget_pending()
         try:
             for k in range(count):
                 target = targets[k]
@@ -466,28 +431,22 @@ cdef class Vocabulary:
                 for k in range(count):
                     self._scan(items[k].kind, items[k].data, items[k].length)
                     store(items[k].tokens, &self.scratch)
-            if self.pending_count:
-                self._resolve()
-                with nogil:
-                    for k in range(count):
-                        settle(items[k].tokens, self.resolved)
         finally:
             free(items)
-            self._forget_pending()
         return 0
 
     def words(self, Text text):
         """The forms the ids of ``text`` stand for."""
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, skip = 1 if self.stem else 0
+        cdef const char *entry
         self._check(text)
-        names = self.names
-        if self.normalize is None:  # each id is one token's: read them from the table
-            names = [None] * self.forms_given
-            for k in range(self.capacity):
-                if self.slots[k].length >= 0:
-                    names[self.slots[k].form] = PyUnicode_DecodeUTF8(
-                        self.arena + self.offsets[k], self.slots[k].length, NULL
-                    )
+        names = [None] * self.forms_given
+        for k in range(self.capacity):  # each id's token, or with the stemmer its form's entry
+            if self.slots[k].length < 0 or self.slots[k].form < 0:
+                continue
+            entry = self.arena + self.offsets[k]
+            if not self.stem or entry[0] == FORM_MARK:
+                names[self.slots[k].form] = PyUnicode_DecodeUTF8(entry + skip, self.slots[k].length - skip, NULL)
         return [names[text.tokens.ids[k]] for k in range(text.tokens.length)]
 
     cdef inline int _check(self, Text text) except -1:
@@ -667,26 +626,6 @@ cdef int grow_ints(int **buffer, Py_ssize_t size) except -1 nogil:
             raise MemoryError()
     buffer[0] = grown
     return 0
-
-
-cdef void settle(Tokens *tokens, const int *resolved) noexcept nogil:
-    """Pending ids become their forms (:meth:`Vocabulary._resolve`); dropped tokens leave, sentence ends follow."""
-    cdef Py_ssize_t i, kept = 0, s = 0
-    cdef int form
-    for i in range(tokens.length):
-        while s < tokens.sentences and tokens.ends[s] == i:
-            tokens.ends[s] = <int>kept
-            s += 1
-        form = tokens.ids[i]
-        if form <= PENDING:
-            form = resolved[PENDING - form]
-        if form != DROPPED:
-            tokens.ids[kept] = form
-            kept += 1
-    while s < tokens.sentences:
-        tokens.ends[s] = <int>kept
-        s += 1
-    tokens.length = kept
 
 
 cdef str scan_source(str text):

@@ -326,10 +326,8 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         return self._compiled_rows([hyp], [[ref] for ref in refs], compiled)[0]
 
     def _threads(self) -> int:
-        """Threads a kernel call may use. One for another tokenizer (its words are Python) and for the stemmer: each
-        thread's vocabulary stems the tokens it meets first under the GIL, which costs the threads more than they
-        gain (measured on CNN/DailyMail)."""
-        return processors() if self.config.tokenizer == "default" and not self.config.stemmer else 1
+        """Threads a kernel call may use: one for another tokenizer than the default (its words are Python)."""
+        return processors() if self.config.tokenizer == "default" else 1
 
     @property
     def in_process(self) -> bool:
@@ -346,8 +344,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         if self._vocabularies[part] is None or len(self._vocabularies[part]) > VOCABULARY_LIMIT:
             self._texts[part].clear()
             if self.config.tokenizer == "default":
-                normalize = self.tokenizer.normalize if self.config.stemmer else None
-                self._vocabularies[part] = compiled.Vocabulary(self._by_lines, normalize=normalize)
+                self._vocabularies[part] = compiled.Vocabulary(self._by_lines, stem=self.config.stemmer)
             else:
                 self._vocabularies[part] = compiled.Vocabulary(tokenize=self._words)
         return self._vocabularies[part]
