@@ -29,11 +29,11 @@ class Engine(str, Enum):
 
 def reference_counts(refs: Sequence[Sequence[str | None]]) -> frozenset[int]:
     """The distinct numbers of references a segment has."""
-    return (
-        frozenset(sum(stream[i] is not None for stream in refs) for i in range(len(refs[0])))
-        if refs
-        else frozenset({0})
-    )
+    if not refs:
+        return frozenset({0})
+    if refs[0] and not any(None in stream for stream in refs):  # every segment has them all: no walk over them
+        return frozenset({len(refs)})
+    return frozenset(sum(stream[i] is not None for stream in refs) for i in range(len(refs[0])))
 
 
 def nrefs_field(counts: Set[int]) -> str:

@@ -15,7 +15,7 @@ from nltk.stem.porter import PorterStemmer
 
 from metrics.bleu.tokenizers import _RE_13A
 from metrics.core.registry import create
-from metrics.kernels import kernel, pure_python
+from metrics.kernels import in_threads, kernel, pure_python
 from metrics.ter.metric import TER
 from metrics.ter.search import SearchBudget, ter_pair, work_bound
 
@@ -233,6 +233,75 @@ def test_rouge_rows_on_random_texts(metric_id: str, options: dict[str, Any]) -> 
     assert compiled.segment_row(hyps[5], segment).tobytes() == expected[5].tobytes()
 
 
+@pytest.mark.parametrize(
+    ("metric_id", "options"),
+    [("rouge2", {}), ("rougeL", {}), ("rougeLsum", {}), ("rouge1", {"stemmer": True})],
+    ids=str,
+)
+def test_rouge_rows_split_over_threads(
+    monkeypatch: pytest.MonkeyPatch, metric_id: str, options: dict[str, Any]
+) -> None:
+    """Three threads, each with its own vocabulary, over runs of real segments: the pure path's rows, and the same
+    rows again for a second system (references encoded by the first call, per run). The unicode tokenizer keeps to
+    one thread, and forked workers are not asked to compute what threads do."""
+    from metrics.rouge import metric as rouge_metric
+
+    monkeypatch.setattr(rouge_metric, "processors", lambda: 3)
+    monkeypatch.setattr(rouge_metric, "THREAD_SEGMENTS", 7)
+    corpus = slice_corpus("cnndm")
+    metric = create(metric_id, options)
+    for hyps in list(corpus.systems.values())[:2]:
+        rows = metric.stats(hyps, corpus.refs).rows
+        with pure_python():
+            expected = create(metric_id, options).stats(hyps, corpus.refs).rows
+        assert rows.tobytes() == expected.tobytes()
+    assert len(metric._vocabularies) == 3 and len({id(v) for v in metric._vocabularies}) == 3
+    assert metric.in_process
+    alone = create(metric_id, {**options, "tokenizer": "unicode"})
+    alone.stats(corpus.systems["baseline"], corpus.refs)
+    assert len(alone._vocabularies) == 1 and not alone.in_process
+
+
+def test_rouge_vocabulary_stems_each_token_once_into_shared_forms() -> None:
+    """With the stemmer, tokens longer than three characters become their Porter stems, tokens sharing a stem (or
+    equal to one) share an id, and sentence ends count the stems."""
+    compiled = kernel("rouge")
+    assert compiled is not None
+    vocabulary = compiled.Vocabulary(True, stem=True)
+    first, second = vocabulary.encode_all(["Running runs\nrun\n\nran dying", "generalizations news run"])
+    porter = PorterStemmer()
+    words = ["running", "runs", "run", "ran", "dying"]
+    assert (
+        vocabulary.words(first)
+        == [porter.stem(w) if len(w) > 3 else w for w in words]
+        == ["run", "run", "run", "ran", "die"]
+    )
+    assert first.sentence_ends == (2, 3, 5)
+    assert vocabulary.words(second) == ["gener", "news", "run"]
+    rows = compiled.ngram_rows(vocabulary, 1, ["runner run"], [[vocabulary.encode("running")]])
+    assert list(rows)[3] == 1.0  # "run" matches the stem of "running" once
+
+
+def test_rouge_rows_refuse_a_missing_hypothesis() -> None:
+    compiled = kernel("rouge")
+    assert compiled is not None
+    vocabulary = compiled.Vocabulary()
+    with pytest.raises(TypeError, match="hypothesis is None"):
+        compiled.ngram_rows(vocabulary, 1, ["a", None], [vocabulary.encode_all(["a", "b"])])
+
+
+def test_in_threads_keeps_part_order_and_raises_the_first_error() -> None:
+    assert in_threads(lambda k: k * k, 4) == [0, 1, 4, 9]
+
+    def work(k: int) -> int:
+        if k >= 2:
+            raise ValueError(f"part {k}")
+        return k
+
+    with pytest.raises(ValueError, match="part 2"):
+        in_threads(work, 4)
+
+
 def test_rouge_starts_a_new_vocabulary_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     from metrics.rouge import metric as rouge_metric
 
@@ -241,8 +310,8 @@ def test_rouge_starts_a_new_vocabulary_past_its_limit(monkeypatch: pytest.Monkey
     hyps = corpus.systems["baseline"]
     first = metric.stats(hyps, corpus.refs).rows
     monkeypatch.setattr(rouge_metric, "VOCABULARY_LIMIT", 100)
-    before = metric._vocabulary
+    before = list(metric._vocabularies)
     again = metric.stats(hyps, corpus.refs).rows
-    assert metric._vocabulary is not before and first.tobytes() == again.tobytes()
+    assert not set(map(id, metric._vocabularies)) & set(map(id, before)) and first.tobytes() == again.tobytes()
     with pytest.raises(ValueError, match="another vocabulary"):
-        kernel("rouge").lcs_rows(metric._vocabulary, ["a"], [[before.encode("a")]])
+        kernel("rouge").lcs_rows(metric._vocabularies[0], ["a"], [[before[0].encode("a")]])

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _forced_pure = os.environ.get("SCORELENS_PURE", "") not in ("", "0")
 _loaded: dict[str, ModuleType | None] = {}
@@ -40,3 +44,33 @@ def pure_python() -> Iterator[None]:
         yield
     finally:
         _forced_pure = before
+
+
+def processors() -> int:
+    """The processors this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def in_threads(work: Callable[[int], T], parts: int) -> list[T]:
+    """``[work(0), …, work(parts - 1)]``, part 0 in this thread and each other part in a thread of its own, for
+    kernels that release the GIL. The threads are started and joined here, so none outlives the call (a process
+    may fork after it); the first part's exception, in part order, is raised."""
+    results: list[T | None] = [None] * parts
+    errors: list[BaseException | None] = [None] * parts
+
+    def run(k: int) -> None:
+        try:
+            results[k] = work(k)
+        except BaseException as err:  # re-raised below, in the caller's thread
+            errors[k] = err
+
+    threads = [threading.Thread(target=run, args=(k,), daemon=True) for k in range(1, parts)]
+    for thread in threads:
+        thread.start()
+    run(0)
+    for thread in threads:
+        thread.join()
+    for error in errors:
+        if error is not None:
+            raise error
+    return results  # type: ignore[return-value]  # every part ran without an error

@@ -6,7 +6,8 @@ suffix that matches whether or not its condition holds; ``*d`` is tried both as 
 as the literal suffix ``*d``; only ``a e i o u`` are vowels and ``y`` is a consonant unless it follows one; the
 irregular forms (``skies`` → ``sky``, ``dying`` → ``die``, …); words of at most two characters (counted before
 lowercasing) are only lowercased. Tests compare it with nltk on every word of the shared data and on generated
-words; :func:`stem` is what ``PorterStemmer().stem`` returns.
+words; :func:`stem` is what ``PorterStemmer().stem`` returns, and ``stem_ascii`` (``_porter.pxd``) the same for the
+ROUGE kernel's lowercase ASCII tokens, without the GIL.
 """
 
 from cpython.unicode cimport PyUnicode_FromKindAndData
@@ -14,8 +15,6 @@ from libc.stdlib cimport free, malloc
 
 cdef extern from "Python.h":
     int PyUnicode_4BYTE_KIND
-
-ctypedef Py_UCS4 ch
 
 cdef enum Cond:
     ALWAYS
@@ -227,43 +226,93 @@ cdef int step5a(ch *w, int n, unsigned char *flags) noexcept nogil:
     return n
 
 
-IRREGULAR = {
-    "sky": "sky", "skies": "sky", "dying": "die", "lying": "lie", "tying": "tie", "news": "news",
-    "innings": "inning", "inning": "inning", "outings": "outing", "outing": "outing", "cannings": "canning",
-    "canning": "canning", "howe": "howe", "proceed": "proceed", "exceed": "exceed", "succeed": "succeed",
-}
+cdef struct Irregular:
+    const char *word
+    const char *form
+
+
+cdef Irregular IRREGULAR[16]
+IRREGULAR[:] = [
+    Irregular(b"sky", b"sky"), Irregular(b"skies", b"sky"), Irregular(b"dying", b"die"), Irregular(b"lying", b"lie"),
+    Irregular(b"tying", b"tie"), Irregular(b"news", b"news"), Irregular(b"innings", b"inning"),
+    Irregular(b"inning", b"inning"), Irregular(b"outings", b"outing"), Irregular(b"outing", b"outing"),
+    Irregular(b"cannings", b"canning"), Irregular(b"canning", b"canning"), Irregular(b"howe", b"howe"),
+    Irregular(b"proceed", b"proceed"), Irregular(b"exceed", b"exceed"), Irregular(b"succeed", b"succeed"),
+]
+
+
+cdef const char *irregular(const ch *w, int n) noexcept nogil:
+    """The form of an irregular word, else NULL."""
+    cdef int k
+    for k in range(16):
+        if clen(IRREGULAR[k].word) == n and ends(w, n, IRREGULAR[k].word):
+            return IRREGULAR[k].form
+    return NULL
+
+
+cdef int steps(ch *w, int n, unsigned char *flags) noexcept nogil:
+    """The rules on the lowercased word ``w[:n]`` (longer than two characters, not irregular), in place; the
+    stem's length."""
+    if n == 4 and ends(w, n, b"ies"):  # NLTK_EXTENSIONS: "ties" -> "tie"
+        n = 3
+    else:
+        n = apply_rules(w, n, STEP1A, 4, flags)
+    n = step1b(w, n, flags)
+    n = apply_rules(w, n, STEP1C, 1, flags)
+    n = step2(w, n, flags)
+    n = apply_rules(w, n, STEP3, 7, flags)
+    n = apply_rules(w, n, STEP4, 19, flags)
+    n = step5a(w, n, flags)
+    return apply_rules(w, n, STEP5B, 1, flags)
 
 
 def stem(str word):
     """``nltk.stem.porter.PorterStemmer().stem(word)``."""
     cdef str lowered = word.lower()
-    irregular = IRREGULAR.get(lowered)
-    if irregular is not None:
-        return irregular
-    if len(word) <= 2:
-        return lowered
     cdef int n = len(lowered), k = 0
     cdef ch *w = <ch *>malloc((n + 8) * sizeof(ch))
     cdef unsigned char *flags = <unsigned char *>malloc((n + 8) * sizeof(unsigned char))
     cdef ch c
+    cdef const char *form
     if w == NULL or flags == NULL:
         free(w); free(flags)
         raise MemoryError()
-    for c in lowered:
-        w[k] = c
-        k += 1
-    with nogil:
-        if k == 4 and ends(w, k, b"ies"):  # NLTK_EXTENSIONS: "ties" -> "tie"
-            n = 3
-        else:
-            n = apply_rules(w, k, STEP1A, 4, flags)
-        n = step1b(w, n, flags)
-        n = apply_rules(w, n, STEP1C, 1, flags)
-        n = step2(w, n, flags)
-        n = apply_rules(w, n, STEP3, 7, flags)
-        n = apply_rules(w, n, STEP4, 19, flags)
-        n = step5a(w, n, flags)
-        n = apply_rules(w, n, STEP5B, 1, flags)
-    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, w, n)
+    try:
+        for c in lowered:
+            w[k] = c
+            k += 1
+        form = irregular(w, n)
+        if form != NULL:
+            return form.decode("ascii")
+        if len(word) <= 2:
+            return lowered
+        with nogil:
+            n = steps(w, n, flags)
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, w, n)
+    finally:
+        free(w); free(flags)
+
+
+cdef int stem_ascii(const char *word, int n, char *out) noexcept nogil:
+    """:func:`stem` of the lowercase ASCII word ``word[:n]`` (longer than two characters) into ``out`` (room for
+    ``n + 8`` bytes): its length, or -1 when memory ran out."""
+    cdef ch *w = <ch *>malloc((n + 8) * sizeof(ch))
+    cdef unsigned char *flags = <unsigned char *>malloc((n + 8) * sizeof(unsigned char))
+    cdef const char *form
+    cdef int k
+    if w == NULL or flags == NULL:
+        free(w); free(flags)
+        return -1
+    for k in range(n):
+        w[k] = <unsigned char>word[k]
+    form = irregular(w, n)
+    if form != NULL:
+        n = clen(form)
+        for k in range(n):
+            out[k] = form[k]
+    else:
+        n = steps(w, n, flags)
+        for k in range(n):
+            out[k] = <char>w[k]
     free(w); free(flags)
-    return result
+    return n

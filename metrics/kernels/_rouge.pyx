@@ -2,9 +2,10 @@
 """ROUGE-N, ROUGE-L and ROUGE-Lsum rows in C, from the texts to the rows (rouge-score 0.1.2 semantics).
 
 A :class:`Vocabulary` turns texts into token ids and the ends of their sentences: with rouge-score's default
-tokenizer scanned here (lowercase with ``str.lower``, runs of ``[a-z0-9]``, each distinct token normalized once by
-a callable such as the Porter stem, "" dropping it), or from the words of any other tokenizer. Equal forms get
-equal ids for the life of the vocabulary, so references encoded once (:class:`Text`) serve every system.
+tokenizer scanned here (lowercase with ``str.lower``, runs of ``[a-z0-9]``, with the stemmer each distinct token
+longer than three characters stemmed once by nltk's Porter stemmer, :mod:`metrics.kernels._porter`), or from the
+words of any other tokenizer. Equal forms get equal ids for the life of the vocabulary, so references encoded once
+(:class:`Text`) serve every system.
 
 :func:`ngram_rows`, :func:`lcs_rows` and :func:`summary_rows` then give every segment's row ``[precision, recall,
 fmeasure, hits, hyp_total, ref_total, best_ref]``: rouge-score's clipped n-gram overlap, its LCS length
@@ -15,13 +16,17 @@ both whole texts), then ``prf`` and the first reference with the highest F, in t
 :mod:`metrics.rouge.metric`. That pure-Python code stays the reference the tests compare and the source of every
 explanation.
 
-A vocabulary keeps scratch space indexed by id and is not thread-safe: its callers serialize its use.
+A vocabulary keeps scratch space indexed by id and is not thread-safe: its callers serialize its use. Scanning
+texts and computing rows release the GIL, so threads that each use their own vocabulary run in parallel (ids only
+have to agree between a hypothesis and its references).
 """
 
 from cpython.array cimport array, clone
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
+
+from metrics.kernels._porter cimport stem_ascii
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object text)
@@ -48,7 +53,12 @@ for _c in range(128):
 cdef struct Slot:
     u64 key  # a token of up to 8 bytes packed, else the hash of its bytes (then also compared in the arena)
     int length  # -1: an empty slot
-    int form
+    int form  # its form's id, or DROPPED
+
+
+cdef enum:
+    DROPPED = -1  # its stem is empty (rouge-score keeps only stems that match [a-z0-9]+): not counted
+    FORM_MARK = 1  # first byte of a form's entry in the table, under which stemmed tokens share an id
 
 
 cdef struct Tokens:
@@ -58,7 +68,15 @@ cdef struct Tokens:
     Py_ssize_t sentences
 
 
-cdef int reserve(void **buffer, Py_ssize_t *capacity, Py_ssize_t needed, size_t item) except -1:
+cdef struct Source:
+    # a text's characters, read without the GIL while the caller keeps the str alive
+    int kind
+    const void *data
+    Py_ssize_t length
+    Tokens *tokens  # where its encoding goes (or is, for texts another tokenizer encoded)
+
+
+cdef int reserve(void **buffer, Py_ssize_t *capacity, Py_ssize_t needed, size_t item) except -1 nogil:
     """Grow ``buffer`` (``capacity`` items) to hold at least ``needed`` items; the contents are kept."""
     cdef Py_ssize_t size
     cdef void *grown
@@ -67,9 +85,23 @@ cdef int reserve(void **buffer, Py_ssize_t *capacity, Py_ssize_t needed, size_t 
     size = max(needed, 2 * capacity[0], 16)
     grown = realloc(buffer[0], size * item)
     if grown == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     buffer[0] = grown
     capacity[0] = size
+    return 0
+
+
+cdef int store(Tokens *target, const Tokens *source) except -1 nogil:
+    """A copy of ``source`` in ``target`` (whose arrays are unallocated)."""
+    cdef Py_ssize_t none = 0
+    reserve(<void **>&target.ids, &none, max(source.length, 1), sizeof(int))
+    none = 0
+    reserve(<void **>&target.ends, &none, max(source.sentences, 1), sizeof(int))
+    memcpy(target.ids, source.ids, source.length * sizeof(int))
+    memcpy(target.ends, source.ends, source.sentences * sizeof(int))
+    target.length = source.length
+    target.sentences = source.sentences
     return 0
 
 
@@ -135,9 +167,9 @@ cdef class Vocabulary:
     """Token ids of texts, interned by their bytes (UTF-8) in an open-addressing table.
 
     ``lines``: a text's sentences are its non-empty lines (rouge-score's ROUGE-Lsum split), else the whole text.
-    ``normalize(token) -> form`` is applied once per distinct token of the default tokenizer ("" drops it);
-    ``tokenize(text) -> (words, sentence_ends)`` replaces the default tokenizer by another one, whose words are
-    already forms.
+    ``stem``: the default tokenizer's tokens longer than three characters are compared by their Porter stem (as
+    rouge-score's ``use_stemmer``); ``tokenize(text) -> (words, sentence_ends)`` replaces the default tokenizer by
+    another one, whose words are already forms.
     """
 
     cdef Slot *slots
@@ -149,10 +181,10 @@ cdef class Vocabulary:
     cdef Py_ssize_t word_capacity
     cdef Tokens scratch  # the text encoded last
     cdef Py_ssize_t ids_capacity, ends_capacity
-    cdef dict forms  # form -> id, when tokens are normalized (several tokens may share a form)
-    cdef list names  # form of each id, likewise
-    cdef object normalize, tokenize
-    cdef bint lines
+    cdef object tokenize
+    cdef bint lines, stem
+    cdef char *form  # a form's entry being looked up: FORM_MARK, then the stem
+    cdef Py_ssize_t form_capacity
     # scratch of the row kernels: per form id two counts and a mask index (all zero / -1 between calls) …
     cdef int *ref_left
     cdef int *hyp_left
@@ -171,15 +203,13 @@ cdef class Vocabulary:
     cdef unsigned char *on_path
     cdef Py_ssize_t on_path_capacity
 
-    def __cinit__(self, bint lines=False, normalize=None, tokenize=None):
+    def __cinit__(self, bint lines=False, bint stem=False, tokenize=None):
         cdef Py_ssize_t none = 0
-        if normalize is not None and tokenize is not None:
-            raise ValueError("a vocabulary normalizes the default tokenizer's tokens or takes another tokenizer's")
+        if stem and tokenize is not None:
+            raise ValueError("a vocabulary stems the default tokenizer's tokens or takes another tokenizer's words")
         self.lines = lines
-        self.normalize = normalize
+        self.stem = stem
         self.tokenize = tokenize
-        self.forms = {}
-        self.names = []
         reserve(<void **>&self.slots, &self.capacity, 1024, sizeof(Slot))
         reserve(<void **>&self.offsets, &none, self.capacity, sizeof(Py_ssize_t))
         clear_slots(self.slots, self.capacity)
@@ -189,23 +219,22 @@ cdef class Vocabulary:
         free(self.scratch.ids); free(self.scratch.ends)
         free(self.ref_left); free(self.hyp_left); free(self.mask_of)
         free(self.masks); free(self.bits); free(self.gram_start); free(self.gram_allowed); free(self.grid)
-        free(self.on_path)
+        free(self.on_path); free(self.form)
 
     def __len__(self):
-        """Distinct tokens seen (what the vocabulary's memory grows with)."""
+        """Distinct tokens (and stems) seen (what the vocabulary's memory grows with)."""
         return self.used
 
-    cdef int _rehash(self) except -1:
+    cdef int _rehash(self) except -1 nogil:
         cdef Py_ssize_t size = 2 * self.capacity, mask = size - 1, k, j, none = 0
         cdef Slot *slots = NULL
         cdef Py_ssize_t *offsets = NULL
         reserve(<void **>&slots, &none, size, sizeof(Slot))
-        none = 0
-        try:
-            reserve(<void **>&offsets, &none, size, sizeof(Py_ssize_t))
-        except MemoryError:
+        offsets = <Py_ssize_t *>malloc(size * sizeof(Py_ssize_t))
+        if offsets == NULL:
             free(slots)
-            raise
+            with gil:
+                raise MemoryError()
         clear_slots(slots, size)
         for k in range(self.capacity):
             if self.slots[k].length >= 0:
@@ -221,39 +250,23 @@ cdef class Vocabulary:
         self.capacity = size
         return 0
 
-    cdef int _new_form(self, const char *data, Py_ssize_t n) except -2:
-        """The id of a token seen for the first time: its form's, or -1 when normalizing drops it."""
-        if self.normalize is None:  # the token is its own form, and new
-            self.forms_given += 1
-            return <int>(self.forms_given - 1)
-        form = self.normalize(PyUnicode_DecodeUTF8(data, n, NULL))
-        if not form:
-            return -1
-        known = self.forms.get(form)
-        if known is not None:
-            return known
-        self.forms[form] = self.forms_given
-        self.names.append(form)
-        self.forms_given += 1
-        return <int>(self.forms_given - 1)
-
-    cdef int _intern(self, const char *data, Py_ssize_t n, u64 key) except -2:
-        """The id of the token ``data[:n]`` whose :func:`token_key` is ``key``."""
+    cdef Py_ssize_t _find(self, const char *data, Py_ssize_t n, u64 key) noexcept nogil:
+        """The slot of ``data[:n]`` (key ``key``), or the empty slot where it would go."""
         cdef Py_ssize_t mask = self.capacity - 1
         cdef Py_ssize_t k = key_slot(key, mask)
-        cdef Slot *slot
-        cdef int form
         while self.slots[k].length >= 0:
-            slot = &self.slots[k]
-            if slot.key == key and slot.length == n and (
+            if self.slots[k].key == key and self.slots[k].length == n and (
                 n <= 8 or memcmp(self.arena + self.offsets[k], data, n) == 0
             ):
-                return slot.form
+                return k
             k = (k + 1) & mask
-        form = self._new_form(data, n)
+        return k
+
+    cdef int _insert(self, Py_ssize_t k, const char *data, Py_ssize_t n, u64 key, int form) except -1 nogil:
+        """Put ``data[:n]`` with its form in the empty slot ``k``."""
+        cdef Slot *slot = &self.slots[k]
         reserve(<void **>&self.arena, &self.arena_capacity, self.arena_length + n, 1)
         memcpy(self.arena + self.arena_length, data, n)
-        slot = &self.slots[k]
         slot.key = key
         slot.length = <int>n
         slot.form = form
@@ -262,9 +275,45 @@ cdef class Vocabulary:
         self.used += 1
         if 2 * self.used > self.capacity:
             self._rehash()
+        return 0
+
+    cdef int _new_form(self, const char *data, Py_ssize_t n) except -2 nogil:
+        """The form id of a token seen for the first time: a new one, or with the stemmer its stem's."""
+        cdef Py_ssize_t length = n, k
+        cdef int form
+        if not self.stem:
+            self.forms_given += 1
+            return <int>(self.forms_given - 1)
+        reserve(<void **>&self.form, &self.form_capacity, n + 9, 1)
+        self.form[0] = FORM_MARK
+        if n > 3:  # rouge-score stems tokens longer than three characters
+            length = stem_ascii(data, <int>n, self.form + 1)
+            if length < 0:
+                with gil:
+                    raise MemoryError()
+            if length == 0:
+                return DROPPED
+        else:
+            memcpy(self.form + 1, data, n)
+        k = self._find(self.form, length + 1, token_key(self.form, length + 1))
+        if self.slots[k].length >= 0:
+            return self.slots[k].form
+        form = <int>self.forms_given
+        self._insert(k, self.form, length + 1, token_key(self.form, length + 1), form)
+        self.forms_given += 1
         return form
 
-    cdef inline Py_ssize_t _push(self, int form, Py_ssize_t count) except -1:
+    cdef int _intern(self, const char *data, Py_ssize_t n, u64 key) except -2 nogil:
+        """The id of the token ``data[:n]`` whose :func:`token_key` is ``key``."""
+        cdef Py_ssize_t k = self._find(data, n, key)
+        cdef int form
+        if self.slots[k].length >= 0:
+            return self.slots[k].form
+        form = self._new_form(data, n)
+        self._insert(self._find(data, n, key), data, n, key, form)  # found again: a stem may have moved it
+        return form
+
+    cdef inline Py_ssize_t _push(self, int form, Py_ssize_t count) except -1 nogil:
         if form >= 0:
             if count >= self.ids_capacity:
                 reserve(<void **>&self.scratch.ids, &self.ids_capacity, count + 1, sizeof(int))
@@ -272,18 +321,16 @@ cdef class Vocabulary:
             return count + 1
         return count
 
-    cdef inline Py_ssize_t _end(self, Py_ssize_t count, Py_ssize_t sentences) except -1:
+    cdef inline Py_ssize_t _end(self, Py_ssize_t count, Py_ssize_t sentences) except -1 nogil:
         if sentences >= self.ends_capacity:
             reserve(<void **>&self.scratch.ends, &self.ends_capacity, sentences + 1, sizeof(int))
         self.scratch.ends[sentences] = <int>count
         return sentences + 1
 
-    cdef int _scan(self, str text) except -1:
-        """rouge-score's default tokenizer: lowercase, runs of ``[a-z0-9]``, normalized."""
-        cdef str source = text if PyUnicode_IS_ASCII(text) else text.lower()
-        cdef int kind = PyUnicode_KIND(source)
-        cdef void *data = PyUnicode_DATA(source)
-        cdef Py_ssize_t n = len(source), i, length = 0, count = 0, ends = 0
+    cdef int _scan(self, int kind, const void *data, Py_ssize_t n) except -1 nogil:
+        """rouge-score's default tokenizer: runs of ``[a-z0-9]`` (stemmed with the stemmer) of text lowercased
+        already unless it is ASCII (see :func:`scan_source`)."""
+        cdef Py_ssize_t i, length = 0, count = 0, ends = 0
         cdef Py_ssize_t line = 0  # where the current line began
         cdef bint lines = self.lines
         cdef unsigned int c
@@ -293,7 +340,7 @@ cdef class Vocabulary:
         word = self.word
         for i in range(n):
             c = <unsigned int>PyUnicode_READ(kind, data, i)
-            c = TOKEN_CHAR[c] if c < 128 else 0  # (text that was not ASCII is lowercased already)
+            c = TOKEN_CHAR[c] if c < 128 else 0
             if c:
                 if length < 8:
                     key |= (<u64>c) << (8 * length)
@@ -330,55 +377,76 @@ cdef class Vocabulary:
         self.scratch.sentences = ends
         return 0
 
-    cdef int _encode(self, str text) except -1:
-        """Encode ``text`` into :attr:`scratch`."""
-        if self.tokenize is None:
-            return self._scan(text)
-        return self._words(text)
-
     cpdef Text encode(self, str text):
         """``text`` as token ids (each sentence's end among them)."""
-        cdef Text out = Text.__new__(Text)
-        cdef Py_ssize_t none = 0
-        self._encode(text)
-        reserve(<void **>&out.tokens.ids, &none, max(self.scratch.length, 1), sizeof(int))
-        none = 0
-        reserve(<void **>&out.tokens.ends, &none, max(self.scratch.sentences, 1), sizeof(int))
-        memcpy(out.tokens.ids, self.scratch.ids, self.scratch.length * sizeof(int))
-        memcpy(out.tokens.ends, self.scratch.ends, self.scratch.sentences * sizeof(int))
-        out.tokens.length = self.scratch.length
-        out.tokens.sentences = self.scratch.sentences
-        out.owner = self
-        return out
+        return self.encode_all([text])[0]
 
     def encode_all(self, texts, memo=None):
-        """:meth:`encode` of each text (None stays None); with a ``memo`` dict, each distinct text once."""
-        cdef list out = []
+        """:meth:`encode` of each text (None stays None), each distinct text once; with a ``memo`` dict, also
+        across calls. The default tokenizer scans without the GIL."""
+        cdef list out = [], fresh = [], sources = []
+        cdef dict batch = {}
+        cdef Text encoded
         for text in texts:
             if text is None:
                 out.append(None)
-            elif memo is None:
-                out.append(self.encode(text))
-            else:
-                encoded = memo.get(text)
-                if encoded is None:
-                    encoded = self.encode(text)
-                    memo[text] = encoded
-                out.append(encoded)
+                continue
+            found = memo.get(text) if memo is not None else None
+            if found is None:
+                found = batch.get(text)
+            if found is None:
+                encoded = Text.__new__(Text)
+                encoded.owner = self
+                batch[text] = encoded
+                fresh.append(encoded)
+                sources.append(text)
+                found = encoded
+            out.append(found)
+        self._fill(fresh, sources)
+        if memo is not None:  # only once encoded: an error above leaves no half-made text behind
+            for text, found in batch.items():
+                memo[text] = found
         return out
+
+    cdef int _fill(self, list targets, list texts) except -1:
+        """Encode ``texts`` into the :class:`Text` objects ``targets``."""
+        cdef Py_ssize_t count = len(texts), k
+        cdef Source *items
+        cdef Text target
+        if self.tokenize is not None:  # another tokenizer's words: Python, under the GIL
+            for k in range(count):
+                target = targets[k]
+                self._words(texts[k])
+                store(&target.tokens, &self.scratch)
+            return 0
+        scanned = [scan_source(text) for text in texts]  # kept alive while the GIL is released
+        items = <Source *>malloc(max(count, 1) * sizeof(Source))
+        if items == NULL:
+            raise MemoryError()
+        try:
+            for k in range(count):
+                target = targets[k]
+                set_source(&items[k], scanned[k], &target.tokens)
+            with nogil:
+                for k in range(count):
+                    self._scan(items[k].kind, items[k].data, items[k].length)
+                    store(items[k].tokens, &self.scratch)
+        finally:
+            free(items)
+        return 0
 
     def words(self, Text text):
         """The forms the ids of ``text`` stand for."""
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, skip = 1 if self.stem else 0
+        cdef const char *entry
         self._check(text)
-        names = self.names
-        if self.normalize is None:  # each id is one token's: read them from the table
-            names = [None] * self.forms_given
-            for k in range(self.capacity):
-                if self.slots[k].length >= 0:
-                    names[self.slots[k].form] = PyUnicode_DecodeUTF8(
-                        self.arena + self.offsets[k], self.slots[k].length, NULL
-                    )
+        names = [None] * self.forms_given
+        for k in range(self.capacity):  # each id's token, or with the stemmer its form's entry
+            if self.slots[k].length < 0 or self.slots[k].form < 0:
+                continue
+            entry = self.arena + self.offsets[k]
+            if not self.stem or entry[0] == FORM_MARK:
+                names[self.slots[k].form] = PyUnicode_DecodeUTF8(entry + skip, self.slots[k].length - skip, NULL)
         return [names[text.tokens.ids[k]] for k in range(text.tokens.length)]
 
     cdef inline int _check(self, Text text) except -1:
@@ -386,7 +454,7 @@ cdef class Vocabulary:
             raise ValueError("a text encoded by another vocabulary")
         return 0
 
-    cdef int _prepare(self) except -1:
+    cdef int _prepare(self) except -1 nogil:
         """Per-form scratch for every id given out so far (zero counts, no mask)."""
         cdef Py_ssize_t old = self.by_form, size = max(self.forms_given, 2 * self.by_form, 16), k
         if self.forms_given <= old:
@@ -401,7 +469,7 @@ cdef class Vocabulary:
         self.by_form = size
         return 0
 
-    cdef Py_ssize_t _ngram_hits(self, const Tokens *hyp, const Tokens *ref, int n) except -1:
+    cdef Py_ssize_t _ngram_hits(self, const Tokens *hyp, const Tokens *ref, int n) except -1 nogil:
         """Σ over n-grams of min(count in hyp, count in ref): rouge-score's ``_score_ngrams`` intersection."""
         cdef Py_ssize_t hyp_grams = hyp.length - n + 1, ref_grams = ref.length - n + 1, size = 16, i, matched = 0
         cdef Py_ssize_t mask, slot
@@ -444,7 +512,7 @@ cdef class Vocabulary:
                 matched += 1
         return matched
 
-    cdef Py_ssize_t _lcs_length(self, const Tokens *hyp, const Tokens *ref) except -1:
+    cdef Py_ssize_t _lcs_length(self, const Tokens *hyp, const Tokens *ref) except -1 nogil:
         """LCS length, bit-parallel over the hypothesis: bit ``j`` of ``v`` is 0 where the grid row steps up."""
         cdef Py_ssize_t n = hyp.length, words = (hyp.length + 63) >> 6, distinct = 0, i, j, w, ones = 0
         cdef int k
@@ -485,7 +553,7 @@ cdef class Vocabulary:
             self.mask_of[hyp.ids[j]] = -1
         return n - ones
 
-    cdef Py_ssize_t _summary_hits(self, const Tokens *hyp, const Tokens *ref) except -1:
+    cdef Py_ssize_t _summary_hits(self, const Tokens *hyp, const Tokens *ref) except -1 nogil:
         """rouge-score's ``_summary_level_lcs`` hits (reference sentences × hypothesis sentences)."""
         cdef Py_ssize_t longest_ref = 1, longest_hyp = 1, s, t, start, end, hstart, hend, i, j, k, hits = 0, n1
         cdef int token
@@ -551,12 +619,25 @@ cdef void clear_slots(Slot *slots, Py_ssize_t n) noexcept nogil:
         slots[k].length = -1
 
 
-cdef int grow_ints(int **buffer, Py_ssize_t size) except -1:
+cdef int grow_ints(int **buffer, Py_ssize_t size) except -1 nogil:
     cdef int *grown = <int *>realloc(buffer[0], size * sizeof(int))
     if grown == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     buffer[0] = grown
     return 0
+
+
+cdef str scan_source(str text):
+    """What the default tokenizer scans: ``text``, lowercased (``str.lower``) unless it is ASCII."""
+    return text if PyUnicode_IS_ASCII(text) else text.lower()
+
+
+cdef void set_source(Source *item, str text, Tokens *tokens) noexcept:
+    item.kind = PyUnicode_KIND(text)
+    item.data = PyUnicode_DATA(text)
+    item.length = len(text)
+    item.tokens = tokens
 
 
 cdef void lcs_grid(const int *a, Py_ssize_t m, const int *b, Py_ssize_t n, int *grid) noexcept nogil:
@@ -575,17 +656,27 @@ cdef void lcs_grid(const int *a, Py_ssize_t m, const int *b, Py_ssize_t n, int *
                 grid[i * n1 + j] = up if up > left else left
 
 
-def has_discarded(str text):
-    """:func:`metrics.rouge.tokenize.has_discarded`: whether ``text`` has a non-ASCII letter or digit (``\\w`` is
-    ``Py_UNICODE_ISALNUM`` or "_") other than the two that lowercase to ASCII ones (İ, the Kelvin sign)."""
-    cdef int kind
-    cdef void *data
+def losing(texts):
+    """:func:`metrics.rouge.tokenize.losing`: the indices of the texts (None skipped) with a non-ASCII letter or
+    digit (``\\w`` is ``Py_UNICODE_ISALNUM`` or "_") other than the two that lowercase to ASCII ones (İ, the Kelvin
+    sign)."""
+    cdef list out = []
+    cdef Py_ssize_t k = 0
+    cdef str text
+    for item in texts:
+        if item is not None:
+            text = item
+            if not PyUnicode_IS_ASCII(text) and loses(text):
+                out.append(k)
+        k += 1
+    return out
+
+
+cdef bint loses(str text) noexcept:
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
     cdef Py_ssize_t i
     cdef Py_UCS4 c
-    if PyUnicode_IS_ASCII(text):
-        return False
-    kind = PyUnicode_KIND(text)
-    data = PyUnicode_DATA(text)
     for i in range(len(text)):
         c = PyUnicode_READ(kind, data, i)
         if c >= 128 and c != 0x130 and c != 0x212A and Py_UNICODE_ISALNUM(c):
@@ -600,56 +691,80 @@ cdef enum Kind:
 
 
 cdef array rows(Vocabulary vocabulary, Kind kind, int n, hyps, list streams):
-    """The row of every segment: per reference ``hits`` and the totals, ``prf``, the first highest F."""
-    cdef list texts = list(hyps)
-    cdef Py_ssize_t segments = len(texts), i, hits, hyp_total, ref_total, found
+    """The row of every segment: per reference ``hits`` and the totals, ``prf``, the first highest F (computed
+    without the GIL)."""
+    cdef list encoded = vocabulary.encode_all(hyps), stream
+    cdef Py_ssize_t segments = len(encoded), references = len(streams), i, s, hits, hyp_total, ref_total, found
     cdef array out = clone(_DOUBLES, segments * WIDTH, False)
     cdef double *row
     cdef double precision, recall, fmeasure, best_f
-    cdef const Tokens *hyp = &vocabulary.scratch
-    cdef Text ref
-    cdef list stream
+    cdef const Tokens *hyp
+    cdef const Tokens *ref
+    cdef const Tokens **texts  # per segment its hypothesis, then each reference (NULL where it has none)
+    cdef Py_ssize_t width = references + 1
+    cdef Text text
     for stream in streams:
         if len(stream) != segments:
             raise ValueError(f"a reference stream has {len(stream)} segments but there are {segments} hypotheses")
-    for i in range(segments):
-        vocabulary._encode(texts[i])
-        vocabulary._prepare()
-        found = 0
-        best_f = 0.0
-        row = out.data.as_doubles + i * WIDTH
-        for stream in streams:
-            if stream[i] is None:
-                continue
-            ref = <Text?>stream[i]
-            vocabulary._check(ref)
-            if kind == NGRAM:
-                hits = vocabulary._ngram_hits(hyp, &ref.tokens, n)
-                hyp_total = max(hyp.length - n + 1, 0)
-                ref_total = max(ref.tokens.length - n + 1, 0)
-            else:
-                if kind == LCS:
-                    hits = vocabulary._lcs_length(hyp, &ref.tokens)
-                else:
-                    hits = vocabulary._summary_hits(hyp, &ref.tokens)
-                hyp_total = hyp.length
-                ref_total = ref.tokens.length
-            # metrics.rouge.metric.prf, operation for operation
-            precision = <double>hits / <double>max(hyp_total, 1)
-            recall = <double>hits / <double>max(ref_total, 1)
-            fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-            if found == 0 or fmeasure > best_f:
-                best_f = fmeasure
-                row[0] = precision
-                row[1] = recall
-                row[2] = fmeasure
-                row[3] = <double>hits
-                row[4] = <double>hyp_total
-                row[5] = <double>ref_total
-                row[6] = <double>found
-            found += 1
-        if found == 0:
-            raise ValueError("ROUGE needs at least one reference per segment")
+    texts = <const Tokens **>malloc(max(segments * width, 1) * sizeof(Tokens *))
+    if texts == NULL:
+        raise MemoryError()
+    try:
+        for i in range(segments):
+            if encoded[i] is None:
+                raise TypeError("a hypothesis is None; every segment needs a text")
+            text = encoded[i]
+            texts[i * width] = &text.tokens
+            found = 0
+            for s in range(references):
+                item = (<list>streams[s])[i]
+                if item is None:
+                    texts[i * width + 1 + s] = NULL
+                    continue
+                text = <Text?>item
+                vocabulary._check(text)
+                texts[i * width + 1 + s] = &text.tokens
+                found += 1
+            if found == 0:
+                raise ValueError("ROUGE needs at least one reference per segment")
+        with nogil:
+            for i in range(segments):
+                hyp = texts[i * width]
+                vocabulary._prepare()
+                found = 0
+                best_f = 0.0
+                row = out.data.as_doubles + i * WIDTH
+                for s in range(references):
+                    ref = texts[i * width + 1 + s]
+                    if ref == NULL:
+                        continue
+                    if kind == NGRAM:
+                        hits = vocabulary._ngram_hits(hyp, ref, n)
+                        hyp_total = max(hyp.length - n + 1, 0)
+                        ref_total = max(ref.length - n + 1, 0)
+                    else:
+                        if kind == LCS:
+                            hits = vocabulary._lcs_length(hyp, ref)
+                        else:
+                            hits = vocabulary._summary_hits(hyp, ref)
+                        hyp_total = hyp.length
+                        ref_total = ref.length
+                    # metrics.rouge.metric.prf, operation for operation
+                    precision = <double>hits / <double>max(hyp_total, 1)
+                    recall = <double>hits / <double>max(ref_total, 1)
+                    fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+                    if found == 0 or fmeasure > best_f:
+                        best_f = fmeasure
+                        row[0] = precision
+                        row[1] = recall
+                        row[2] = fmeasure
+                        row[3] = <double>hits
+                        row[4] = <double>hyp_total
+                        row[5] = <double>ref_total
+                        row[6] = <double>found
+                    found += 1
+    finally:
+        free(texts)
     return out
 
 

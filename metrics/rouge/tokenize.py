@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import regex
@@ -154,11 +154,10 @@ def discarded(text: str) -> tuple[Token, ...]:
     return tuple(Token(match.group(), *match.span()) for match in _DISCARDED.finditer(text))
 
 
-def has_discarded(text: str) -> bool:
-    """Whether the ``default`` tokenizer throws away any letter or digit of ``text`` (fast for ASCII text)."""
-    if text.isascii():
-        return False
+def losing(texts: Sequence[str | None]) -> list[int]:
+    """The indices of the texts (None skipped) of which the ``default`` tokenizer throws away a letter or digit."""
     compiled = kernel("rouge")
     if compiled is not None:
-        return bool(compiled.has_discarded(text))
-    return _DISCARDED.search(text) is not None
+        found: list[int] = compiled.losing(texts)
+        return found
+    return [k for k, text in enumerate(texts) if text is not None and not text.isascii() and _DISCARDED.search(text)]
