@@ -74,9 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
     args = parser.parse_args(argv)
     ref, systems = _files(args.shared)
-    from metrics.parallel import available_jobs
+    from metrics.kernels import processors
 
-    jobs = available_jobs()
+    jobs = processors()
     best: dict[int, tuple[float, float]] = {}
     for _ in range(args.repeat):
         for n in sorted({1, jobs}):

@@ -6,14 +6,14 @@ split when there are fewer metrics than workers. Workers are forked, so they sta
 inputs and metric objects from the parent's memory; only the rows travel back. Forking a process that runs other
 threads is unsafe, so only single-threaded callers (the command line) ask for more than one job; anything else, and
 a platform without ``fork``, computes in this process. Metrics whose :attr:`Metric.in_process` is true (BERTScore, a
-causal LM: torch's threads; BERTScore's embedding cache and the batch floors its explanations read) are computed
-here after the workers are done, so no fork follows their threads. The rows are those of :meth:`Metric.system_stats`
+causal LM: torch's threads; ROUGE: its kernel's threads, which forked workers would only make encode the references
+again; BERTScore's embedding cache and the batch floors its explanations read) are computed here after the workers
+are done, so no fork follows their threads. The rows are those of :meth:`Metric.system_stats`
 either way.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -28,11 +28,6 @@ _Task = tuple[str, tuple[str, ...]]  # metric id, the systems it scores
 
 # What forked workers read (set in the parent just before forking, cleared after).
 _shared: tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str | None]], Mapping[str, Metric]] | None = None
-
-
-def available_jobs() -> int:
-    """The processors this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _fork_context() -> BaseContext | None:

@@ -18,7 +18,7 @@ from metrics.core.registry import SPECS, create_many, parse_set_options, spec_fo
 from metrics.evaluate import Evaluation, evaluate
 from metrics.io.inputs import STDIN, Segments, check_same_length, read_segments
 from metrics.io.results import Note, note_groups
-from metrics.parallel import available_jobs
+from metrics.kernels import processors
 
 LANGUAGES = ("auto", "none", *(lang.value for lang in Language))
 
@@ -90,7 +90,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False)
     parser.add_argument(
         "--jobs",
         type=int,
-        default=available_jobs(),
+        default=processors(),
         metavar="N",
         help="worker processes (default: one per processor; the numbers are the same with any N)",
     )
