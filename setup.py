@@ -3,7 +3,7 @@
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ("ngrams", "porter", "rouge", "ter", "tokenize")
+KERNELS = ("jsonl", "ngrams", "porter", "rouge", "ter", "tokenize")
 
 setup(
     ext_modules=cythonize(

@@ -18,6 +18,7 @@ from metrics.io.inputs import (
     parse_segments,
     table_columns,
 )
+from metrics.kernels import kernel, pure_python
 
 
 def test_plain_text_keeps_every_line_including_empty_ones():
@@ -131,11 +132,15 @@ def _read_jsonl(data: bytes, first_line: int = 1) -> tuple[str, ...] | tuple[int
 
 
 def _same(data: bytes, first_line: int = 1) -> None:
-    ours, expected = _read_jsonl(data, first_line), _line_by_line(data, first_line)
-    if expected and isinstance(expected[0], int):  # an error: the same line, and the same reason
-        assert ours[0] == expected[0] and str(ours[1]).startswith(str(expected[1])), (data, ours, expected)
-    else:
-        assert ours == expected, data
+    """Both readers, the compiled one and Python's, give what decoding each line alone gives."""
+    expected = _line_by_line(data, first_line)
+    with pure_python():
+        pure = _read_jsonl(data, first_line)
+    for ours in (_read_jsonl(data, first_line), pure):
+        if expected and isinstance(expected[0], int):  # an error: the same line, and the same reason
+            assert ours[0] == expected[0] and str(ours[1]).startswith(str(expected[1])), (data, ours, expected)
+        else:
+            assert ours == expected, data
 
 
 TRICKY_JSONL = [
@@ -163,7 +168,8 @@ TRICKY_JSONL = [
 
 @pytest.mark.parametrize("line", TRICKY_JSONL)
 def test_each_jsonl_line_reads_as_decoding_it_alone(line):
-    for neighbours in ((b'"before"\n', b'\n"after"\n'), (b"", b"\n"), (b'["x", "y"]\n', b"")):
+    many = (b'"before"\n' * 9, b"\n" + b'["after", "x"]\n' * 9)  # few lines left: the compiled reader's fallback
+    for neighbours in ((b'"before"\n', b'\n"after"\n'), (b"", b"\n"), (b'["x", "y"]\n', b""), many):
         _same(neighbours[0] + line + neighbours[1])
     _same(b"\n".join(TRICKY_JSONL) + b"\n")
     _same(b"\r\n".join(TRICKY_JSONL) + b"\r\n")
@@ -173,6 +179,7 @@ BAD_JSONL = [
     b'"a" "b"',  # two values on a line
     b'"a", "b"',
     b'"a"x',
+    b"[]]",
     b'["a",\n"b"]',  # a value spanning lines: valid as a whole, not line by line
     b'{"text":\n"x"}',
     b'"a"\n\n"b"',  # an empty line
@@ -194,6 +201,27 @@ def test_a_bad_jsonl_line_is_named_as_decoding_it_alone_names_it(bad):
     assert isinstance(_line_by_line(data)[0], int)
     _same(data)
     _same(data, first_line=1001)  # a partition that starts further into the file
+    _same(b'["a", "b"]\n' * 40 + data)  # one line of 45 left to Python by the compiled reader
+
+
+def test_the_compiled_reader_takes_lines_in_the_shape_json_writes_and_leaves_the_others():
+    compiled = kernel("jsonl")
+    assert compiled is not None
+    lines = [
+        b'"a"',
+        '["b", "c \u00e9"]'.encode(),
+        b"[]",
+        rb'"\u00e9\ud83d\ude00\"\n"',
+        b'{"text": "x"}',  # left: an object
+        b' "d"',  # left: whitespace around the value
+        rb'"e\ud800"',  # left: a lone surrogate
+        b'"\xff"',  # left: not UTF-8
+        b'"f"',
+    ]
+    texts, left = compiled.segments(b"\n".join(lines))
+    assert texts == ["a", "b\nc \u00e9", "", '\u00e9\U0001f600"\n', None, None, None, None, "f"]
+    starts = [sum(len(line) + 1 for line in lines[:k]) for k in range(len(lines))]
+    assert left == [(k, starts[k], starts[k] + len(lines[k])) for k in (4, 5, 6, 7)]
 
 
 def test_a_jsonl_file_ending_in_an_empty_line_names_it():
@@ -214,6 +242,7 @@ def test_any_jsonl_text_reads_as_decoding_each_line_alone(text):
     data = text.encode()
     if data:
         _same(data)
+        _same(b'"pad"\n' * 16 + data)  # few lines left to Python by the compiled reader
 
 
 def test_tsv_column_chooser():

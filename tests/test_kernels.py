@@ -19,7 +19,7 @@ from metrics.kernels import in_threads, kernel, pure_python
 from metrics.ter.metric import TER
 from metrics.ter.search import SearchBudget, ter_pair, work_bound
 
-KERNELS = ("ngrams", "porter", "rouge", "ter", "tokenize")
+KERNELS = ("jsonl", "ngrams", "porter", "rouge", "ter", "tokenize")
 
 CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("bleu", {}, ("wmt22-de-en", "wmt22-en-ja", "ted")),

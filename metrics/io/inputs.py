@@ -22,10 +22,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
+
+from metrics.kernels import kernel
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 MAX_LINE_CHARS = 1_000_000
+_BOM = b"\xef\xbb\xbf"
 
 
 class InputError(ValueError):
@@ -73,7 +76,7 @@ def _decode(data: bytes, source: str, notes: list[str], first_line: int = 1) -> 
         at = data.index(b"\x00")
         line = data.count(b"\n", 0, at) + first_line
         raise InputError(source, "looks like a binary file (it contains NUL bytes); expected UTF-8 text", line)
-    if first_line == 1 and data.startswith(b"\xef\xbb\xbf"):
+    if first_line == 1 and data.startswith(_BOM):
         data = data[3:]
         notes.append(f"{source}: removed a UTF-8 byte-order mark")
     try:
@@ -181,6 +184,28 @@ def _parse_jsonl(text: str, source: str, key: str, first_line: int = 1) -> list[
     return texts
 
 
+def _compiled_jsonl(data: bytes, source: str, key: str, first_line: int) -> list[str] | None:
+    """:func:`_parse_jsonl` of the decoded ``data``, by the compiled reader (see :mod:`metrics.kernels._jsonl`) and,
+    for the lines it leaves, by decoding each of them alone. None when there is no compiled reader; when the file
+    has what decoding it whole notes (a byte-order mark, a carriage return); when many lines are left (an object
+    per line: the whole file is read faster by Python); and when a line is in error, so that reading the whole file
+    reports the first error as it always does."""
+    compiled = kernel("jsonl")
+    if compiled is None or b"\r" in data or data.startswith(_BOM):
+        return None
+    texts, left = compiled.segments(data)
+    if len(left) * 8 > len(texts):
+        return None
+    try:
+        for index, start, stop in left:
+            number = first_line + index
+            line = data[start:stop].decode("utf-8")
+            texts[index] = _segment_text(_decode_line(line, source, number), key, source, number)
+    except (InputError, UnicodeDecodeError):
+        return None
+    return cast(list[str], texts)
+
+
 def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> list[str]:
     # Rows end at "\n" only (no newline translation): a carriage return is data inside a quoted field, and an
     # error naming its line outside one, where the csv module would otherwise start a new row at it.
@@ -261,8 +286,12 @@ def parse_lines(data: bytes, source: str, *, first_line: int = 1, json_key: str 
     if suffix in TABLE_SUFFIXES:
         raise InputError(source, "a CSV/TSV record may span lines, so it is not read by lines; use .txt, .jsonl")
     notes: list[str] = []
-    text = _decode(data, source, notes, first_line)
-    texts = _parse_jsonl(text, source, json_key, first_line) if suffix in JSONL_SUFFIXES else _lines(text)
+    if suffix not in JSONL_SUFFIXES:
+        texts = _lines(_decode(data, source, notes, first_line))
+    elif (compiled := _compiled_jsonl(data, source, json_key, first_line)) is not None:
+        texts = compiled
+    else:
+        texts = _parse_jsonl(_decode(data, source, notes, first_line), source, json_key, first_line)
     _check_line_lengths(texts, source, first_line)
     notes += _blank_note(texts, source, "line", first_line)
     return Segments(display_name(source), tuple(texts), tuple(notes), source)
