@@ -109,6 +109,7 @@ NOT_IMPORTED = (
     "logging",
     "hashlib",
     "statistics",
+    "regex",  # BLEU and ROUGE's default tokenizers need no Unicode properties, nor does European text's script
 )
 
 

@@ -10,6 +10,8 @@ from sacrebleu.metrics import TER as SacreTER
 
 import metrics.core.config as config_module
 from metrics.core.language import (
+    ISALPHA_BELOW,
+    ISALPHA_EXCEPT,
     Language,
     apply_language,
     detect_language,
@@ -104,3 +106,16 @@ def test_ascii_text_counts_the_letters_the_pattern_counts() -> None:
     counts = detect_language([[ascii_text, mixed]])
     assert counts.letters == len(regex.findall(r"\p{L}", ascii_text)) + len(regex.findall(r"\p{L}", mixed)) == 76
     assert (counts.han, counts.kana) == (3, 5)
+
+
+def test_below_the_cjk_radicals_isalpha_is_the_letter_pattern_and_no_character_is_cjk() -> None:
+    """Text below ``ISALPHA_BELOW`` without a character of ``ISALPHA_EXCEPT`` is counted with ``str.isalpha`` and
+    without the script patterns: on every such code point the two agree and none is Han, kana or Hangul."""
+    letter = regex.compile(r"\p{L}")
+    counted = [chr(c) for c in range(ord(ISALPHA_BELOW)) if not ISALPHA_EXCEPT.match(chr(c))]
+    assert len(counted) == 0x2E80 - 256 - 12  # the jamo and the twelve newer letters
+    assert [c for c in counted if c.isalpha() != bool(letter.match(c))] == []
+    assert regex.findall(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]", "".join(counted)) == []
+    european = "Ελληνικά, кириллица, Ærøskøbing, Ǆ and ǅ: 7 × ½ – “€” ’"
+    counts = detect_language([[european, "ok", "\u1100\u1161 \u0558"]])
+    assert (counts.letters, counts.han, counts.kana, counts.hangul) == (37, 0, 0, 2)

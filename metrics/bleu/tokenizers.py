@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache, lru_cache
-
-import regex
+from typing import TYPE_CHECKING
 
 from metrics.kernels import kernel
+
+if TYPE_CHECKING:
+    import regex
 
 # The 13a post-tokenizer: the four regexes of mteval-v13a, applied in this order with re.sub semantics.
 _RE_13A = (
@@ -29,7 +31,9 @@ _RE_13A = (
 
 @cache
 def _re_intl() -> tuple[tuple[regex.Pattern[str], str], ...]:
-    # Compiled on first use: Unicode property classes cost start-up time that most runs never need.
+    # Compiled, and the regex module imported, on first use: that costs start-up time most runs never need.
+    import regex
+
     return (
         (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
         (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),

@@ -21,16 +21,19 @@ sacrebleu scored Korean before ``ko-mecab``), and the fallback is among the sett
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 from itertools import islice
-from typing import Any, Literal
-
-import regex
+from typing import TYPE_CHECKING, Any, Literal
 
 from metrics.core.config import config_options
 from metrics.core.registry import metric_class
+
+if TYPE_CHECKING:
+    import regex
 
 
 class Language(Enum):
@@ -54,12 +57,13 @@ SACREBLEU_TOKENIZER: Mapping[Language, str] = {
     Language.KOREAN: "ko-mecab",
 }
 
-_HAN = regex.compile(r"\p{Han}")
-_KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
-_HANGUL = regex.compile(r"\p{Hangul}")
-_LETTER = regex.compile(r"\p{L}")
 _ASCII_NON_LETTERS = bytes(c for c in range(128) if not chr(c).isalpha())
-_SPACE = regex.compile(r"\s+")
+# Below U+2E80, where the CJK radicals begin, str.isalpha is the regex module's \p{L} and no character is Han, kana
+# or Hangul, except for the Hangul jamo and a few letters of the regex module's newer Unicode that Python 3.11's
+# (14.0) lacks (a test compares them on every code point): most text in other scripts is counted without importing
+# the regex module, which costs a command-line run more than counting the sample does.
+ISALPHA_BELOW = "\u2e80"
+ISALPHA_EXCEPT = re.compile("[\u0558\u058b\u058c\u088f\u0c5c\u0cdc\u1100-\u11ff\u1c89\u1c8a\u208f\u209d-\u209f]")
 DOMINANT = 0.3  # share of the letters a script needs to name the language
 JAPANESE_KANA = 0.1  # share of kana among Han and kana that tells Japanese from Chinese
 SAMPLE_SEGMENTS = 1000  # segments read per reference stream: the script of a corpus shows early
@@ -97,10 +101,13 @@ def detect_language(refs: Sequence[Sequence[str | None]], sample: int = SAMPLE_S
             if text.isascii():  # no Han, kana or Hangul; its letters are A–Z and a–z, counted in C
                 letters += len(text.encode("ascii").translate(None, _ASCII_NON_LETTERS))
                 continue
-            letters += len(_LETTER.findall(text))
-            han += len(_HAN.findall(text))
-            kana += len(_KANA.findall(text))
-            hangul += len(_HANGUL.findall(text))
+            if max(text) < ISALPHA_BELOW and not ISALPHA_EXCEPT.search(text):
+                letters += sum(map(str.isalpha, text))
+                continue
+            letters += len(_pattern(r"\p{L}").findall(text))
+            han += len(_pattern(r"\p{Han}").findall(text))
+            kana += len(_pattern(r"[\p{Hiragana}\p{Katakana}]").findall(text))
+            hangul += len(_pattern(r"\p{Hangul}").findall(text))
     language = None
     if letters and hangul / letters >= DOMINANT:
         language = Language.KOREAN
@@ -116,7 +123,15 @@ def length_unit(language: Language | None) -> LengthUnit:
 
 def text_length(text: str, unit: LengthUnit) -> int:
     """Words (whitespace-separated) or characters (spaces left out) of ``text``."""
-    return len(_SPACE.sub("", text)) if unit == "characters" else len(text.split())
+    return len(_pattern(r"\s+").sub("", text)) if unit == "characters" else len(text.split())
+
+
+@cache
+def _pattern(expression: str) -> regex.Pattern[str]:
+    """``expression`` compiled by the regex module, imported when first needed."""
+    import regex
+
+    return regex.compile(expression)
 
 
 @dataclass(frozen=True)

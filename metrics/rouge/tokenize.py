@@ -25,13 +25,14 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
-from typing import Literal
-
-import regex
+from typing import TYPE_CHECKING, Literal
 
 from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token
 from metrics.kernels import kernel
+
+if TYPE_CHECKING:
+    import regex
 
 TokenizerName = Literal["default", "unicode"]
 TOKENIZERS: tuple[str, ...] = ("default", "unicode")
@@ -48,7 +49,10 @@ _CJK = r"[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomo
 
 @functools.cache
 def _unicode_word() -> regex.Pattern[str]:
-    # Compiled on first use (its script classes cost start-up time, and the default tokenizer never needs it).
+    # Compiled, and the regex module imported, on first use: that costs start-up time, and the default tokenizer
+    # never needs it.
+    import regex
+
     return regex.compile(rf"[[\p{{L}}\p{{N}}]&&{_CJK}]|[[\p{{L}}\p{{N}}\p{{M}}]--{_CJK}]+", regex.V1)
 
 
