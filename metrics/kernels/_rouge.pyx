@@ -142,13 +142,16 @@ cdef inline bint same(const int *a, const int *b, int n) noexcept nogil:
 
 
 cdef class Vocabulary
+cdef unsigned long long vocabularies_made = 0
 
 
 cdef class Text:
     """A text encoded by a :class:`Vocabulary`."""
 
     cdef Tokens tokens
-    cdef Vocabulary owner  # whose ids these are
+    # The serial of the vocabulary whose ids these are: a number, not a reference, so that a Text holds no Python
+    # object and the garbage collector does not track the tens of thousands a corpus makes.
+    cdef unsigned long long owner
 
     def __dealloc__(self):
         free(self.tokens.ids)
@@ -202,9 +205,13 @@ cdef class Vocabulary:
     cdef Py_ssize_t grid_capacity
     cdef unsigned char *on_path
     cdef Py_ssize_t on_path_capacity
+    cdef unsigned long long serial  # distinct for every vocabulary of the process (Text.owner)
 
     def __cinit__(self, bint lines=False, bint stem=False, tokenize=None):
+        global vocabularies_made
         cdef Py_ssize_t none = 0
+        vocabularies_made += 1
+        self.serial = vocabularies_made
         if stem and tokenize is not None:
             raise ValueError("a vocabulary stems the default tokenizer's tokens or takes another tokenizer's words")
         self.lines = lines
@@ -396,7 +403,7 @@ cdef class Vocabulary:
                 found = batch.get(text)
             if found is None:
                 encoded = Text.__new__(Text)
-                encoded.owner = self
+                encoded.owner = self.serial
                 batch[text] = encoded
                 fresh.append(encoded)
                 sources.append(text)
@@ -450,7 +457,7 @@ cdef class Vocabulary:
         return [names[text.tokens.ids[k]] for k in range(text.tokens.length)]
 
     cdef inline int _check(self, Text text) except -1:
-        if text.owner is not self:
+        if text.owner != self.serial:
             raise ValueError("a text encoded by another vocabulary")
         return 0
 
