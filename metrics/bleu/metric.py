@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
@@ -289,7 +290,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         row = np.array([len(hyp_tokens), ref_len, *correct, *total], dtype=np.float64)
         return row, hyp_counts, ref_index
 
-    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray | list[float]:
         ngrams = kernel("ngrams")
         if ngrams is None:
             return self._counts(self.tokenize(hyp), self._refs(refs))[0]
@@ -298,12 +299,11 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
             raise ValueError("BLEU needs at least one reference per segment")
         prepared = self._ref_ids_cache.get_or_make(tuple(refs), lambda: self._prepare_ref_ids(refs))
         tokens = self.tokenize(hyp)
-        get = prepared.vocab.get
         n = self.config.max_ngram_order
-        correct = ngrams.clipped_matches([get(t, -1) for t in tokens], prepared.ids, 1, n)
+        correct = ngrams.clipped_matches(list(map(prepared.vocab.get, tokens, repeat(-1))), prepared.ids, 1, n)
         total = [max(len(tokens) - k, 0) for k in range(n)]
         ref_len = self._ref_len(len(tokens), prepared.lengths)[0]
-        return np.array([len(tokens), ref_len, *correct, *total], dtype=np.float64)
+        return [len(tokens), ref_len, *correct, *total]
 
     def _prepare_ref_ids(self, refs: Sequence[str]) -> _RefIds:
         vocab: dict[str, int] = {}

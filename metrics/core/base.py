@@ -200,8 +200,9 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         """Names of the sufficient-statistics columns."""
 
     @abstractmethod
-    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        """Sufficient statistics of one segment (inputs already checked)."""
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray | list[float]:
+        """Sufficient statistics of one segment (inputs already checked): an array or a list (:meth:`stats` makes
+        one array of all rows, and an array per row can cost more than counting a short segment)."""
 
     @abstractmethod
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -219,7 +220,7 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         """Sufficient statistics of one segment: ``hyp`` and its references ``refs`` (a list of strings)."""
-        return self._segment_row(*check_segment(hyp, refs, self.name))
+        return np.asarray(self._segment_row(*check_segment(hyp, refs, self.name)), dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
         """The evidence behind one segment's score: ``hyp`` and its references ``refs`` (a list of strings)."""
