@@ -10,7 +10,7 @@ the value, a control character, a lone surrogate escape, invalid UTF-8, an empty
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, realloc
 from libc.string cimport memchr, memcpy
 
 cdef extern from "Python.h":
@@ -30,15 +30,21 @@ def segments(bytes data):
     cdef Py_ssize_t size = PyBytes_GET_SIZE(data), start = 0, stop, written
     cdef const unsigned char *newline
     cdef unsigned char bits
-    # a segment is never longer than its line: escapes and a list's '", "' only shrink
-    cdef char *out = <char *>malloc(size + 1)
-    if out == NULL:
-        raise MemoryError()
+    # a segment is never longer than its line (escapes and a list's '", "' only shrink): out holds the longest line
+    cdef char *out = NULL
+    cdef Py_ssize_t capacity = 0
+    cdef void *grown
     cdef list texts = [], left = []
     try:
         while start < size:
             newline = <const unsigned char *>memchr(bytes_ + start, b'\n', size - start)
             stop = newline - bytes_ if newline != NULL else size
+            if stop - start >= capacity:
+                capacity = 2 * (stop - start) + 1
+                grown = realloc(out, capacity)
+                if grown == NULL:
+                    raise MemoryError()
+                out = <char *>grown
             bits = 0
             written = line_value(bytes_ + start, stop - start, out, &bits)
             text = None
