@@ -237,6 +237,15 @@ def test_a_piped_system_through_the_console_script():
     assert b"\r" not in result.stderr  # no progress bar into a pipe
 
 
+def test_the_console_script_exits_with_mains_code():
+    missing = subprocess.run(
+        [sys.executable, "-m", "metrics.cli.main", "score", "-r", "no-such.txt", "-i", SYSTEMS[0], "-m", "bleu"],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 2 and "no-such.txt: cannot read file" in missing.stderr
+
+
 def test_version(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["--version"])
