@@ -187,8 +187,8 @@ def _parse_jsonl(text: str, source: str, key: str, first_line: int = 1) -> list[
 def _compiled_jsonl(data: bytes, source: str, key: str, first_line: int) -> list[str] | None:
     """:func:`_parse_jsonl` of the decoded ``data``, by the compiled reader (see :mod:`metrics.kernels._jsonl`) and,
     for the lines it leaves, by decoding each of them alone. None when there is no compiled reader; when the file
-    has what decoding it whole notes (a byte-order mark, a carriage return); when many lines are left (an object
-    per line: the whole file is read faster by Python); and when a line is in error, so that reading the whole file
+    has what decoding it whole notes (a byte-order mark, a carriage return); when more than one line in eight is left
+    (an object per line: Python reads the whole file faster); and when a line is in error, so that reading the whole file
     reports the first error as it always does."""
     compiled = kernel("jsonl")
     if compiled is None or b"\r" in data or data.startswith(_BOM):
