@@ -19,7 +19,8 @@ def _load(shared: Path, pair: str) -> tuple[list[list[str]], list[list[str]]]:
 
 def _case(name: str, systems, refs, ours_factory, theirs_factory) -> Case:
     def ours() -> list[float]:
-        return corpus_and_segments(ours_factory(), systems, refs)  # a fresh object: no cache carried over between runs
+        # fresh objects: no cache carried over between runs
+        return corpus_and_segments(ours_factory(), systems, refs, ours_factory(sentence=True))
 
     def theirs() -> list[float]:
         metric = theirs_factory()
@@ -41,22 +42,28 @@ def cases(shared: Path) -> list[Case]:
             "bleu wmt22 de-en 9 sys corpus+segments",
             de,
             de_refs,
-            BLEU,
+            lambda sentence=False: BLEU(effective_order=sentence),
             lambda sentence=False: SacreBLEU(effective_order=sentence),
         ),
         _case(
             "bleu zh wmt22 en-zh 13 sys corpus+segments",
             zh,
             zh_refs,
-            lambda: BLEU(tokenize="zh"),
+            lambda sentence=False: BLEU(tokenize="zh", effective_order=sentence),
             lambda sentence=False: SacreBLEU(tokenize="zh", effective_order=sentence),
         ),
-        _case("chrf wmt22 de-en 9 sys corpus+segments", de, de_refs, CHRF, lambda sentence=False: SacreCHRF()),
+        _case(
+            "chrf wmt22 de-en 9 sys corpus+segments",
+            de,
+            de_refs,
+            lambda sentence=False: CHRF(),
+            lambda sentence=False: SacreCHRF(),
+        ),
         _case(
             "chrf++ wmt22 de-en 9 sys corpus+segments",
             de,
             de_refs,
-            lambda: CHRF(word_order=2),
+            lambda sentence=False: CHRF(word_order=2),
             lambda sentence=False: SacreCHRF(word_order=2),
         ),
     ]

@@ -38,13 +38,16 @@ def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").rstrip("\n").split("\n")
 
 
-def corpus_and_segments(metric: Metric, systems: Iterable[Sequence[str]], refs: Sequence[Sequence[str]]) -> list[float]:
-    """ScoreLens's side of a case: for each system in turn its corpus score, then every segment score."""
+def corpus_and_segments(
+    metric: Metric, systems: Iterable[Sequence[str]], refs: Sequence[Sequence[str]], sentence: Metric | None = None
+) -> list[float]:
+    """ScoreLens's side of a case: for each system in turn its corpus score, then every segment score — scored from
+    the same statistics by ``sentence`` when given (sacrebleu scores sentences with other options than corpora)."""
     scores: list[float] = []
     for hyps in systems:
         stats = metric.stats(hyps, refs)
         scores.append(metric.corpus_score(stats))
-        scores.extend(metric.segment_scores(stats).tolist())
+        scores.extend((sentence or metric).segment_scores(stats).tolist())
     return scores
 
 
