@@ -270,6 +270,19 @@ def test_chinese_with_unicode_tokenizer_scores_and_does_not_warn():
     assert explanation.notes == () and explanation.chosen.hits == 3
 
 
+def test_the_warning_counts_lost_letters_and_names_three_distinct_examples_for_every_system():
+    """Its figures come from each text's runs; a reference's are kept for the next system and stay the same."""
+    refs = [["Crème brûlée", "plain", None], ["Zürich Zürichsee-Ufer", "naïve", "ok"]]
+    metric = create("rouge1")
+    first = [str(n) for n in metric.stats(["Crème", "Ölmühle", "x"], refs).notes if "tokenizer" in str(n)]
+    again = [str(n) for n in metric.stats(["Crème", "Ölmühle", "x"], refs).notes if "tokenizer" in str(n)]
+    other = [str(n) for n in metric.stats(["a", "b", "c"], refs).notes if "tokenizer" in str(n)]
+    # hypotheses: è of Crème (5 letters), Ö ü of Ölmühle (7); references: è û é of 11, ü ü of 19, ï of 5
+    assert first == again and len(first) == 1
+    assert "2 of 3 hypotheses and 3 of 5 references lost some, e.g. 'è', 'Ö', 'ü'; 19% of" in first[0]  # 9 of 47
+    assert "0 of 3 hypotheses and 3 of 5 references lost some, e.g. 'è', 'û', 'é'; 17% of" in other[0]  # 6 of 35
+
+
 def test_unicode_tokenizer_keeps_accents_and_scripts_and_spans():
     tok = RougeTokenizer("unicode")
     text = "Café DÉJÀ-vu: naïve Straße, Ελληνικά 2024 k_9 한국어"

@@ -243,6 +243,20 @@ class RougeExplanation(Explanation):
 # ------------------------------------------------------------------------------------------------- the metrics
 
 
+class _Loss(NamedTuple):
+    """What the default tokenizer deletes from one text: its runs of letters and digits, their characters, and all
+    the text's letters and digits."""
+
+    runs: tuple[str, ...]
+    dropped: int
+    alnum: int
+
+
+def _loss(text: str) -> _Loss:
+    runs = tuple(t.text for t in discarded(text))
+    return _Loss(runs, sum(map(len, runs)), sum(map(str.isalnum, text)))
+
+
 class _Candidate(NamedTuple):
     hits: int
     hyp_total: int
@@ -276,6 +290,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         super().__init__(config, **options)
         self.tokenizer = RougeTokenizer(self.config.tokenizer, self.config.stemmer)
         self._ref_cache: BoundedCache[str, Any] = BoundedCache()
+        self._ref_losses: BoundedCache[str, _Loss] = BoundedCache()  # the next system meets the same references
         # The compiled path: per thread of a kernel call, a vocabulary of token ids and the references it encoded;
         # one call at a time (the app shares a metric between sessions).
         self._vocabularies: list[Any] = []
@@ -404,19 +419,13 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         """A warning when the ASCII tokenizer silently deleted letters (CJK text scores 0 with it)."""
         if self.config.tokenizer != "default":
             return None
-        lost_hyps = [hyps[k] for k in losing(hyps)]
-        lost_refs = [cast(str, stream[k]) for stream in refs for k in losing(stream)]  # losing() skips None
+        lost_hyps = [_loss(hyps[k]) for k in losing(hyps)]
+        lost_refs = [self._ref_loss(cast(str, stream[k])) for stream in refs for k in losing(stream)]  # no None
         if not lost_hyps and not lost_refs:
             return None
-        dropped = total = 0
-        examples: list[str] = []
-        for text in chain(lost_hyps, lost_refs):
-            runs = discarded(text)
-            dropped += sum(len(t.text) for t in runs)
-            total += sum(map(str.isalnum, text))
-            for run in runs:
-                if run.text not in examples and len(examples) < 3:
-                    examples.append(run.text[:12])
+        examples = list(dict.fromkeys(run[:12] for loss in chain(lost_hyps, lost_refs) for run in loss.runs))[:3]
+        dropped = sum(loss.dropped for loss in chain(lost_hyps, lost_refs))
+        total = sum(loss.alnum for loss in chain(lost_hyps, lost_refs))
         n_refs = sum(len(stream) - stream.count(None) for stream in refs)
         return StatsNote(
             "the rouge-score (default) tokenizer deletes non-ASCII letters and digits, which are scored as if absent "
@@ -425,6 +434,9 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
             f"{len(lost_hyps)} of {len(hyps)} hypotheses and {len(lost_refs)} of {n_refs} references lost some, "
             f"e.g. {', '.join(repr(e) for e in examples)}; {dropped / max(total, 1):.0%} of their letters and digits",
         )
+
+    def _ref_loss(self, ref: str) -> _Loss:
+        return self._ref_losses.get_or_make(ref, lambda: _loss(ref))
 
     def _notes(self, hyp_lost: tuple[Token, ...], refs_lost: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
         if not hyp_lost and not any(refs_lost):
