@@ -16,6 +16,7 @@ from metrics.io.inputs import (
     display_name,
     parse_lines,
     parse_segments,
+    read_all,
     table_columns,
 )
 from metrics.kernels import kernel, pure_python
@@ -257,6 +258,24 @@ def test_mismatched_line_counts_list_every_file():
     with pytest.raises(InputError) as err:
         check_same_length([Segments("a", ("1", "2"), source="a.txt"), Segments("b", ("1",), source="b.txt")])
     assert "a.txt: 2 lines" in str(err.value) and "b.txt: 1 lines" in str(err.value)
+
+
+def test_files_read_together_come_back_in_order_and_the_first_failing_one_is_named(tmp_path, monkeypatch):
+    names = ["r.txt", "a.jsonl", "b.txt", "c.jsonl", "d.txt"]
+    for k, name in enumerate(names):
+        (tmp_path / name).write_text(json.dumps(f"segment {k}") if name.endswith(".jsonl") else f"segment {k}")
+    paths = [tmp_path / name for name in names]
+    for processors in (1, 2, 3):
+        monkeypatch.setattr("metrics.io.inputs.processors", lambda processors=processors: processors)
+        assert [f.texts for f in read_all(paths)] == [(f"segment {k}",) for k in range(5)]
+        assert [f.name for f in read_all(paths)] == ["r", "a", "b", "c", "d"]
+        # the fourth file is bad and the third is missing: the third is named, as when read one by one
+        (tmp_path / "c.jsonl").write_text("{")
+        with pytest.raises(InputError, match=r"b.txt: cannot read file"):
+            read_all([*paths[:2], tmp_path / "missing" / "b.txt", *paths[3:]])
+        with pytest.raises(InputError, match=r"c.jsonl, line 1: "):
+            read_all(paths)
+        (tmp_path / "c.jsonl").write_text(json.dumps("segment 3"))
 
 
 def test_display_names():

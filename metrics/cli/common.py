@@ -16,7 +16,7 @@ from metrics.core.base import Metric
 from metrics.core.language import Language, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, create_many, parse_set_options, spec_for
 from metrics.evaluate import Evaluation, evaluate
-from metrics.io.inputs import STDIN, Segments, check_same_length, read_segments
+from metrics.io.inputs import STDIN, Segments, check_same_length, read_all
 from metrics.io.results import Note, note_groups
 from metrics.kernels import processors
 
@@ -116,9 +116,9 @@ def _read(refs: Sequence[str], systems: Sequence[str], source: str | None) -> tu
     paths = [*refs, *systems, *([source] if source else [])]
     if paths.count(STDIN) > 1:
         raise ValueError(f"{STDIN} (standard input) can be read only once")
-    ref_files = [read_segments(path) for path in refs]
-    system_files = [read_segments(path) for path in systems]
-    source_files = [read_segments(source)] if source is not None else []
+    files = read_all(paths)
+    ref_files, system_files = files[: len(refs)], files[len(refs) : len(refs) + len(systems)]
+    source_files = files[len(refs) + len(systems) :]
     check_same_length([*ref_files, *system_files, *source_files])
     names = [s.name for s in system_files]
     if len(set(names)) != len(names):

@@ -10,7 +10,7 @@ the value, a control character, a lone surrogate escape, invalid UTF-8, an empty
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcpy
 
 cdef extern from "Python.h":
@@ -22,47 +22,77 @@ cdef enum:
     NO_CODE = 0x110000  # not a code point: a bad \u escape
 
 
+cdef struct Line:
+    Py_ssize_t start, stop  # the line's bytes in the file
+    Py_ssize_t at, written  # its segment's bytes in the output, or written = -1 to leave the line to Python
+    unsigned char bits  # the segment's bytes or-ed together: below 0x80, it is ASCII
+
+
 def segments(bytes data):
     """``(texts, left)``: ``texts[k]`` is the segment of line k (lines end at ``\\n``; the one ending the file
     starts no line) or None when the line is left to Python, and ``left`` holds ``(k, start, stop)``, the byte
-    range of each line left."""
+    range of each line left. The lines are read without the GIL (files read in threads overlap); only making the
+    ``str`` objects holds it."""
     cdef const unsigned char *bytes_ = <const unsigned char *>PyBytes_AS_STRING(data)
-    cdef Py_ssize_t size = PyBytes_GET_SIZE(data), start = 0, stop, written
-    cdef const unsigned char *newline
-    cdef unsigned char bits
-    # a segment is never longer than its line (escapes and a list's '", "' only shrink): out holds the longest line
-    cdef char *out = NULL
-    cdef Py_ssize_t capacity = 0
-    cdef void *grown
+    cdef Py_ssize_t size = PyBytes_GET_SIZE(data), count = 0, k
+    # a segment is never longer than its line (escapes and a list's '", "' only shrink): the file's size holds all
+    cdef char *out = <char *>malloc(size + 1)
+    cdef Line *lines = NULL
     cdef list texts = [], left = []
+    if out == NULL:
+        raise MemoryError()
     try:
-        while start < size:
-            newline = <const unsigned char *>memchr(bytes_ + start, b'\n', size - start)
-            stop = newline - bytes_ if newline != NULL else size
-            if stop - start >= capacity:
-                capacity = 2 * (stop - start) + 1
-                grown = realloc(out, capacity)
-                if grown == NULL:
-                    raise MemoryError()
-                out = <char *>grown
-            bits = 0
-            written = line_value(bytes_ + start, stop - start, out, &bits)
+        with nogil:
+            count = scan_lines(bytes_, size, out, &lines)
+        if count < 0:
+            raise MemoryError()
+        for k in range(count):
             text = None
-            if written >= 0 and bits < 0x80:  # ASCII: copied, where decoding would check every byte again
-                text = PyUnicode_New(written, 127)
-                memcpy(PyUnicode_DATA(text), out, written)
-            elif written >= 0:
+            if lines[k].written >= 0 and lines[k].bits < 0x80:  # ASCII: copied, where decoding checks every byte
+                text = PyUnicode_New(lines[k].written, 127)
+                memcpy(PyUnicode_DATA(text), out + lines[k].at, lines[k].written)
+            elif lines[k].written >= 0:
                 try:
-                    text = PyUnicode_DecodeUTF8(out, written, NULL)
+                    text = PyUnicode_DecodeUTF8(out + lines[k].at, lines[k].written, NULL)
                 except UnicodeDecodeError:  # Python's decoding of the whole file names the line and column
                     pass
             if text is None:
-                left.append((len(texts), start, stop))
+                left.append((k, lines[k].start, lines[k].stop))
             texts.append(text)
-            start = stop + 1
     finally:
         free(out)
+        free(lines)
     return texts, left
+
+
+cdef Py_ssize_t scan_lines(const unsigned char *bytes_, Py_ssize_t size, char *out, Line **found) noexcept nogil:
+    """Every line's :class:`Line` (in ``*found``, to be freed) with its segment written to ``out``; their count,
+    or -1 when out of memory."""
+    cdef Py_ssize_t start = 0, stop, at = 0, count = 0, capacity = 0
+    cdef const unsigned char *newline
+    cdef Line *lines = NULL
+    cdef void *grown
+    while start < size:
+        newline = <const unsigned char *>memchr(bytes_ + start, b'\n', size - start)
+        stop = newline - bytes_ if newline != NULL else size
+        if count == capacity:
+            capacity = 2 * capacity + 1024
+            grown = realloc(lines, capacity * sizeof(Line))
+            if grown == NULL:
+                free(lines)
+                return -1
+            lines = <Line *>grown
+        lines[count].start = start
+        lines[count].stop = stop
+        lines[count].at = at
+        lines[count].bits = 0
+        lines[count].written = line_value(bytes_ + start, stop - start, out + at, &lines[count].bits)
+        if lines[count].written > 0:
+            at += lines[count].written
+        count += 1
+        start = stop + 1
+    found[0] = lines
+    return count
 
 
 cdef Py_ssize_t line_value(const unsigned char *s, Py_ssize_t size, char *out, unsigned char *bits) noexcept nogil:
