@@ -225,6 +225,23 @@ def test_the_compiled_reader_takes_lines_in_the_shape_json_writes_and_leaves_the
     assert left == [(k, starts[k], starts[k] + len(lines[k])) for k in (4, 5, 6, 7)]
 
 
+def test_the_compiled_reader_reads_a_file_of_many_blocks_and_a_line_longer_than_one():
+    """Lines are parsed a block (1 MiB of segments) at a time; a longer line gets a block of its own."""
+    compiled = kernel("jsonl")
+    assert compiled is not None
+    lines = [json.dumps(["w\u00e9 " * (k % 700), "x"]) for k in range(6000)]
+    lines[2500] = json.dumps("y" * 1_500_000)  # longer than a block, between full ones
+    lines[4000] = '{"text": "z"}'  # left to Python, in a later block
+    data = "\n".join(lines).encode()
+    assert len(data) > 4 << 20
+    texts, left = compiled.segments(data)
+    assert texts[:2500] == ["\n".join(json.loads(line)) for line in lines[:2500]]
+    assert texts[2500] == "y" * 1_500_000 and texts[4000] is None
+    assert texts[2501:4000] + texts[4001:] == ["\n".join(json.loads(line)) for line in lines[2501:4000] + lines[4001:]]
+    start = sum(len(line.encode()) + 1 for line in lines[:4000])
+    assert left == [(4000, start, start + len(lines[4000]))]
+
+
 def test_a_jsonl_file_ending_in_an_empty_line_names_it():
     with pytest.raises(InputError, match=r"x.jsonl, line 3: empty line"):
         parse_segments(b'"a"\n"b"\n\n', "x.jsonl")

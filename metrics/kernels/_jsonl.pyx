@@ -20,6 +20,7 @@ cdef extern from "Python.h":
 
 cdef enum:
     NO_CODE = 0x110000  # not a code point: a bad \u escape
+    BLOCK = 1 << 20  # bytes of segments parsed per release of the GIL (more only for a longer line)
 
 
 cdef struct Line:
@@ -28,71 +29,101 @@ cdef struct Line:
     unsigned char bits  # the segment's bytes or-ed together: below 0x80, it is ASCII
 
 
+cdef struct Block:
+    # lines parsed together without the GIL, their segments in out (the file's size at most, BLOCK when larger,
+    # or a longer line's)
+    const unsigned char *data
+    Py_ssize_t size
+    Py_ssize_t next  # where the next block's first line starts
+    char *out
+    Py_ssize_t capacity
+    Line *lines
+    Py_ssize_t count, lines_capacity
+
+
 def segments(bytes data):
     """``(texts, left)``: ``texts[k]`` is the segment of line k (lines end at ``\\n``; the one ending the file
     starts no line) or None when the line is left to Python, and ``left`` holds ``(k, start, stop)``, the byte
-    range of each line left. The lines are read without the GIL (files read in threads overlap); only making the
-    ``str`` objects holds it."""
-    cdef const unsigned char *bytes_ = <const unsigned char *>PyBytes_AS_STRING(data)
-    cdef Py_ssize_t size = PyBytes_GET_SIZE(data), count = 0, k
-    # a segment is never longer than its line (escapes and a list's '", "' only shrink): the file's size holds all
-    cdef char *out = <char *>malloc(size + 1)
-    cdef Line *lines = NULL
+    range of each line left. Lines are parsed a block at a time without the GIL (files read in threads overlap);
+    making their ``str`` objects holds it."""
+    cdef Block block
+    cdef Line *line
+    cdef Py_ssize_t k
+    cdef int failed
     cdef list texts = [], left = []
-    if out == NULL:
+    block.data = <const unsigned char *>PyBytes_AS_STRING(data)
+    block.size = PyBytes_GET_SIZE(data)
+    block.next = 0
+    block.capacity = min(block.size, BLOCK) + 1
+    block.out = <char *>malloc(block.capacity)
+    block.lines = NULL
+    block.lines_capacity = 0
+    if block.out == NULL:
         raise MemoryError()
     try:
-        with nogil:
-            count = scan_lines(bytes_, size, out, &lines)
-        if count < 0:
-            raise MemoryError()
-        for k in range(count):
-            text = None
-            if lines[k].written >= 0 and lines[k].bits < 0x80:  # ASCII: copied, where decoding checks every byte
-                text = PyUnicode_New(lines[k].written, 127)
-                memcpy(PyUnicode_DATA(text), out + lines[k].at, lines[k].written)
-            elif lines[k].written >= 0:
-                try:
-                    text = PyUnicode_DecodeUTF8(out + lines[k].at, lines[k].written, NULL)
-                except UnicodeDecodeError:  # Python's decoding of the whole file names the line and column
-                    pass
-            if text is None:
-                left.append((k, lines[k].start, lines[k].stop))
-            texts.append(text)
+        while block.next < block.size:
+            with nogil:
+                failed = parse_block(&block)
+            if failed:
+                raise MemoryError()
+            for k in range(block.count):
+                line = &block.lines[k]
+                text = None
+                if line.written >= 0 and line.bits < 0x80:  # ASCII: copied, where decoding checks every byte
+                    text = PyUnicode_New(line.written, 127)
+                    memcpy(PyUnicode_DATA(text), block.out + line.at, line.written)
+                elif line.written >= 0:
+                    try:
+                        text = PyUnicode_DecodeUTF8(block.out + line.at, line.written, NULL)
+                    except UnicodeDecodeError:  # Python's decoding of the whole file names the line and column
+                        pass
+                if text is None:
+                    left.append((len(texts), line.start, line.stop))
+                texts.append(text)
     finally:
-        free(out)
-        free(lines)
+        free(block.out)
+        free(block.lines)
     return texts, left
 
 
-cdef Py_ssize_t scan_lines(const unsigned char *bytes_, Py_ssize_t size, char *out, Line **found) noexcept nogil:
-    """Every line's :class:`Line` (in ``*found``, to be freed) with its segment written to ``out``; their count,
-    or -1 when out of memory."""
-    cdef Py_ssize_t start = 0, stop, at = 0, count = 0, capacity = 0
+cdef int parse_block(Block *block) noexcept nogil:
+    """The lines from ``block.next`` on whose segments fit in ``block.out`` (at least one: ``out`` grows to a line
+    longer than it), each as a :class:`Line`; 0, or -1 when out of memory."""
+    # a segment is never longer than its line (escapes and a list's '", "' only shrink): a line fits if its bytes do
+    cdef Py_ssize_t start = block.next, stop, at = 0
     cdef const unsigned char *newline
-    cdef Line *lines = NULL
+    cdef Line *line
     cdef void *grown
-    while start < size:
-        newline = <const unsigned char *>memchr(bytes_ + start, b'\n', size - start)
-        stop = newline - bytes_ if newline != NULL else size
-        if count == capacity:
-            capacity = 2 * capacity + 1024
-            grown = realloc(lines, capacity * sizeof(Line))
+    block.count = 0
+    while start < block.size:
+        newline = <const unsigned char *>memchr(block.data + start, b'\n', block.size - start)
+        stop = newline - block.data if newline != NULL else block.size
+        if at + (stop - start) >= block.capacity:
+            if block.count:
+                break
+            grown = realloc(block.out, stop - start + 1)
             if grown == NULL:
-                free(lines)
                 return -1
-            lines = <Line *>grown
-        lines[count].start = start
-        lines[count].stop = stop
-        lines[count].at = at
-        lines[count].bits = 0
-        lines[count].written = line_value(bytes_ + start, stop - start, out + at, &lines[count].bits)
-        if lines[count].written > 0:
-            at += lines[count].written
-        count += 1
+            block.out = <char *>grown
+            block.capacity = stop - start + 1
+        if block.count == block.lines_capacity:
+            grown = realloc(block.lines, (2 * block.lines_capacity + 1024) * sizeof(Line))
+            if grown == NULL:
+                return -1
+            block.lines = <Line *>grown
+            block.lines_capacity = 2 * block.lines_capacity + 1024
+        line = &block.lines[block.count]
+        line.start = start
+        line.stop = stop
+        line.at = at
+        line.bits = 0
+        line.written = line_value(block.data + start, stop - start, block.out + at, &line.bits)
+        if line.written > 0:
+            at += line.written
+        block.count += 1
         start = stop + 1
-    found[0] = lines
-    return count
+    block.next = start
+    return 0
 
 
 cdef Py_ssize_t line_value(const unsigned char *s, Py_ssize_t size, char *out, unsigned char *bits) noexcept nogil:
