@@ -18,9 +18,12 @@ if TYPE_CHECKING:
 __all__ = ["Metric", "SegmentStats", "SPECS", "create"]
 __version__ = "0.1.0"
 
-_HOMES = {"Metric": "metrics.core.base", "SegmentStats": "metrics.core.base"} | dict.fromkeys(
-    ("SPECS", "create"), "metrics.core.registry"
-)
+_HOMES = {
+    "Metric": "metrics.core.base",
+    "SegmentStats": "metrics.core.base",
+    "SPECS": "metrics.core.registry",
+    "create": "metrics.core.registry",
+}
 
 
 def __getattr__(name: str) -> Any:
