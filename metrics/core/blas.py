@@ -3,10 +3,9 @@
 numpy's OpenBLAS starts a thread per further processor when it loads, and those threads busy-wait for work for
 2**28 processor cycles (about 0.1 s) when it loads and after every product before they sleep. ScoreLens calls BLAS
 rarely (bootstrap and word-accuracy products) and keeps the processors busy with its own kernel threads and forked
-workers, each of which loads OpenBLAS again: the spinning cost every process about 0.15 s of CPU (a ROUGE-1 run on
-CNN/DailyMail took 0.58 s of CPU, 0.44 s without it) and competed with the work on a two-core machine. 2**20 cycles
-(under a millisecond) still keeps the threads awake between the products of one loop; products still use every
-processor.
+workers: the spinning cost every process about 0.15 s of CPU (a ROUGE-1 run on CNN/DailyMail took 0.58 s of CPU,
+0.44 s without it) and competed with the work on a two-core machine. 2**20 cycles (under a millisecond) still keeps
+the threads awake between the products of one loop; products still use every processor.
 """
 
 from __future__ import annotations
