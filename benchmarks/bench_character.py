@@ -18,7 +18,7 @@ def cases(shared: Path) -> list[Case]:
     (ref,), systems = load_set(shared / "wmt22" / "de-en", ["ref.A.txt"], ["JDExploreAcademy", "Online-B", "LT22"])
 
     def ours() -> list[float]:
-        from metrics.character.metric import CharacTER
+        from metrics.families.character.metric import CharacTER
 
         unbounded = CharacTER(max_shift_work=None)  # like the reference
         return corpus_and_segments(unbounded, systems.values(), [ref])

@@ -11,7 +11,7 @@ def cases(shared: Path) -> list[Case]:
     refs, systems = load_set(shared / "mscoco_thumb", [f"ref.{k}.txt" for k in range(4)])
 
     def ours() -> list[float]:
-        from metrics.cider.metric import CiderD
+        from metrics.families.cider.metric import CiderD
 
         # built inside: the reference-corpus cache is shared across systems, not across runs
         return corpus_and_segments(CiderD(), systems.values(), refs)

@@ -24,12 +24,12 @@ def cases(shared: Path) -> list[Case]:
 
     def make(variant: str) -> Case:
         def ours() -> list[float]:
-            from metrics.eed.metric import EED
+            from metrics.families.eed.metric import EED
 
             return corpus_and_segments(EED(variant=variant), systems.values(), [ref])
 
         def reference() -> list[float]:
-            from metrics.eed.metric import preprocess
+            from metrics.families.eed.metric import preprocess
 
             scores: list[float] = []
             for hyps in systems.values():

@@ -31,7 +31,7 @@ def cases(shared: Path) -> list[Case]:
     wordnet = _nltk_wordnet(shared)
 
     def ours() -> list[float]:
-        from metrics.meteor.metric import Meteor
+        from metrics.families.meteor.metric import Meteor
 
         return corpus_and_segments(Meteor(), systems.values(), refs)
 

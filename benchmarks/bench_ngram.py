@@ -8,8 +8,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 from benchmarks.common import Case, corpus_and_segments, load_set
-from metrics.bleu.metric import BLEU
-from metrics.chrf.metric import CHRF
+from metrics.families.bleu.metric import BLEU
+from metrics.families.chrf.metric import CHRF
 
 
 def _load(shared: Path, pair: str) -> tuple[list[list[str]], list[list[str]]]:

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from benchmarks import perl_rouge155
 from benchmarks.common import Case, load_set
-from metrics.rouge155.printed import printed_evaluation
-from metrics.rouge155.skip_bigram import RougeS, RougeSU
-from metrics.rouge155.weighted_lcs import RougeW
+from metrics.families.rouge155.printed import printed_evaluation
+from metrics.families.rouge155.skip_bigram import RougeS, RougeSU
+from metrics.families.rouge155.weighted_lcs import RougeW
 
 SYSTEMS = ("baseline", "pointer-gen", "pointer-gen-cov")
 PERL_DOCS = 1000

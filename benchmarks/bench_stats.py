@@ -41,8 +41,8 @@ def cases(shared: Path) -> list[Case]:
     systems, refs = _wmt(shared)
 
     def ours() -> list[float]:
-        from metrics.bleu.metric import BLEU
-        from metrics.chrf.metric import CHRF
+        from metrics.families.bleu.metric import BLEU
+        from metrics.families.chrf.metric import CHRF
         from metrics.stats.significance import paired_test
 
         out = []
@@ -137,8 +137,8 @@ def main() -> None:
     if not (shared / "wmt22").exists():
         print(f"{shared} absent: skipping the comparison with sacrebleu")
         return
-    from metrics.bleu.metric import BLEU
-    from metrics.chrf.metric import CHRF
+    from metrics.families.bleu.metric import BLEU
+    from metrics.families.chrf.metric import CHRF
     from metrics.stats.significance import paired_test
 
     systems, refs = _wmt(shared)

@@ -7,7 +7,7 @@ from pathlib import Path
 from sacrebleu.metrics import TER as SacreTER
 
 from benchmarks.common import Case, corpus_and_segments, load_set
-from metrics.ter.metric import TER
+from metrics.families.ter.metric import TER
 
 SYSTEMS = ("Online-B", "JDExploreAcademy", "LT22")
 

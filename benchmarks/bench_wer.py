@@ -7,7 +7,7 @@ from pathlib import Path
 import jiwer
 
 from benchmarks.common import Case, load_set
-from metrics.wer.metric import CER, WER
+from metrics.families.wer.metric import CER, WER
 
 
 def _sets(shared: Path) -> list[tuple[str, list[str], list[list[str]]]]:

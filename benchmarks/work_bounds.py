@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.common import load_set
-from metrics.character.metric import CharacTERConfig, _shift_search
 from metrics.core.levenshtein import distance as levenshtein
-from metrics.eed.metric import EED, align, preprocess
-from metrics.ter.metric import TER, TERConfig
-from metrics.ter.search import SearchBudget, ter_pair
-from metrics.wer.metric import CER, WER, ErrorRateConfig
+from metrics.families.character.metric import CharacTERConfig, _shift_search
+from metrics.families.eed.metric import EED, align, preprocess
+from metrics.families.ter.metric import TER, TERConfig
+from metrics.families.ter.search import SearchBudget, ter_pair
+from metrics.families.wer.metric import CER, WER, ErrorRateConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 Pair = tuple[str, str]

@@ -5,7 +5,7 @@ half-changed dataset in the session. Each system has a stable id that follows it
 when two systems have identical outputs (a re-run, a copied baseline), so widgets and view state key on it; each
 stream has a content hash, so caches keyed by content survive renames.
 Optional human judgments (:class:`metrics.stats.human.HumanScores`, keyed by system name) and external metrics' segment
-scores (:class:`metrics.external.ExternalScores`, by metric name, then system) follow their system through renames
+scores (:class:`metrics.families.external.ExternalScores`, by metric name, then system) follow their system through renames
 and removals.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from metrics.core.language import Language, detect_language
-from metrics.external import ExternalScores
+from metrics.families.external import ExternalScores
 from metrics.io.inputs import InputError
 from metrics.stats.human import HumanScores
 

@@ -26,7 +26,7 @@ from metrics.core.explanation import Explanation
 from metrics.core.language import LanguageSettings, ScriptCounts, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, available_metrics, create
 from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
-from metrics.external import External
+from metrics.families.external import External
 from metrics.stats.correlation import Correlation, correlate
 from metrics.stats.human import HumanScores
 from metrics.stats.significance import DEFAULT_ALPHA, n_pairs, resamples_for

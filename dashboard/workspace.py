@@ -16,7 +16,7 @@ import numpy as np
 
 from dashboard.dataset import Dataset
 from metrics.analysis.slices import Slice
-from metrics.external.scores import from_document, to_document
+from metrics.families.external.scores import from_document, to_document
 from metrics.io.inputs import InputError
 from metrics.io.metadata import Metadata
 from metrics.stats.human import HumanScores

@@ -12,7 +12,7 @@ from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import METRICS_BOX, page_setup
 from metrics.core.registry import SPECS
-from metrics.external.scores import default_name, parse_external
+from metrics.families.external.scores import default_name, parse_external
 from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments
 from rendering.text import escape_markdown
 

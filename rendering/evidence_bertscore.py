@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from metrics.bertscore.metric import BERTScoreExplanation, ReferenceMatch
 from metrics.core.tokens import Token
+from metrics.families.bertscore.metric import BERTScoreExplanation, ReferenceMatch
 from rendering.edits_html import counts_html
 from rendering.figures import PATH_COLOURS
 from rendering.heat_strip import heat_strip_html

@@ -10,11 +10,11 @@ from typing import Any
 
 import pandas as pd
 
-from metrics.character.metric import CharacTERExplanation
 from metrics.core.edits import EditExplanation
-from metrics.eed.metric import EEDExplanation
-from metrics.ter.metric import TERExplanation
-from metrics.wer.metric import ErrorRateExplanation, WordMeasureExplanation
+from metrics.families.character.metric import CharacTERExplanation
+from metrics.families.eed.metric import EEDExplanation
+from metrics.families.ter.metric import TERExplanation
+from metrics.families.wer.metric import ErrorRateExplanation, WordMeasureExplanation
 from rendering.edits_html import Step, alignment_html, alignment_steps, counts_html, legend, shifted_blocks_html
 from rendering.figures import argmin_figure
 from rendering.ngram_view import plain_html

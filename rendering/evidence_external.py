@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.external import ExternalExplanation
+from metrics.families.external import ExternalExplanation
 from rendering.edits_html import counts_html
 from rendering.parts import Part, note
 from rendering.view import ViewOptions, evidence_view

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.rouge.metric import LcsEvidence, LsumEvidence, RougeExplanation, RougeRefScore
-from metrics.rouge155.weighted_lcs import WlcsExplanation
+from metrics.families.rouge.metric import LcsEvidence, LsumEvidence, RougeExplanation, RougeRefScore
+from metrics.families.rouge155.weighted_lcs import WlcsExplanation
 from rendering.edits_html import counts_html
 from rendering.figures import lcs_grid_figure
 from rendering.ngram_view import LEGEND, Occurrence, Status, ngram_html, token_units

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.meteor.metric import MeteorExplanation
+from metrics.families.meteor.metric import MeteorExplanation
 from rendering.alignment_svg import Chunk, Link, alignment_svg
 from rendering.edits_html import counts_html, shown
 from rendering.parts import Part, note

@@ -10,12 +10,12 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.bleu.metric import BLEUExplanation
-from metrics.bleu.variants import NltkBLEUExplanation
-from metrics.chrf.metric import CHRFExplanation
-from metrics.cider.metric import CiderExplanation
-from metrics.rouge.metric import NgramEvidence, RougeExplanation
-from metrics.rouge155.skip_bigram import SkipBigramExplanation
+from metrics.families.bleu.metric import BLEUExplanation
+from metrics.families.bleu.variants import NltkBLEUExplanation
+from metrics.families.chrf.metric import CHRFExplanation
+from metrics.families.cider.metric import CiderExplanation
+from metrics.families.rouge.metric import NgramEvidence, RougeExplanation
+from metrics.families.rouge155.skip_bigram import SkipBigramExplanation
 from rendering.edits_html import counts_html
 from rendering.figures import weights_figure
 from rendering.ngram_view import (

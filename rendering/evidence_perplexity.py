@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.perplexity.metric import PerplexityExplanation
+from metrics.families.perplexity.metric import PerplexityExplanation
 from rendering.edits_html import counts_html
 from rendering.heat_strip import heat_strip_html
 from rendering.parts import Part, note

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrics.rouge.metric import LcsEvidence, NgramEvidence, RougeExplanation
+from metrics.families.rouge.metric import LcsEvidence, NgramEvidence, RougeExplanation
 from rendering.evidence_lcs import rouge_l_parts, rouge_lsum_parts
 from rendering.evidence_ngrams import rouge_n_parts
 from rendering.parts import Part

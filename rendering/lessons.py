@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from metrics.bleu.variants import GoogleBLEUExplanation, NltkBLEUExplanation
-from metrics.character.metric import CharacTERExplanation
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
-from metrics.eed.metric import EEDExplanation
-from metrics.external import ExternalExplanation
-from metrics.perplexity.metric import PerplexityExplanation
-from metrics.wer.metric import ErrorRateExplanation, WordMeasureExplanation
+from metrics.families.bleu.variants import GoogleBLEUExplanation, NltkBLEUExplanation
+from metrics.families.character.metric import CharacTERExplanation
+from metrics.families.eed.metric import EEDExplanation
+from metrics.families.external import ExternalExplanation
+from metrics.families.perplexity.metric import PerplexityExplanation
+from metrics.families.wer.metric import ErrorRateExplanation, WordMeasureExplanation
 from rendering import (
     teach_bertscore,
     teach_bleu,

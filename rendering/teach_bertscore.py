@@ -1,6 +1,6 @@
 """The BERTScore lesson (Zhang et al., ICLR 2020, as bert-score 0.3.13 computes it): contextual embeddings, the
 cosine-similarity matrix, greedy matching, precision, recall and F, idf weights, the maximum over references and
-rescaling with a baseline the reader gives — read from :class:`metrics.bertscore.metric.BERTScoreExplanation`."""
+rescaling with a baseline the reader gives — read from :class:`metrics.families.bertscore.metric.BERTScoreExplanation`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.bertscore.metric import BERTScore, BERTScoreExplanation
+from metrics.families.bertscore.metric import BERTScore, BERTScoreExplanation
 from rendering.evidence_bertscore import similarity_figure
 from rendering.teach import Context, Lesson, Step, Table, aligned, lesson, num, tex
 from rendering.text import escape_markdown

@@ -1,5 +1,5 @@
 """The BLEU lesson (Papineni et al., 2002): clipped n-gram counts, modified precisions, their geometric mean in log
-space, the brevity penalty and the score — every number read from :class:`metrics.bleu.metric.BLEUExplanation`.
+space, the brevity penalty and the score — every number read from :class:`metrics.families.bleu.metric.BLEUExplanation`.
 
 The explanation is sentence BLEU as sacrebleu's ``BLEU(same options).sentence_score`` computes it (effective order
 as the option says), so the lesson's score is the one the Sentences page shows for the same pair.
@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from metrics.bleu.metric import BLEU, BLEUExplanation, OrderEvidence
+from metrics.families.bleu.metric import BLEU, BLEUExplanation, OrderEvidence
 from rendering.teach import Context, Lesson, Step, Table, aligned, frac, gram_text, lesson, sum_lines, tex
 from rendering.text import Span, escape_markdown, highlight
 

@@ -1,5 +1,5 @@
 """The chrF / chrF++ lesson (Popović 2015, 2017): character (and word) n-gram tables, per-order precision and recall,
-their average over the effective orders and the F_β score — read from :class:`metrics.chrf.metric.CHRFExplanation`."""
+their average over the effective orders and the F_β score — read from :class:`metrics.families.chrf.metric.CHRFExplanation`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.chrf.metric import CHRF, AveragedF, CHRFExplanation, CHRFOrder
+from metrics.families.chrf.metric import CHRF, AveragedF, CHRFExplanation, CHRFOrder
 from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.text import escape_markdown
 

@@ -1,6 +1,6 @@
 """The CIDEr-D lesson (Vedantam et al. 2015, as pycocoevalcap 1.2 computes it): TF-IDF weights from the document
 frequencies of the loaded dataset's references, clipped dot products per order and reference, the Gaussian length
-penalty and the ×10 average — read from :class:`metrics.cider.metric.CiderExplanation`."""
+penalty and the ×10 average — read from :class:`metrics.families.cider.metric.CiderExplanation`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.cider.metric import CiderD, CiderExplanation, GramWeight
+from metrics.families.cider.metric import CiderD, CiderExplanation, GramWeight
 from rendering.teach import Context, Lesson, Step, Table, gram_text, lesson, tex
 from rendering.text import escape_markdown
 

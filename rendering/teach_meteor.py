@@ -1,5 +1,5 @@
 """The METEOR lesson (Banerjee & Lavie 2005, as nltk 3.10.4 computes it): the three matching stages, the alignment,
-P, R, Fmean, chunks, fragmentation, penalty and the score — read from :class:`metrics.meteor.metric.MeteorExplanation`."""
+P, R, Fmean, chunks, fragmentation, penalty and the score — read from :class:`metrics.families.meteor.metric.MeteorExplanation`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from metrics.meteor.metric import MatchStage, Meteor, MeteorAlignment, MeteorExplanation
+from metrics.families.meteor.metric import MatchStage, Meteor, MeteorAlignment, MeteorExplanation
 from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.teach_figures import alignment
 

@@ -1,6 +1,6 @@
 """The ROUGE-N / ROUGE-L / ROUGE-Lsum lesson (Lin 2004, as rouge-score 0.1.2 computes them): matched n-grams, the
 LCS dynamic-programming grid with its backtracked path, the union LCS per reference sentence, then P, R and F —
-read from :class:`metrics.rouge.metric.RougeExplanation`."""
+read from :class:`metrics.families.rouge.metric.RougeExplanation`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from metrics.core.base import Metric
-from metrics.rouge.metric import (
+from metrics.families.rouge.metric import (
     LcsEvidence,
     LsumEvidence,
     NgramEvidence,

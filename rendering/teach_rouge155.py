@@ -1,6 +1,6 @@
 """The ROUGE-W / ROUGE-S / ROUGE-SU lesson (Lin 2004 §3.3–3.5, as ROUGE-1.5.5.pl computes them): weighted-LCS
 runs and their weights, skip-bigram tables, pooling over references, then P, R and F with α — read from
-:class:`metrics.rouge155.weighted_lcs.WlcsExplanation` and :class:`metrics.rouge155.skip_bigram.SkipBigramExplanation`."""
+:class:`metrics.families.rouge155.weighted_lcs.WlcsExplanation` and :class:`metrics.families.rouge155.skip_bigram.SkipBigramExplanation`."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from metrics.rouge155.base import Rouge155, Rouge155Explanation, Rouge155Reference
-from metrics.rouge155.skip_bigram import SkipBigramExplanation
-from metrics.rouge155.weighted_lcs import WlcsExplanation
+from metrics.families.rouge155.base import Rouge155, Rouge155Explanation, Rouge155Reference
+from metrics.families.rouge155.skip_bigram import SkipBigramExplanation
+from metrics.families.rouge155.weighted_lcs import WlcsExplanation
 from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.teach_figures import grid_fits, lcs_grid
 

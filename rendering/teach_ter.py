@@ -1,6 +1,6 @@
 """The TER lesson (Snover et al. 2006, as sacrebleu 2.6.0 computes it): each shift the greedy search applies, then
 each edit of the final alignment, then edits over the average reference length — read from
-:class:`metrics.ter.metric.TERExplanation`."""
+:class:`metrics.families.ter.metric.TERExplanation`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from metrics.core.edits import EditOp
-from metrics.ter.metric import TER, TERExplanation, TERReference, TERShift
+from metrics.families.ter.metric import TER, TERExplanation, TERReference, TERShift
 from rendering.teach import Context, Lesson, Step, Table, frac, lesson, tex
 from rendering.text import escape_markdown
 

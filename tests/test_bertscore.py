@@ -13,9 +13,9 @@ pytestmark = pytest.mark.neural
 torch = pytest.importorskip("torch")
 bert_score = pytest.importorskip("bert_score")
 
-from metrics.bertscore.encoder import default_model_path  # noqa: E402
 from metrics.core.registry import create  # noqa: E402
 from metrics.evaluate import evaluate  # noqa: E402
+from metrics.families.bertscore.encoder import default_model_path  # noqa: E402
 from rendering.evidence import explanation_parts  # noqa: E402
 from rendering.lessons import build_lesson  # noqa: E402
 from rendering.teach import Context  # noqa: E402

@@ -10,8 +10,8 @@ import sacre
 from conftest import DATA, rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from metrics.bleu.metric import BLEU
-from metrics.bleu.tokenizers import tokenize_13a, tokenize_zh
+from metrics.families.bleu.metric import BLEU
+from metrics.families.bleu.tokenizers import tokenize_13a, tokenize_zh
 
 OPTIONS = [
     ({}, {}),

@@ -9,9 +9,9 @@ import pytest
 from conftest import rel_close, slice_corpus
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
-from metrics.bleu.metric import BLEU
-from metrics.bleu.variants import GoogleBLEU, NltkBLEU
 from metrics.core.base import segments_text
+from metrics.families.bleu.metric import BLEU
+from metrics.families.bleu.variants import GoogleBLEU, NltkBLEU
 
 SMOOTH = SmoothingFunction()
 

@@ -15,9 +15,9 @@ from rapidfuzz.distance import Levenshtein
 
 from benchmarks.spec_ports import character_literal as oracle
 from metrics import create
-from metrics.character.metric import CharacTER, shift_cost
 from metrics.core.edits import EditOp
 from metrics.core.levenshtein import align, distance
+from metrics.families.character.metric import CharacTER, shift_cost
 
 # parity.md §9.3 / §9.2 step 5, measured with rwth-i6/CharacTER c4b25cb (compiled libED.so).
 GOLDEN = [

@@ -10,7 +10,7 @@ from conftest import DATA, rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import CHRF as SacreCHRF
 from test_bleu import GOLDEN_HYPS, GOLDEN_REFS1, GOLDEN_REFS2
 
-from metrics.chrf.metric import CHRF, split_punctuation
+from metrics.families.chrf.metric import CHRF, split_punctuation
 
 OPTIONS = [
     {},

@@ -10,7 +10,7 @@ from conftest import rel_close, shared_corpus, slice_corpus
 from pycocoevalcap.cider.cider import Cider
 
 from metrics import create
-from metrics.cider.metric import CiderD, document_frequencies
+from metrics.families.cider.metric import CiderD, document_frequencies
 
 # parity.md §8.3, measured with pycocoevalcap 1.2 (golden_values.json: coco_ciderD).
 GOLDEN_GTS = {

@@ -99,9 +99,9 @@ NOT_IMPORTED = (
     "metrics.stats.correlation",
     "metrics.stats.rouge_bootstrap",
     "metrics.stats.human",
-    "metrics.external.metric",
-    "metrics.external.scores",
-    "metrics.bertscore.metric",
+    "metrics.families.external.metric",
+    "metrics.families.external.scores",
+    "metrics.families.bertscore.metric",
     "metrics.analysis.ngrams",
     "metrics.io.parquet",
     "metrics.core.defaults",
@@ -126,7 +126,7 @@ def test_a_plain_score_run_imports_only_what_it_uses():
     found = json.loads(result.stdout)
     assert found["code"] == 0, result.stderr
     assert [s["name"] for s in json.loads(found["output"])["systems"]] == ["LT22", "Online-B"]
-    assert "metrics.rouge.metric" in found["modules"]  # the run did import what it scored with
+    assert "metrics.families.rouge.metric" in found["modules"]  # the run did import what it scored with
     assert [name for name in NOT_IMPORTED if name in found["modules"]] == []
 
 

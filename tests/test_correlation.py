@@ -9,8 +9,8 @@ import pytest
 import scipy.stats
 from conftest import DATA, rel_close, slice_corpus
 
-from metrics.bleu.metric import BLEU
-from metrics.chrf.metric import CHRF
+from metrics.families.bleu.metric import BLEU
+from metrics.families.chrf.metric import CHRF
 from metrics.io.inputs import InputError
 from metrics.stats.correlation import _rows, _weighted, correlate, kendall_tau_b, pearson, rankdata, spearman
 from metrics.stats.human import HumanScores, parse_human_scores, read_human_scores

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from benchmarks.spec_ports import eed_literal as literal
 from metrics import create
-from metrics.eed.metric import EED, _Costs, align, align_batch, preprocess
+from metrics.families.eed.metric import EED, _Costs, align, align_batch, preprocess
 
 f32 = np.float32
 

@@ -15,8 +15,8 @@ from metrics.cli.external import parse_meta
 from metrics.cli.main import main
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
-from metrics.external import External, ExternalExplanation, parse_external
-from metrics.external.scores import default_name
+from metrics.families.external import External, ExternalExplanation, parse_external
+from metrics.families.external.scores import default_name
 from metrics.io.inputs import InputError
 from metrics.stats.correlation import correlate
 from metrics.stats.human import HumanScores

@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_meteor import nltk_wordnet  # noqa: F401  (the fixture: nltk's WordNet from Debian's wordnet-base)
 
-from metrics.bleu.metric import MECAB, MECAB_KO
 from metrics.core.registry import SPECS, available_metrics, create
+from metrics.families.bleu.metric import MECAB, MECAB_KO
 
 BOUNDED = 25  # examples per property in the default run
 LONG = 1500  # examples per property behind the fuzz marker
@@ -238,7 +238,9 @@ def test_wer_cer_mer_wil_and_wip_equal_jiwer(examples):
         for metric, process, rate in ((wer, jiwer.process_words, "wer"), (cer, jiwer.process_characters, "cer")):
             try:
                 theirs = process(ref, hyp)
-            except ValueError:  # jiwer refuses a reference with nothing in it; ours is documented in metrics.wer
+            except (
+                ValueError
+            ):  # jiwer refuses a reference with nothing in it; ours is documented in metrics.families.wer
                 continue
             stats = metric.stats([hyp], [[ref]])
             assert stats.rows[0, 2:6].tolist() == [

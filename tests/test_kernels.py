@@ -13,11 +13,11 @@ import pytest
 from conftest import DATA, Corpus, slice_corpus
 from nltk.stem.porter import PorterStemmer
 
-from metrics.bleu.tokenizers import _RE_13A
 from metrics.core.registry import create
+from metrics.families.bleu.tokenizers import _RE_13A
+from metrics.families.ter.metric import TER
+from metrics.families.ter.search import SearchBudget, ter_pair, work_bound
 from metrics.kernels import in_threads, kernel, pure_python
-from metrics.ter.metric import TER
-from metrics.ter.search import SearchBudget, ter_pair, work_bound
 
 KERNELS = ("jsonl", "ngrams", "porter", "rouge", "ter", "tokenize")
 
@@ -244,7 +244,7 @@ def test_rouge_rows_split_over_threads(
     """Three threads, each with its own vocabulary, over runs of real segments: the pure path's rows, and the same
     rows again for a second system (references encoded by the first call, per run). The unicode tokenizer keeps to
     one thread, and forked workers are not asked to compute what threads do."""
-    from metrics.rouge import metric as rouge_metric
+    from metrics.families.rouge import metric as rouge_metric
 
     monkeypatch.setattr(rouge_metric, "processors", lambda: 3)
     monkeypatch.setattr(rouge_metric, "THREAD_SEGMENTS", 7)
@@ -303,7 +303,7 @@ def test_in_threads_keeps_part_order_and_raises_the_first_error() -> None:
 
 
 def test_rouge_starts_a_new_vocabulary_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    from metrics.rouge import metric as rouge_metric
+    from metrics.families.rouge import metric as rouge_metric
 
     corpus = slice_corpus("cnndm")
     metric = create("rougeLsum")

@@ -20,8 +20,8 @@ from conftest import ROOT, rel_close, shared_corpus, slice_corpus
 
 from metrics.core.config import build_config
 from metrics.core.registry import create
-from metrics.meteor.metric import MatchStage, Meteor, MeteorConfig, meteor_from_counts
-from metrics.meteor.wordnet import DATA_FILE, WordNetIndex, wordnet_index
+from metrics.families.meteor.metric import MatchStage, Meteor, MeteorConfig, meteor_from_counts
+from metrics.families.meteor.wordnet import DATA_FILE, WordNetIndex, wordnet_index
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 REF = "the cat sat on the mat"
@@ -310,9 +310,9 @@ def test_offline_and_lazy() -> None:
     code = (
         "import nltk, sys\n"
         "nltk.data.path[:] = ['/nonexistent']\n"
-        "import metrics.meteor.metric, metrics.meteor.wordnet\n"
-        "assert metrics.meteor.wordnet._load_once.cache_info().currsize == 0\n"
-        "print(metrics.meteor.metric.Meteor().sentence_score('the cat was sat on the mat', ['the cat sat on the mat']))\n"
+        "import metrics.families.meteor.metric, metrics.families.meteor.wordnet\n"
+        "assert metrics.families.meteor.wordnet._load_once.cache_info().currsize == 0\n"
+        "print(metrics.families.meteor.metric.Meteor().sentence_score('the cat was sat on the mat', ['the cat sat on the mat']))\n"
         "assert type(nltk.corpus.wordnet).__name__ == 'LazyCorpusLoader'  # nltk's own WordNet never loaded\n"
     )
     env = {"NLTK_DATA": "/nonexistent", "PATH": "/usr/bin:/bin", "HOME": str(ROOT)}

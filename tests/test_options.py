@@ -9,12 +9,12 @@ import math
 import pytest
 
 import metrics.core.config as config_module
-from metrics.bleu.metric import BLEUConfig
-from metrics.chrf.metric import CHRFConfig
-from metrics.cider.metric import CiderDConfig
 from metrics.core.config import Option, build_config, config_options
 from metrics.core.registry import SPECS, create, metric_class
-from metrics.rouge155.config import RougeSConfig, RougeWConfig
+from metrics.families.bleu.metric import BLEUConfig
+from metrics.families.chrf.metric import CHRFConfig
+from metrics.families.cider.metric import CiderDConfig
+from metrics.families.rouge155.config import RougeSConfig, RougeWConfig
 
 CONFIGS = sorted({metric_class(m).Config for m in SPECS}, key=lambda c: c.__name__)
 

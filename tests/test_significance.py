@@ -13,10 +13,11 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.significance import PairedTest
 
-from metrics.bleu.metric import BLEU
-from metrics.chrf.metric import CHRF
 from metrics.core.base import Metric, SegmentStats
 from metrics.core.registry import create
+from metrics.families.bleu.metric import BLEU
+from metrics.families.chrf.metric import CHRF
+from metrics.families.ter.metric import TER
 from metrics.stats.resampling import (
     Resamples,
     bootstrap_indices,
@@ -37,7 +38,6 @@ from metrics.stats.significance import (
     resamples_for,
     tied_groups,
 )
-from metrics.ter.metric import TER
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ import pytest
 from conftest import DATA, ROOT, rel_close, slice_corpus
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from metrics.bleu.metric import BLEU
-from metrics.chrf.metric import CHRF
 from metrics.cli.main import main
 from metrics.cli.stats import resolve_seed
+from metrics.families.bleu.metric import BLEU
+from metrics.families.chrf.metric import CHRF
 from metrics.io.results import MetricInfo, Results, SystemScores, to_csv
 from metrics.stats.correlation import Correlation
 from metrics.stats.significance import paired_test

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import pytest
 from conftest import rel_close
 
-from metrics.rouge.lcs import lcs_trail
+from metrics.families.rouge.lcs import lcs_trail
 from rendering import lessons, teach
 from rendering.teach_classics import CLASSICS, FIRST, by_key, classics_for
 from rendering.teach_figures import alignment, lcs_grid

@@ -167,7 +167,7 @@ def test_ter_lists_each_shift_then_each_edit():
 def test_cider_weights_come_from_the_loaded_dataset():
     need("cider")
     from dashboard.samples import load_sample
-    from metrics.cider.metric import CiderD
+    from metrics.families.cider.metric import CiderD
 
     at = show(page(), "cider", "cider-horse")
     classic = by_key("cider-horse")

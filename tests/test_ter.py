@@ -15,9 +15,9 @@ from sacrebleu.metrics import lib_ter
 
 from metrics.core.edits import EditOp
 from metrics.core.registry import create
-from metrics.ter.metric import TER, TERConfig
-from metrics.ter.search import SearchBudget, ter_pair
-from metrics.ter.tokenizer import TercomTokenizer
+from metrics.families.ter.metric import TER, TERConfig
+from metrics.families.ter.search import SearchBudget, ter_pair
+from metrics.families.ter.tokenizer import TercomTokenizer
 
 # Golden values (shared/spec/golden_values.json, from sacrebleu 2.6.0; inputs from shared/spec/golden_gen.py).
 GOLD_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]

@@ -14,7 +14,7 @@ from rapidfuzz.distance import Levenshtein
 
 from metrics.core.edits import EditOp
 from metrics.core.registry import create
-from metrics.wer.metric import CER, MER, WER, WIL, WIP, ErrorRateConfig, WordMeasure, WordMeasureExplanation
+from metrics.families.wer.metric import CER, MER, WER, WIL, WIP, ErrorRateConfig, WordMeasure, WordMeasureExplanation
 
 
 def jiwer_chunks(alignment: list[jiwer.AlignmentChunk]) -> list[tuple[str, int, int, int, int]]:

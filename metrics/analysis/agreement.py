@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 import mt_thresholds
 
-from metrics.bleu.metric import BLEU, BLEUConfig
-from metrics.chrf.metric import CHRF, CHRFConfig
 from metrics.core.base import Metric
 from metrics.core.language import SACREBLEU_TOKENIZER, Language
+from metrics.families.bleu.metric import BLEU, BLEUConfig
+from metrics.families.chrf.metric import CHRF, CHRFConfig
 
 THRESHOLD_NAMES: Mapping[str, str] = {"bleu": "bleu", "chrf": "chrf"}
 SOURCE = "Kocmi et al. 2024, mt-thresholds 1.0.4"

@@ -29,13 +29,13 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from metrics.bleu.metric import BLEU
-from metrics.chrf.metric import CHRF
 from metrics.core.base import Metric, SegmentStats
-from metrics.meteor.metric import Meteor
-from metrics.rouge.metric import RougeL, RougeLsum, RougeN
-from metrics.ter.metric import TER
-from metrics.wer.metric import ErrorRate
+from metrics.families.bleu.metric import BLEU
+from metrics.families.chrf.metric import CHRF
+from metrics.families.meteor.metric import Meteor
+from metrics.families.rouge.metric import RougeL, RougeLsum, RougeN
+from metrics.families.ter.metric import TER
+from metrics.families.wer.metric import ErrorRate
 
 _CJK_CHAR = r"\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}"
 _CJK_TOKEN = regex.compile(rf"[{_CJK_CHAR}]|[^\s{_CJK_CHAR}]+", regex.V1)

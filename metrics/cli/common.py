@@ -180,8 +180,8 @@ def score_texts(
 
     # No metric is a BERTScore unless its module was imported (the registry imports it on creating one): a run
     # without one does not import it for this check.
-    if "metrics.bertscore.metric" in sys.modules:
-        from metrics.bertscore.metric import BERTScore
+    if "metrics.families.bertscore.metric" in sys.modules:
+        from metrics.families.bertscore.metric import BERTScore
 
         for metric_id, metric in metrics.items():
             if isinstance(metric, BERTScore):  # embedding thousands of sentences is the long part: say how far it got

@@ -4,7 +4,7 @@
     scorelens score … --external metricx=mx.tsv --external-meta metricx:lower,one-based
 
 ``--external NAME=FILE`` adds the metric NAME whose segment scores are read from FILE (see
-:mod:`metrics.external.scores` for the layouts); it then appears under NAME in every output. ``--external-meta
+:mod:`metrics.families.external.scores` for the layouts); it then appears under NAME in every output. ``--external-meta
 NAME:FIELDS`` declares, comma-separated: ``higher`` (the default) or ``lower`` for the better direction,
 ``one-based`` when the file counts segments from 1 (``zero-based`` is the default), and ``provenance=TEXT`` — how
 the scores were made, which leads the signature. ``provenance=`` comes last and takes the rest of the argument,
@@ -24,7 +24,7 @@ from metrics.io.results import Note
 
 if TYPE_CHECKING:
     from metrics.evaluate import Evaluation
-    from metrics.external import External
+    from metrics.families.external import External
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +99,10 @@ def external_metrics(
         declared[name] = values
     if not files:
         return {}
-    from metrics.external import External, read_external  # here: hashing and parsing score files, for --external
+    from metrics.families.external import (
+        External,
+        read_external,
+    )  # here: hashing and parsing score files, for --external
 
     result = {}
     for name, path in files.items():
@@ -116,8 +119,8 @@ def external_notes(evaluation: Evaluation) -> list[Note]:
     """What reading the external scores of ``evaluation`` noted about their files, as notes on the input."""
     # No metric is an External unless its module was imported (external_metrics does): a run without --external
     # does not import it for this check.
-    if "metrics.external.metric" not in sys.modules:
+    if "metrics.families.external.metric" not in sys.modules:
         return []
-    from metrics.external import External
+    from metrics.families.external import External
 
     return [Note(n) for m in evaluation.metrics.values() if isinstance(m, External) for n in m.scores.notes]

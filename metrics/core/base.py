@@ -267,7 +267,7 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         progress: Progress | None = None,
     ) -> SegmentStats:
         """Statistics of the outputs of the system named ``system``: :meth:`stats` of its text for every computed
-        metric. A metric whose rows are data about named systems (:mod:`metrics.external`) looks them up by name."""
+        metric. A metric whose rows are data about named systems (:mod:`metrics.families.external`) looks them up by name."""
         del system
         return self.stats(hyps, refs, progress)
 

@@ -1,8 +1,8 @@
 """The one edit vocabulary: alignment steps of a hypothesis against a reference, and the evidence of the edit-rate
 metrics (TER, WER/CER) built on it.
 
-TER's word alignment (:mod:`metrics.ter.search`), the Levenshtein alignment (:mod:`metrics.core.levenshtein`, used
-by CharacTER), jiwer's chunks (:mod:`metrics.wer.metric`) and every view of an alignment speak of :class:`EditOp`.
+TER's word alignment (:mod:`metrics.families.ter.search`), the Levenshtein alignment (:mod:`metrics.core.levenshtein`, used
+by CharacTER), jiwer's chunks (:mod:`metrics.families.wer.metric`) and every view of an alignment speak of :class:`EditOp`.
 """
 
 from __future__ import annotations

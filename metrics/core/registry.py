@@ -5,7 +5,7 @@ A family registers its metrics in one place, its package's ``__init__.py``::
     register(BLEU, "bleu", label="BLEU (sacrebleu)", rank=10)
 
 The class carries the rest: its ``Config`` (options with their metadata), its ``explanation_type`` and its
-statistics. The registry finds families by importing every subpackage of :mod:`metrics` once, on first use; a
+statistics. The registry finds families by importing every subpackage of :mod:`metrics.families` once, on first use; a
 family's ``__init__`` imports only what is cheap (heavy dependencies load on first scoring), and a metric whose
 ``requires`` are not installed stays registered but is not offered.
 
@@ -96,11 +96,11 @@ def _discover() -> None:
     with _lock:
         if _discovered:
             return
-        import metrics
+        import metrics.families
 
-        for info in pkgutil.iter_modules(metrics.__path__):
+        for info in pkgutil.iter_modules(metrics.families.__path__):
             if info.ispkg:
-                importlib.import_module(f"metrics.{info.name}")
+                importlib.import_module(f"metrics.families.{info.name}")
         _discovered = True
 
 

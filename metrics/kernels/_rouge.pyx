@@ -13,7 +13,7 @@ fmeasure, hits, hyp_total, ref_total, best_ref]``: rouge-score's clipped n-gram 
 reference positions on one backtracked LCS with every hypothesis sentence — diagonal on equal tokens, else left
 only when the left cell is strictly greater than the upper one — each credited while its token has counts left in
 both whole texts), then ``prf`` and the first reference with the highest F, in the float operations of
-:mod:`metrics.rouge.metric`. That pure-Python code stays the reference the tests compare and the source of every
+:mod:`metrics.families.rouge.metric`. That pure-Python code stays the reference the tests compare and the source of every
 explanation.
 
 A vocabulary keeps scratch space indexed by id and is not thread-safe: its callers serialize its use. Scanning
@@ -664,7 +664,7 @@ cdef void lcs_grid(const int *a, Py_ssize_t m, const int *b, Py_ssize_t n, int *
 
 
 def losing(texts):
-    """:func:`metrics.rouge.tokenize.losing`: the indices of the texts (None skipped) with a non-ASCII letter or
+    """:func:`metrics.families.rouge.tokenize.losing`: the indices of the texts (None skipped) with a non-ASCII letter or
     digit (``\\w`` is ``Py_UNICODE_ISALNUM`` or "_") other than the two that lowercase to ASCII ones (İ, the Kelvin
     sign)."""
     cdef list out = []
@@ -756,7 +756,7 @@ cdef array rows(Vocabulary vocabulary, Kind kind, int n, hyps, list streams):
                             hits = vocabulary._summary_hits(hyp, ref)
                         hyp_total = hyp.length
                         ref_total = ref.length
-                    # metrics.rouge.metric.prf, operation for operation
+                    # metrics.families.rouge.metric.prf, operation for operation
                     precision = <double>hits / <double>max(hyp_total, 1)
                     recall = <double>hits / <double>max(ref_total, 1)
                     fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0

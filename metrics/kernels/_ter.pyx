@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """sacrebleu 2.6.0's TER shift search (``lib_ter.translation_edit_rate``) in C: the same banded DP with the same
 operation preferences, the same candidate enumeration and filters, the same cumulative candidate cap and the same
-ranking of shifts. It returns only what a TER statistics row needs; :mod:`metrics.ter.search` (pure Python) keeps
+ranking of shifts. It returns only what a TER statistics row needs; :mod:`metrics.families.ter.search` (pure Python) keeps
 the whole trace for explanations and is the source of truth the tests compare this kernel with, row for row.
 
 Words are integer ids (equal ids = equal words). A candidate's banded DP starts from the current hypothesis's row

@@ -2,7 +2,7 @@
 """sacrebleu's 13a post-tokenization in C: the four regular expressions of mteval-v13a, each applied to the whole
 line with ``re.sub`` semantics (leftmost match, matches never overlap, the scan resumes after a match), then the
 whitespace normalization. Every pattern matches exactly two characters or one, so each is a single left-to-right
-scan. :func:`metrics.bleu.tokenizers.tokenize_13a`'s regular expressions remain the reference the tests compare.
+scan. :func:`metrics.families.bleu.tokenizers.tokenize_13a`'s regular expressions remain the reference the tests compare.
 """
 
 from cpython.unicode cimport PyUnicode_FromKindAndData
@@ -28,7 +28,7 @@ cdef inline bint period_comma(Py_UCS4 c) noexcept nogil:
 
 
 def post_13a(str line):
-    """``_post_13a`` of :mod:`metrics.bleu.tokenizers`: the line tokenized, tokens joined by single spaces."""
+    """``_post_13a`` of :mod:`metrics.families.bleu.tokenizers`: the line tokenized, tokens joined by single spaces."""
     cdef Py_ssize_t n = len(line), i, k = 0, j
     cdef Py_UCS4 *a = <Py_UCS4 *>malloc((3 * n + 1) * sizeof(Py_UCS4))
     cdef Py_UCS4 *b = <Py_UCS4 *>malloc((6 * n + 1) * sizeof(Py_UCS4))

@@ -5,7 +5,7 @@ where ``counts[b, i]`` says how often segment ``i`` was drawn in resample ``b`` 
 divide by the number of draws). One matrix product serves every system of a metric, and
 ``Metric.score_pooled`` scores all resamples of all systems in one vectorized call. Metrics whose corpus score is
 a mean of segment scores (ROUGE, METEOR, CIDEr-D, …) thus resample segment rows; CIDEr-D's rows were computed with
-the document frequencies of the full corpus, which stay fixed (see :mod:`metrics.cider.metric`).
+the document frequencies of the full corpus, which stay fixed (see :mod:`metrics.families.cider.metric`).
 
 The random draws are sacrebleu 2.6.0's, in its order (``significance.py``):
 

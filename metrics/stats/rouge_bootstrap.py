@@ -68,7 +68,9 @@ class RougeBootstrapSettings:
 
 def aggregates(metric: Metric[Any, Any]) -> bool:
     """Whether ``metric`` is one of rouge-score's (ROUGE-N, -L, -Lsum), whose rows carry precision, recall and F."""
-    from metrics.rouge.metric import RougeExplanation  # here: the results schema imports this module at start-up
+    from metrics.families.rouge.metric import (
+        RougeExplanation,
+    )  # here: the results schema imports this module at start-up
 
     return issubclass(metric.explanation_type, RougeExplanation)
 

@@ -195,9 +195,9 @@ def _finish(values: np.ndarray, single: np.ndarray) -> Float32Scores:
 
 
 _SCORERS: dict[str, tuple[str, Callable[[Any, np.ndarray], Float32Scores]]] = {
-    "bleu": ("metrics.bleu.metric:BLEU", _bleu),
-    "chrf": ("metrics.chrf.metric:CHRF", _chrf),
-    "ter": ("metrics.ter.metric:TER", _ter),
+    "bleu": ("metrics.families.bleu.metric:BLEU", _bleu),
+    "chrf": ("metrics.families.chrf.metric:CHRF", _chrf),
+    "ter": ("metrics.families.ter.metric:TER", _ter),
 }
 
 

@@ -1,7 +1,0 @@
-"""BLEU: sacrebleu's (the WMT standard), nltk's ``corpus_bleu`` and Google's ``compute_bleu``."""
-
-from metrics.core.registry import register
-
-register("metrics.bleu.metric:BLEU", "bleu", label="BLEU (sacrebleu)", rank=10)
-register("metrics.bleu.variants:NltkBLEU", "bleu-nltk", label="BLEU (nltk corpus_bleu)", rank=10)
-register("metrics.bleu.variants:GoogleBLEU", "bleu-google", label="BLEU (Google/TensorFlow)", rank=10)

@@ -1,5 +1,0 @@
-"""CharacTER (Wang et al. 2016), implemented from its behaviour."""
-
-from metrics.core.registry import register
-
-register("metrics.character.metric:CharacTER", "characTER", label="CharacTER", rank=70)

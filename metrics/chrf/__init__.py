@@ -1,8 +1,0 @@
-"""chrF and chrF++ as sacrebleu computes them (Popović 2015, 2017)."""
-
-from metrics.core.registry import register
-
-register("metrics.chrf.metric:CHRF", "chrf", label="chrF (sacrebleu)", rank=20)
-register(
-    "metrics.chrf.metric:CHRF", "chrf++", family="chrf", preset={"word_order": 2}, label="chrF++ (sacrebleu)", rank=20
-)

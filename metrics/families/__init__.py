@@ -1,0 +1,1 @@
+"""The metric families: one folder each, declaring everything the rest of ScoreLens asks about it."""

@@ -1,5 +1,0 @@
-"""TER as sacrebleu computes it (Snover et al. 2006), with every shift and edit kept."""
-
-from metrics.core.registry import register
-
-register("metrics.ter.metric:TER", "ter", label="TER (sacrebleu)", rank=60)
