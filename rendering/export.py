@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from metrics.evaluate import Evaluation
+from metrics.core.evaluation import Evaluation
 from metrics.io.results import Note, Results, Statistics, StatisticsSettings, build_results, tables
 from metrics.stats.correlation import Correlation
 from metrics.stats.significance import DEFAULT_ALPHA, Interval, PairResult

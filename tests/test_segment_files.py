@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from conftest import slice_corpus
 
+from metrics.core.evaluation import Evaluation, SystemResult
 from metrics.core.registry import create
-from metrics.evaluate import Evaluation, SystemResult, evaluate
+from metrics.evaluate import evaluate
 from metrics.io import segment_files
 from metrics.io.segment_files import SegmentFormat, write_segment_scores
 

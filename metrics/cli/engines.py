@@ -13,7 +13,8 @@ from metrics.cli import external as cli_external
 from metrics.cli.common import build_metrics, score_texts
 from metrics.cli.progress import ProgressBar
 from metrics.core import language
-from metrics.evaluate import Engine, Evaluation
+from metrics.core.evaluation import Evaluation
+from metrics.evaluate import Engine
 from metrics.io.inputs import STDIN
 from metrics.io.results import Note
 

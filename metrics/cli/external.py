@@ -23,7 +23,7 @@ from metrics.core.registry import SPECS
 from metrics.io.results import Note
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluation import Evaluation
     from metrics.families.external import External
 
 

@@ -32,7 +32,7 @@ from metrics.stats.defaults import ARITHMETICS, DEFAULT_ALPHA, DEFAULT_CONFIDENC
 
 # The statistics are imported where they run: a run that asks for none does not pay for importing them.
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluation import Evaluation
     from metrics.stats.correlation import Correlation
     from metrics.stats.rouge_bootstrap import AggregateScore, RougeBootstrapSettings
     from metrics.stats.significance import Interval, Method, PairResult

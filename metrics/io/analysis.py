@@ -34,7 +34,7 @@ from metrics.analysis.documents import DocumentScores, RankingFlip
 from metrics.analysis.ngrams import NgramContrast, NgramReport
 from metrics.analysis.scoring import BucketResult, BucketSettings, significant
 from metrics.analysis.words import WordAccuracy
-from metrics.evaluate import Evaluation
+from metrics.core.evaluation import Evaluation
 from metrics.io.results import Cell, Note, Results, Statistics, StatisticsSettings, Table, build_results, header
 from metrics.io.results import json_text as results_json_text
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.evaluate import Evaluation, SystemResult
+from metrics.core.evaluation import Evaluation, SystemResult
 from metrics.io.results import csv_cell
 
 CHUNK_ROWS = 100_000
