@@ -31,8 +31,8 @@ from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, w
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import Language
 from metrics.core.ngrams import Ngram
-from metrics.io.analysis import BucketSection
 from metrics.io.metadata import Metadata
+from metrics.reports.analysis import BucketSection
 
 SETTINGS = BucketSettings(n_bootstrap=state.N_RESAMPLES, seed=state.SEED)
 

@@ -13,9 +13,9 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from metrics.core.evaluation import Evaluation
-from metrics.io.results import NoteGroup, display_names, note_groups
-from metrics.io.results import best_systems as best_of
-from metrics.io.results import metric_notes as evaluation_notes
+from metrics.reports.results import NoteGroup, display_names, note_groups
+from metrics.reports.results import best_systems as best_of
+from metrics.reports.results import metric_notes as evaluation_notes
 
 Interval = tuple[float, float]
 Key = tuple[str, str]

@@ -16,7 +16,7 @@ from metrics.core import language
 from metrics.core.evaluation import Evaluation
 from metrics.evaluate import Engine
 from metrics.io.inputs import STDIN
-from metrics.io.results import Note
+from metrics.reports.results import Note
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

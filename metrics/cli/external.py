@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from metrics.core.registry import SPECS
-from metrics.io.results import Note
+from metrics.reports.results import Note
 
 if TYPE_CHECKING:
     from metrics.core.evaluation import Evaluation
