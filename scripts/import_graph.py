@@ -111,7 +111,10 @@ def module_name(path: Path, root: Path = ROOT) -> str:
 def source_files(root: Path = ROOT) -> Iterator[Path]:
     for name in TOP_LEVEL:
         path = root / name
-        yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        if path.is_dir():
+            yield from sorted(path.rglob("*.py"))
+        elif path.is_file():
+            yield path
 
 
 def _absolute(module: str | None, level: int, importer: str, is_package: bool) -> str:
