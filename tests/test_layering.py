@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from scripts.import_graph import (
     ROOMS,
     Edge,
@@ -125,3 +127,16 @@ def test_listing_metric_ids_imports_families_only_and_sets_nothing_in_the_enviro
     above = [m for m in listing["loaded"] if [r.name for r in ROOMS].index(GRAPH.room(m).name) > families]
     assert above == [] and not listing["environment_changed"]
     assert any(m.startswith("metrics.families.") for m in listing["loaded"])
+
+
+def test_the_install_holds_the_metrics_package_only():
+    """``pip install scorelens`` puts ``metrics`` into site-packages and nothing under another generic name: the app's
+    packages (``dashboard``, ``rendering``) run from the repository."""
+    tomllib = pytest.importorskip("tomllib")
+    from setuptools import find_packages
+
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"][
+        "find"
+    ]
+    packages = find_packages(str(ROOT), include=find["include"])
+    assert "metrics.reports" in packages and {p.split(".")[0] for p in packages} == {"metrics"}
