@@ -28,11 +28,11 @@ from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.slices import Slice, by_slices
 from metrics.analysis.units import Lengths, TokenUnit, lengths, unit_for, word_unit
 from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
+from metrics.core.evaluation import Evaluation
 from metrics.core.language import Language
 from metrics.core.ngrams import Ngram
-from metrics.evaluate import Evaluation
-from metrics.io.analysis import BucketSection
 from metrics.io.metadata import Metadata
+from metrics.reports.analysis import BucketSection
 
 SETTINGS = BucketSettings(n_bootstrap=state.N_RESAMPLES, seed=state.SEED)
 

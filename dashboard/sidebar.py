@@ -19,8 +19,8 @@ from dashboard import state
 from dashboard.dataset import Dataset
 from dashboard.options import changed_values, family_fields, validate, widget_value
 from dashboard.widgets import option_widget
+from metrics.core.evaluation import Evaluation
 from metrics.core.registry import SPECS
-from metrics.evaluate import Evaluation
 from rendering.text import escape_markdown
 
 CSS = Path(__file__).resolve().parent.parent / "assets" / "style.css"

@@ -22,10 +22,11 @@ from dashboard.samples import load_sample
 from dashboard.workspace import Settings
 from metrics.core.base import Metric, SegmentStats
 from metrics.core.defaults import MetricChoice, choose_metrics
+from metrics.core.evaluation import Evaluation, SystemResult, full_signature
 from metrics.core.explanation import Explanation
 from metrics.core.language import LanguageSettings, ScriptCounts, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, available_metrics, create
-from metrics.evaluate import Evaluation, SystemResult, evaluate, full_signature
+from metrics.evaluate import evaluate
 from metrics.families.external import External
 from metrics.stats.correlation import Correlation, correlate
 from metrics.stats.human import HumanScores

@@ -8,8 +8,10 @@ import streamlit as st
 from dashboard import state
 from dashboard.sidebar import page_setup
 from metrics.analysis.agreement import baseline_agreement
-from metrics.io.results import to_json
-from rendering import export
+from metrics.reports.archive import csv_zip
+from metrics.reports.latex import to_latex
+from metrics.reports.overview import overview_results
+from metrics.reports.results import to_json
 from rendering.analysis import AGREEMENT_CAPTION, with_agreement
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
@@ -147,7 +149,7 @@ with tab_ranks:
     st.plotly_chart(rankings_figure(scores, labels, higher), key="ranks_chart")
 
 correlations, problems = state.correlations(evaluation)
-results = export.overview_results(
+results = overview_results(
     evaluation,
     reports,
     correlations,
@@ -160,14 +162,14 @@ results = export.overview_results(
 left, middle, right = st.columns(3)
 left.download_button(
     "Download CSV",
-    export.csv_zip(results),
+    csv_zip(results),
     "scorelens-csv.zip",
     "application/zip",
     key="dl_csv",
     help="One CSV table per file: scores (with intervals), comparisons, groups, human correlations, notes.",
 )
 middle.download_button("Download JSON", to_json(results), "scorelens.json", "application/json", key="dl_json")
-right.download_button("Download LaTeX", export.to_latex(results), "scorelens.tex", "text/x-tex", key="dl_latex")
+right.download_button("Download LaTeX", to_latex(results), "scorelens.tex", "text/x-tex", key="dl_latex")
 
 if data.human is not None:
     st.subheader("Correlation with human judgments")

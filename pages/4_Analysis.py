@@ -16,9 +16,11 @@ from metrics.analysis.buckets import LENGTH_DIFF_EDGES, LENGTH_EDGES, edge_label
 from metrics.analysis.plan import BucketSpec, parse_spec
 from metrics.analysis.slices import Slice, parse_ranges
 from metrics.analysis.units import token_unit
-from metrics.io.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, to_json
 from metrics.io.inputs import InputError, parse_segments
 from metrics.io.metadata import SUFFIXES, parse_metadata
+from metrics.reports.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, to_json
+from metrics.reports.archive import analysis_zip
+from metrics.reports.latex import analysis_latex
 from rendering.analysis import (
     agreement_frame,
     bucket_figure,
@@ -33,7 +35,6 @@ from rendering.analysis import (
     word_figure,
     word_frame,
 )
-from rendering.analysis_export import analysis_latex, analysis_zip
 from rendering.tables import metric_labels
 from rendering.text import escape_markdown
 

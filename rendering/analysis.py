@@ -19,7 +19,7 @@ from metrics.analysis.documents import DocumentScores, RankingFlip
 from metrics.analysis.ngrams import NgramContrast
 from metrics.analysis.scoring import BucketResult, significant
 from metrics.analysis.words import WordAccuracy
-from metrics.io.analysis import BucketSection
+from metrics.reports.analysis import BucketSection
 from rendering.text import escape_html
 
 PALETTE = (

@@ -1,4 +1,4 @@
-"""Tables (pandas DataFrames) built from an :class:`metrics.evaluate.Evaluation` and the statistics on it.
+"""Tables (pandas DataFrames) built from an :class:`metrics.core.evaluation.Evaluation` and the statistics on it.
 
 Statistics are passed in as plain mappings so these functions work with or without the significance module:
 ``intervals[(system, metric_id)] = (lo, hi)``, ``pvalues[(system, metric_id)] = p`` against the baseline.
@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from metrics.evaluate import Evaluation
-from metrics.io.results import NoteGroup, display_names, note_groups
-from metrics.io.results import best_systems as best_of
-from metrics.io.results import metric_notes as evaluation_notes
+from metrics.core.evaluation import Evaluation
+from metrics.reports.results import NoteGroup, display_names, note_groups
+from metrics.reports.results import best_systems as best_of
+from metrics.reports.results import metric_notes as evaluation_notes
 
 Interval = tuple[float, float]
 Key = tuple[str, str]

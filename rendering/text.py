@@ -57,24 +57,3 @@ def highlight(text: str, spans: Sequence[Span]) -> str:
         cursor = span.end
     out.append(escape_html(text[cursor:]))
     return "".join(out)
-
-
-_LATEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-}
-
-
-def escape_latex(text: str) -> str:
-    """Escape LaTeX's special characters so names and signatures typeset literally."""
-    return "".join(_LATEX.get(ch, ch) for ch in text)

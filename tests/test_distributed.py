@@ -20,13 +20,14 @@ from conftest import DATA, slice_corpus
 
 from metrics.cli.main import main
 from metrics.core.base import Metric, Progress, SegmentStats, StatsNote
+from metrics.core.evaluation import Evaluation
 from metrics.core.registry import SPECS, create
 from metrics.distributed.cluster import ClusterError
 from metrics.distributed.engine import evaluate_source
 from metrics.distributed.gather import GatherError, PartResult, check_tiling, merge_notes
 from metrics.distributed.lines import LineIndex, blocks, count_block
 from metrics.distributed.sources import TextFiles
-from metrics.evaluate import Evaluation, evaluate
+from metrics.evaluate import evaluate
 from metrics.io.inputs import InputError, read_segments
 
 distributed = pytest.importorskip("distributed")

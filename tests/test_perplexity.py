@@ -15,8 +15,8 @@ from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline
 from nltk.util import ngrams
 
 from metrics.core.base import segments_text
+from metrics.core.evaluation import full_signature
 from metrics.core.registry import create
-from metrics.evaluate import full_signature
 from rendering.evidence import explanation_parts
 
 

@@ -15,15 +15,17 @@ from metrics.core.edits import EditOp
 from metrics.core.registry import create
 from metrics.core.tokens import Token
 from metrics.evaluate import evaluate
-from metrics.io.results import build_results, to_json
+from metrics.reports.archive import csv_zip
+from metrics.reports.latex import escape_latex, to_latex
+from metrics.reports.overview import overview_results
+from metrics.reports.results import build_results, to_json
 from metrics.stats.significance import Interval, PairResult
-from rendering import export
 from rendering.alignment_svg import Chunk, Link, alignment_svg
 from rendering.edits_html import Step, alignment_html
 from rendering.figures import lcs_grid_figure, rankings_figure, ranks, scores_figure
 from rendering.ngram_view import Occurrence, status_of, token_units, unit_spans
 from rendering.tables import best_systems, groups_text, overview_table, sentence_scores, style_overview
-from rendering.text import Span, escape_latex, escape_markdown, highlight
+from rendering.text import Span, escape_markdown, highlight
 from rendering.view import ViewOptions
 
 HYPS = {
@@ -182,11 +184,11 @@ def test_exports_carry_signatures_and_escape_latex(evaluation):
             "groups": [["good"], ["bad"]],
         }
     }
-    results = export.overview_results(evaluation, reports, {}, seed=1, n_resamples=1000, title="t")
-    with zipfile.ZipFile(io.BytesIO(export.csv_zip(results))) as archive:
+    results = overview_results(evaluation, reports, {}, seed=1, n_resamples=1000, title="t")
+    with zipfile.ZipFile(io.BytesIO(csv_zip(results))) as archive:
         assert archive.namelist() == ["scores.csv", "comparisons.csv", "groups.csv"]
         frames = {name: pd.read_csv(archive.open(name)) for name in archive.namelist()}
-    assert export.csv_zip(results) == export.csv_zip(results)  # same results, same bytes
+    assert csv_zip(results) == csv_zip(results)  # same results, same bytes
     scores = frames["scores.csv"]
     assert set(scores["signature"]) == set(results.signatures.values())
     assert results.signatures["bleu"].startswith("nrefs:1|bs:1000|seed:1|")
@@ -198,11 +200,11 @@ def test_exports_carry_signatures_and_escape_latex(evaluation):
     document = json.loads(to_json(results))
     assert document["metrics"]["bleu"]["signature"].startswith("nrefs:1|")
     assert document["groups"]["bleu"] == [["good"], ["bad"]]
-    latex = export.to_latex(results)
+    latex = to_latex(results)
     assert r"good & \textbf{100.00 {\scriptsize $\pm$5.00}}" in latex
     assert r"\texttt{\footnotesize nrefs:1|bs:1000|seed:1|case:mixed" in latex
     renamed = evaluate({"a_b & c": HYPS["good"]}, REFS, {"bleu": create("bleu")})
-    latex = export.to_latex(build_results(renamed))
+    latex = to_latex(build_results(renamed))
     assert r"a\_b \& c & \textbf{100.00}" in latex
     assert "nrefs:1" in latex
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from metrics.core.base import StatsNote
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
-from metrics.io.results import (
+from metrics.reports.results import (
     SCHEMA_VERSION,
     MetricInfo,
     Note,

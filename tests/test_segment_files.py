@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 from conftest import slice_corpus
 
+from metrics.core.evaluation import Evaluation, SystemResult
 from metrics.core.registry import create
-from metrics.evaluate import Evaluation, SystemResult, evaluate
-from metrics.io import segment_files
-from metrics.io.segment_files import SegmentFormat, write_segment_scores
+from metrics.evaluate import evaluate
+from metrics.reports import segment_files
+from metrics.reports.segment_files import SegmentFormat, write_segment_scores
 
 pq = pytest.importorskip("pyarrow.parquet")
 

@@ -14,7 +14,7 @@ from metrics.cli.main import main
 from metrics.cli.stats import resolve_seed
 from metrics.families.bleu.metric import BLEU
 from metrics.families.chrf.metric import CHRF
-from metrics.io.results import MetricInfo, Results, SystemScores, to_csv
+from metrics.reports.results import MetricInfo, Results, SystemScores, to_csv
 from metrics.stats.correlation import Correlation
 from metrics.stats.significance import paired_test
 

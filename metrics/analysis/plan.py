@@ -27,7 +27,7 @@ from metrics.analysis.buckets import (
     score_edges,
 )
 from metrics.analysis.units import CJK_CHARACTERS, WHITESPACE_WORDS, Lengths, is_cjk, output_lengths
-from metrics.evaluate import Evaluation
+from metrics.core.evaluation import Evaluation
 from metrics.io.metadata import Metadata
 
 LengthsOf = Callable[[str], Lengths]  # metric id → lengths in its unit (cached by the caller)

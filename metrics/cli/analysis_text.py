@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrics.io.analysis import Analysis, analysis_tables
-from metrics.io.results import Cell, Table, csv_cell
+from metrics.reports.analysis import Analysis, analysis_tables
+from metrics.reports.results import Cell, Table, csv_cell
 
 
 def _number(value: Cell) -> str:

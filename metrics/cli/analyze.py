@@ -8,7 +8,7 @@
 
 Buckets come with bootstrap intervals and a paired test against the baseline; ``agreement`` (the estimated human
 agreement of every system difference, beside its paired-bootstrap p-value) is always computed for the metrics it
-covers. The JSON is the analysis document of :mod:`metrics.io.analysis`; ``--format csv`` writes one file per table
+covers. The JSON is the analysis document of :mod:`metrics.reports.analysis`; ``--format csv`` writes one file per table
 into ``--output-dir``; ``--format table`` prints readable tables.
 """
 
@@ -37,9 +37,16 @@ from metrics.cli.analysis_text import format_analysis
 from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
 from metrics.core.language import detect_language
-from metrics.io.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, analysis_tables, to_json
 from metrics.io.inputs import read_segments
 from metrics.io.metadata import Metadata, read_metadata
+from metrics.reports.analysis import (
+    Analysis,
+    AnalysisSettings,
+    BucketSection,
+    analysis_header,
+    analysis_tables,
+    to_json,
+)
 from metrics.stats.significance import all_pairs
 
 

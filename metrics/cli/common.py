@@ -13,12 +13,13 @@ from typing import Any
 from metrics.cli import external as cli_external
 from metrics.cli.progress import ProgressBar
 from metrics.core.base import Metric
+from metrics.core.evaluation import Evaluation
 from metrics.core.language import Language, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, create_many, parse_set_options, spec_for
-from metrics.evaluate import Evaluation, evaluate
+from metrics.evaluate import evaluate
 from metrics.io.inputs import STDIN, Segments, check_same_length, read_all
-from metrics.io.results import Note, note_groups
 from metrics.kernels import processors
+from metrics.reports.results import Note, note_groups
 
 LANGUAGES = ("auto", "none", *(lang.value for lang in Language))
 

@@ -13,9 +13,10 @@ from metrics.cli import external as cli_external
 from metrics.cli.common import build_metrics, score_texts
 from metrics.cli.progress import ProgressBar
 from metrics.core import language
-from metrics.evaluate import Engine, Evaluation
+from metrics.core.evaluation import Evaluation
+from metrics.evaluate import Engine
 from metrics.io.inputs import STDIN
-from metrics.io.results import Note
+from metrics.reports.results import Note
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

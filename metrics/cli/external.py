@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from metrics.core.registry import SPECS
-from metrics.io.results import Note
+from metrics.reports.results import Note
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluation import Evaluation
     from metrics.families.external import External
 
 

@@ -12,8 +12,8 @@
 Inputs are ``.txt`` (one segment per line) or ``.jsonl`` (one object per line with a ``"text"`` string, which may
 hold newlines marking sentence boundaries), or one Parquet table with a column per system and reference
 (:mod:`metrics.io.parquet`). Scores are on each reference implementation's own scale. JSON and CSV follow the
-results schema of :mod:`metrics.io.results`; ``--output-dir`` writes segment scores to a file per system instead
-(:mod:`metrics.io.segment_files`). ``--engine dask`` computes the same numbers on a Dask cluster
+results schema of :mod:`metrics.reports.results`; ``--output-dir`` writes segment scores to a file per system instead
+(:mod:`metrics.reports.segment_files`). ``--engine dask`` computes the same numbers on a Dask cluster
 (:mod:`metrics.distributed`), reading large files partition by partition on the workers. Without ``-m`` the
 metrics are chosen from the references (:mod:`metrics.core.defaults`); with ``-l auto`` (the default) a Chinese,
 Japanese or Korean reference corpus gets the options its language calls for (:mod:`metrics.core.language`), except
@@ -37,8 +37,8 @@ from metrics.cli.text import format_scores, format_table
 from metrics.distributed.cluster import ClusterError
 from metrics.distributed.gather import GatherError
 from metrics.io.inputs import InputError
-from metrics.io.results import build_results, to_csv, to_json
-from metrics.io.segment_files import SegmentFormat, write_segment_scores
+from metrics.reports.results import build_results, to_csv, to_json
+from metrics.reports.segment_files import SegmentFormat, write_segment_scores
 
 
 def _version() -> str:

@@ -12,7 +12,7 @@ Same seed (``--seed``, else ``$SACREBLEU_SEED``, else 12345) and counts as sacre
 The counts default to sacrebleu's (1000 resamples, 10 000 trials), except with ``--all-pairs``: there ``auto``
 takes :func:`metrics.stats.significance.resamples_for` the number of pairs, so that the smallest reachable
 Holm-corrected p-value is at most α/10 (21 000 resamples for 15 systems), and says so on standard error.
-:func:`compute` returns them as :class:`metrics.io.results.Statistics`, which the results schema writes: intervals
+:func:`compute` returns them as :class:`metrics.reports.results.Statistics`, which the results schema writes: intervals
 per system (``--confidence`` or ``--paired-bs``), ``pairs`` (and ``groups`` with ``--all-pairs``), ``human`` and
 the settings, with sacrebleu's ``bs:…|seed:…`` or ``ar:…|seed:…`` fields in every signature. ``--rouge-bootstrap``
 gives rouge-score's own intervals of its ROUGE metrics (:mod:`metrics.stats.rouge_bootstrap`), ``--n-bootstrap``
@@ -27,12 +27,12 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from metrics.io.results import Statistics, StatisticsSettings
+from metrics.reports.results import Statistics, StatisticsSettings
 from metrics.stats.defaults import ARITHMETICS, DEFAULT_ALPHA, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
 
 # The statistics are imported where they run: a run that asks for none does not pay for importing them.
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluation import Evaluation
     from metrics.stats.correlation import Correlation
     from metrics.stats.rouge_bootstrap import AggregateScore, RougeBootstrapSettings
     from metrics.stats.significance import Interval, Method, PairResult

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.io.results import Results
+from metrics.reports.results import Results
 
 
 def _scores(results: Results) -> list[str]:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from metrics.core.base import CorpusDependent, Metric
+from metrics.core.evaluation import Evaluation, Progress, assemble, nrefs_field
 from metrics.distributed.cluster import WORKER_WAIT_SECONDS, ClusterError, connect
 from metrics.distributed.gather import PartResult, check_tiling, concatenate, input_notes
 from metrics.distributed.sources import Plan, Source
 from metrics.distributed.tasks import Recipe, add_summaries, score_part, summarize_part
-from metrics.evaluate import Evaluation, Progress, assemble, nrefs_field
 
 if TYPE_CHECKING:
     from distributed import Client, Future

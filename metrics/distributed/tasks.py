@@ -18,9 +18,9 @@ from typing import Any
 
 from metrics.core.base import CorpusDependent, CorpusSummary, Metric
 from metrics.core.cache import BoundedCache
+from metrics.core.evaluation import reference_counts
 from metrics.distributed.gather import PartResult
 from metrics.distributed.sources import PartReader
-from metrics.evaluate import reference_counts
 from metrics.parallel import segment_stats
 
 

@@ -1,1 +1,2 @@
-"""Input and output: reading segments and human scores (errors name the file and line), writing results."""
+"""Reading inputs: segments, segment metadata and human scores from text, JSON, CSV and Parquet files (errors name
+the file and line). Writing reports is :mod:`metrics.reports`."""

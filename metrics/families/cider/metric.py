@@ -495,5 +495,5 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         return np.asarray(pooled, dtype=np.float64)[..., 0]
 
     def signature(self) -> str:
-        # nrefs is prepended by metrics.evaluate.full_signature, which sees the reference streams.
+        # nrefs is prepended by metrics.core.evaluation.full_signature, which sees the reference streams.
         return f"tok:split|df:corpus|n:{ORDERS}|sigma:{self.config.sigma:g}|ref:pycocoevalcap-1.2|version:{VERSION}"

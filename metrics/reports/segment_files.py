@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.evaluate import Evaluation, SystemResult
-from metrics.io.results import csv_cell
+from metrics.core.evaluation import Evaluation, SystemResult
+from metrics.reports.results import csv_cell
 
 CHUNK_ROWS = 100_000
 

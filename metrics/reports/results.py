@@ -1,7 +1,7 @@
 """The results schema: one evaluation's scores, intervals, pairwise comparisons, tied groups, human correlations
 and notes — what ``scorelens score`` prints and what the app's overview downloads — with its JSON and CSV writers.
 
-:func:`build_results` makes a :class:`Results` from a :class:`~metrics.evaluate.Evaluation` and what
+:func:`build_results` makes a :class:`Results` from a :class:`~metrics.core.evaluation.Evaluation` and what
 :mod:`metrics.stats` computed on it (:class:`Statistics`); :func:`to_json` and :func:`to_csv` write it. The README's
 "Results schema" section documents the keys and tables; :data:`SCHEMA_VERSION` changes only when a key is renamed
 or removed or changes type, never when one is added.
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics.evaluate import Evaluation
+from metrics.core.evaluation import Evaluation
 
 if TYPE_CHECKING:  # annotations only: a run that asks for no statistics does not import them
     from metrics.stats.correlation import Correlation

@@ -1,6 +1,6 @@
 """The analysis document: what ``scorelens analyze`` prints and what the app's Analysis page downloads.
 
-It extends the results schema (:mod:`metrics.io.results`): the same header (``schema_version``, ``dataset``,
+It extends the results schema (:mod:`metrics.reports.results`): the same header (``schema_version``, ``dataset``,
 ``signatures``, ``metrics``; signatures carry the bootstrap fields ``bs:N|seed:S``), then one key per analysis
 section that was computed — a section not computed is left out — and ``notes``:
 
@@ -34,9 +34,9 @@ from metrics.analysis.documents import DocumentScores, RankingFlip
 from metrics.analysis.ngrams import NgramContrast, NgramReport
 from metrics.analysis.scoring import BucketResult, BucketSettings, significant
 from metrics.analysis.words import WordAccuracy
-from metrics.evaluate import Evaluation
-from metrics.io.results import Cell, Note, Results, Statistics, StatisticsSettings, Table, build_results, header
-from metrics.io.results import json_text as results_json_text
+from metrics.core.evaluation import Evaluation
+from metrics.reports.results import Cell, Note, Results, Statistics, StatisticsSettings, Table, build_results, header
+from metrics.reports.results import json_text as results_json_text
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,30 @@
+"""A document's CSV tables as ``<table>.csv`` files in one zip: the overview's and the Analysis page's downloads.
+
+Entries carry a fixed timestamp, so the same document gives the same bytes."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterable
+
+from metrics.reports.analysis import Analysis, analysis_tables
+from metrics.reports.results import Results, Table, tables
+
+
+def tables_zip(document_tables: Iterable[Table]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for table in document_tables:
+            archive.writestr(zipfile.ZipInfo(f"{table.name}.csv", date_time=(1980, 1, 1, 0, 0, 0)), table.to_csv())
+    return buffer.getvalue()
+
+
+def csv_zip(results: Results) -> bytes:
+    """Every CSV table of the results schema."""
+    return tables_zip(tables(results))
+
+
+def analysis_zip(analysis: Analysis) -> bytes:
+    """Every CSV table of the analysis document."""
+    return tables_zip(analysis_tables(analysis))
