@@ -20,7 +20,7 @@ from dashboard.compute import LRU, Job, NotComputed, report, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
-from metrics.core.base import Metric, SegmentStats
+from metrics.core.base import Metric, SegmentStats, expected_seconds, explain_segment
 from metrics.core.defaults import MetricChoice, choose_metrics
 from metrics.core.evaluation import Evaluation, SystemResult, full_signature
 from metrics.core.explanation import Explanation
@@ -323,7 +323,7 @@ def evaluation() -> Evaluation:
         # An external metric's rows belong to the named system, whatever its text (two may have the same outputs).
         owner = name if isinstance(metric, External) else None
         key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, data.system_hash(name), owner)
-        return Job(key, f"{metric.name} on {name}", run, lambda: metric.expected_seconds(hyps, refs))
+        return Job(key, f"{metric.name} on {name}", run, lambda: expected_seconds(metric, hyps, refs))
 
     jobs = {(name, m): job(name, m) for m in metrics for name in data.systems}
     results, failed = run_cached(_results(), jobs, "Scoring", expected=(ValueError, TypeError, NotComputed))
@@ -452,7 +452,7 @@ def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], 
 
         def run() -> Explanation:
             metric.prepare([list(stream) for stream in data.refs])
-            return metric.explain_segment(system, index, hyp, refs)
+            return explain_segment(metric, system, index, hyp, refs)
 
         # An external metric's evidence is the system's own score, so the system is part of its key.
         owner = system if isinstance(metric, External) else None

@@ -5,10 +5,10 @@ the work is split by metric: each task is one metric on a share of the systems, 
 split when there are fewer metrics than workers. Workers are forked, so they start in milliseconds and read the
 inputs and metric objects from the parent's memory; only the rows travel back. Forking a process that runs other
 threads is unsafe, so only single-threaded callers (the command line) ask for more than one job; anything else, and
-a platform without ``fork``, computes in this process. Metrics whose :attr:`Metric.in_process` is true (BERTScore, a
+a platform without ``fork``, computes in this process. Metrics whose traits say ``in_process`` (BERTScore, a
 causal LM: torch's threads; ROUGE: its kernel's threads, which forked workers would only make encode the references
 again; BERTScore's embedding cache and the batch floors its explanations read) are computed here after the workers
-are done, so no fork follows their threads. The rows are those of :meth:`Metric.system_stats`
+are done, so no fork follows their threads. The rows are those of :func:`~metrics.core.base.system_stats`
 either way.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats
+from metrics.core.base import CorpusDependent, CorpusSummary, Metric, SegmentStats, system_stats
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -47,7 +47,7 @@ def _run(task: _Task) -> tuple[str, dict[str, SegmentStats]]:
         raise RuntimeError("a worker started without its inputs")
     systems, refs, metrics = _shared
     metric_id, names = task
-    return metric_id, {name: metrics[metric_id].system_stats(name, systems[name], refs) for name in names}
+    return metric_id, {name: system_stats(metrics[metric_id], name, systems[name], refs) for name in names}
 
 
 def segment_stats(
@@ -76,7 +76,7 @@ def segment_stats(
                 segments = _segments_done(progress, done, steps, what, len(hyps))
             summary = summaries.get(metric_id)
             if summary is None:
-                result[name][metric_id] = metric.system_stats(name, hyps, refs, segments)
+                result[name][metric_id] = system_stats(metric, name, hyps, refs, segments)
             elif isinstance(metric, CorpusDependent):
                 result[name][metric_id] = metric.stats_within(hyps, refs, summary)
             else:
@@ -97,7 +97,7 @@ def compute_rows(
     process) or as they finish (several).
     """
     names = list(systems)
-    here = {metric_id: metric for metric_id, metric in metrics.items() if metric.in_process}
+    here = {metric_id: metric for metric_id, metric in metrics.items() if metric.traits.in_process}
     tasks = _tasks(names, [m for m in metrics if m not in here], jobs)
     context = None if jobs <= 1 or len(tasks) <= 1 else _fork_context()
     if context is None:
@@ -120,7 +120,7 @@ def compute_rows(
         for metric_id, metric in here.items():
             if progress is not None:
                 progress(done / steps, f"{metric.name} on {name}")
-            rows[name][metric_id] = metric.system_stats(name, systems[name], refs)
+            rows[name][metric_id] = system_stats(metric, name, systems[name], refs)
             done += 1
     return {name: {m: rows[name][m] for m in metrics} for name in names}
 

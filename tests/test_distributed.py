@@ -94,7 +94,7 @@ def _assert_identical(local: Evaluation, dist: Evaluation) -> None:
 @pytest.mark.dask
 def test_every_metric_gives_the_local_rows_bit_for_bit(scheduler, corpus):
     systems, refs = corpus
-    ids = [m for m in SPECS if SPECS[m].available() and create(m).partitionable]
+    ids = [m for m in SPECS if SPECS[m].available() and create(m).traits.partitionable]
     local = evaluate(systems, refs, {m: create(m) for m in ids})
     dist = evaluate(systems, refs, {m: create(m) for m in ids}, engine="dask", scheduler=scheduler)
     _assert_identical(local, dist)

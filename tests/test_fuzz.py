@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_meteor import nltk_wordnet  # noqa: F401  (the fixture: nltk's WordNet from Debian's wordnet-base)
 
+from metrics.core.base import explain_segment, system_stats
 from metrics.core.registry import SPECS, available_metrics, create
 from metrics.families.bleu.metric import MECAB, MECAB_KO
 
@@ -325,7 +326,7 @@ def check_invariants(examples: int, metric_ids: list[str]) -> None:
         refs_b = [refs_b[k] if k < len(refs_b) else [None] * len(hyps_b) for k in range(width)]
         hyps, refs = hyps_a + hyps_b, [a + b for a, b in zip(refs_a, refs_b, strict=True)]
         for metric_id, metric in built.items():
-            stats = metric.system_stats("fuzz", hyps, refs)
+            stats = system_stats(metric, "fuzz", hyps, refs)
             scores = np.asarray(metric.segment_scores(stats))
             low, high = RANGES[metric_id]
             corpus = metric.corpus_score(stats)
@@ -340,7 +341,7 @@ def check_invariants(examples: int, metric_ids: list[str]) -> None:
             metric.prepare(refs)
             for i, hyp in enumerate(hyps):
                 seg_refs = [stream[i] for stream in refs if stream[i] is not None]
-                explanation = metric.explain_segment("fuzz", i, hyp, seg_refs)
+                explanation = explain_segment(metric, "fuzz", i, hyp, seg_refs)
                 assert np.array_equal(np.asarray(explanation.row, dtype=np.float64), stats.rows[i]), (metric_id, i)
                 assert close(explanation.score, float(scores[i])), (metric_id, i)
 

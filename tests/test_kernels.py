@@ -256,10 +256,10 @@ def test_rouge_rows_split_over_threads(
             expected = create(metric_id, options).stats(hyps, corpus.refs).rows
         assert rows.tobytes() == expected.tobytes()
     assert len(metric._vocabularies) == 3 and len({id(v) for v in metric._vocabularies}) == 3
-    assert metric.in_process
+    assert metric.traits.in_process
     alone = create(metric_id, {**options, "tokenizer": "unicode"})
     alone.stats(corpus.systems["baseline"], corpus.refs)
-    assert len(alone._vocabularies) == 1 and not alone.in_process
+    assert len(alone._vocabularies) == 1 and not alone.traits.in_process
 
 
 def test_rouge_vocabulary_stems_each_token_once_into_shared_forms() -> None:

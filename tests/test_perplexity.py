@@ -66,7 +66,7 @@ def test_a_corpus_file_trains_the_model_and_the_signature_says_so(tmp_path, wmt)
         rel_close(s, lm.perplexity(ngrams(pad_both_ends(h.split(), n=2), 2)))
         for s, h in zip(scores, hyps[:50], strict=True)
     )
-    assert not metric.reads_references and full_signature(metric, refs).startswith(
+    assert not metric.traits.reads_references and full_signature(metric, refs).startswith(
         "lm:wb|order:2|unk:2|train:file:news.txt:sha256:"
     )
     assert full_signature(create("perplexity"), refs).startswith("nrefs:2|lm:wb|order:3|unk:2|train:refs|")
@@ -142,5 +142,5 @@ def test_a_causal_lm_from_a_folder_equals_its_own_loss(tmp_path):
     assert "".join(hyps[0][t.start : t.end] for t in ex.tokens if t.located).replace(" ", "") == hyps[0].replace(
         " ", ""
     )
-    assert not metric.reads_references and metric.signature().startswith("lm:causal|model:")
+    assert not metric.traits.reads_references and metric.signature().startswith("lm:causal|model:")
     assert np.isfinite(metric.corpus_score(stats))

@@ -20,6 +20,7 @@ import numpy as np
 
 from metrics.core.config import build_config
 from metrics.core.explanation import Explanation
+from metrics.core.traits import Traits
 
 Aggregate = Literal["sum", "mean"]
 # Called with the number of segments done so far, so a front end can show progress on long corpora (and stop the
@@ -74,6 +75,15 @@ class SegmentStats:
         rows = self.rows if index is None else self.rows[index]
         axis = rows.ndim - 2
         return rows.sum(axis=axis) if self.aggregate == "sum" else rows.mean(axis=axis)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """What a metric's rows hook (:meth:`Metric._rows`) computed: ``matrix[i]`` is segment ``i``'s row, and
+    ``notes`` are what scoring found on the way that the rows do not show (a search that hit its bound)."""
+
+    matrix: np.ndarray
+    notes: tuple[StatsNote, ...] = field(default=())
 
 
 def segment_refs(refs: Sequence[Sequence[str | None]], i: int) -> list[str]:
@@ -139,6 +149,37 @@ class CorpusDependent(ABC):
         """Rows of these segments, scored within the corpus that ``summary`` describes."""
 
 
+class SystemScored(ABC):
+    """A metric whose rows, or the evidence behind them, depend on which system's outputs it scores, not only on
+    their text: rows that are data about named systems (:mod:`metrics.families.external`), evidence that depends on
+    the batches a system's corpus was scored in (:mod:`metrics.families.bertscore`). Callers go through
+    :func:`system_stats` and :func:`explain_segment`, which fall back to :meth:`Metric.stats` and
+    :meth:`Metric.explain` for every other metric."""
+
+    @abstractmethod
+    def system_stats(
+        self,
+        system: str,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]],
+        progress: Progress | None = None,
+    ) -> SegmentStats:
+        """Statistics of the outputs ``hyps`` of the system named ``system``."""
+
+    @abstractmethod
+    def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> Explanation:
+        """The evidence behind segment ``index`` (0-based) of system ``system``."""
+
+
+class CostEstimated(ABC):
+    """A metric whose cost grows fast with segment length (TER's shift search), so that a front end can ask before
+    starting; :func:`expected_seconds` is ``None`` for every other metric (fast enough not to ask)."""
+
+    @abstractmethod
+    def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float | None:
+        """About how long :meth:`Metric.stats` takes on these segments; ``None``: fast enough not to ask."""
+
+
 def check_segment(hyp: object, refs: object, metric: str) -> tuple[str, list[str]]:
     """One segment's inputs as the single-sentence paths take them: ``hyp`` a string and ``refs`` a sequence of
     reference strings, refused with a ``TypeError`` naming the argument otherwise, as sacrebleu's ``sentence_score``
@@ -165,9 +206,14 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     """Base class: a frozen config, per-segment statistics, a corpus score from pooled rows, a signature, and the
     evidence behind a segment's score as an :class:`~metrics.core.explanation.Explanation` of ``explanation_type``.
 
-    Subclasses set ``id``, ``name``, ``aggregate``, ``Config``, ``explanation_type`` and ``columns`` and implement
-    :meth:`_segment_row`, :meth:`score_pooled`, :meth:`signature` and :meth:`_explain`. Metrics that need the whole
-    corpus before scoring a segment (CIDEr-D's document frequencies) override :meth:`prepare` and :meth:`stats`.
+    What a family must implement: ``id``, ``aggregate``, ``Config``, ``explanation_type`` (class attributes),
+    ``name`` and ``columns``, and :meth:`_segment_row`, :meth:`score_pooled`, :meth:`signature` and
+    :meth:`_explain`. What it may override: the hooks of the :meth:`stats` template — :meth:`_rows` for a batch or
+    compiled-kernel path, :meth:`_corpus_notes` for warnings about the corpus —, :meth:`prepare` when a segment is
+    scored within the whole reference corpus (CIDEr-D's document frequencies), and :attr:`traits` when it runs
+    otherwise than in plain per-segment Python. What it may opt into: :class:`CorpusDependent` (partitions scored
+    within a corpus summary), :class:`SystemScored` (rows or evidence looked up by system), :class:`CostEstimated`
+    (a front end asks before a long run).
 
     The single-segment entry points :meth:`segment_row`, :meth:`explain` and :meth:`sentence_score` check their
     inputs here, once for every metric (:func:`check_segment`), then call the family's protected implementation;
@@ -200,9 +246,10 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         """Names of the sufficient-statistics columns."""
 
     @abstractmethod
-    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray | list[float]:
-        """Sufficient statistics of one segment (inputs already checked): an array or a list (:meth:`stats` makes
-        one array of all rows, and an array per row can cost more than counting a short segment)."""
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray | Sequence[float]:
+        """Sufficient statistics of one segment (inputs already checked): an array or a sequence of floats
+        (:meth:`_rows` makes one array of all rows, and an array per row can cost more than counting a short
+        segment)."""
 
     @abstractmethod
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -227,22 +274,10 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         return self._explain(*check_segment(hyp, refs, self.name))
 
     @property
-    def reads_references(self) -> bool:
-        """Whether the scores depend on the references (their number then leads the full signature)."""
-        return True
-
-    @property
-    def in_process(self) -> bool:
-        """Whether its rows are computed in the calling process even under ``--jobs`` (:mod:`metrics.parallel`): a
-        metric that keeps what scoring found for its explanations or runs threads of its own (torch) says so."""
-        return False
-
-    @property
-    def partitionable(self) -> bool:
-        """Whether segments scored in partitions get the rows the whole corpus gives them, as the dask engine needs
-        (a :class:`CorpusDependent` metric gets them through its summary). False for rows that depend on the other
-        segments in a way no summary reproduces: a model trained on the references, bert-score's batches."""
-        return True
+    def traits(self) -> Traits:
+        """How the engines may run this metric (:class:`~metrics.core.traits.Traits`); a family whose traits
+        depend on its config or on the compiled kernels overrides this."""
+        return Traits()
 
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
         """Bind the reference corpus (streams, as :meth:`stats` takes them) that single-segment calls —
@@ -253,35 +288,27 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     def stats(
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
     ) -> SegmentStats:
-        """Sufficient statistics of every segment; ``progress`` hears how many segments are done."""
+        """Sufficient statistics of every segment; ``progress`` hears how many segments are done. The template
+        every family shares: :func:`check_corpus`, then the rows (:meth:`_rows`), then the notes about the corpus
+        (:meth:`_corpus_notes`)."""
         check_corpus(hyps, refs, self.id)
+        rows = self._rows(hyps, refs, progress)
+        notes = (*rows.notes, *self._corpus_notes(hyps, refs, rows.matrix))
+        return SegmentStats(self.id, self.columns, rows.matrix, self.aggregate, notes)
+
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
+        """The rows of checked inputs, segment by segment through :meth:`_segment_row`. A family overrides this
+        for a batch or compiled-kernel path (whole-corpus kernels included) and reports to ``progress`` itself."""
         rows = [self._segment_row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
-        matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
-        return SegmentStats(self.id, self.columns, matrix, self.aggregate)
+        return Rows(np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns)))
 
-    def system_stats(
-        self,
-        system: str,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str | None]],
-        progress: Progress | None = None,
-    ) -> SegmentStats:
-        """Statistics of the outputs of the system named ``system``: :meth:`stats` of its text for every computed
-        metric. A metric whose rows are data about named systems (:mod:`metrics.families.external`) looks them up by name."""
-        del system
-        return self.stats(hyps, refs, progress)
-
-    def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> ExplanationT:
-        """The evidence behind segment ``index`` (0-based) of system ``system``: :meth:`explain` of its text for every
-        computed metric; a data metric looks the segment up by system and index."""
-        del system, index
-        return self.explain(hyp, refs)
-
-    def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float | None:
-        """About how long :meth:`stats` takes on these segments, for metrics whose cost grows fast with segment
-        length, so a front end can ask before starting; ``None`` (the default): fast enough not to ask."""
-        del hyps, refs
-        return None
+    def _corpus_notes(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
+    ) -> tuple[StatsNote, ...]:
+        """Warnings about this corpus from its inputs and rows (a tokenizer that deleted letters, segments whose
+        search was bounded); none by default."""
+        del hyps, refs, rows
+        return ()
 
     def corpus_score(self, stats: SegmentStats) -> float:
         if len(stats) == 0:
@@ -302,3 +329,33 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         row = np.asarray(self.segment_row(hyp, refs), dtype=np.float64)[None, :]
         stats = SegmentStats(self.id, self.columns, row, self.aggregate)
         return float(self.segment_scores(stats)[0])
+
+
+def system_stats(
+    metric: Metric[Any, Any],
+    system: str,
+    hyps: Sequence[str],
+    refs: Sequence[Sequence[str | None]],
+    progress: Progress | None = None,
+) -> SegmentStats:
+    """Statistics of the outputs of the system named ``system``: :meth:`Metric.stats` of its text, or the
+    :class:`SystemScored` metric's own rows of that system."""
+    if isinstance(metric, SystemScored):
+        return metric.system_stats(system, hyps, refs, progress)
+    return metric.stats(hyps, refs, progress)
+
+
+def explain_segment(metric: Metric[Any, Any], system: str, index: int, hyp: str, refs: Sequence[str]) -> Explanation:
+    """The evidence behind segment ``index`` (0-based) of system ``system``: :meth:`Metric.explain` of its text, or
+    the :class:`SystemScored` metric's evidence for that system's segment."""
+    if isinstance(metric, SystemScored):
+        return metric.explain_segment(system, index, hyp, refs)
+    return metric.explain(hyp, refs)
+
+
+def expected_seconds(
+    metric: Metric[Any, Any], hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
+) -> float | None:
+    """About how long :meth:`Metric.stats` takes on these segments, for a :class:`CostEstimated` metric; ``None``
+    for every other."""
+    return metric.expected_seconds(hyps, refs) if isinstance(metric, CostEstimated) else None

@@ -44,7 +44,7 @@ def full_signature(metric: Metric, refs: Sequence[Sequence[str | None]]) -> str:
 def signature_with(metric: Metric, nrefs: str) -> str:
     """The metric's signature led by the ``nrefs`` field (see :func:`nrefs_field`) when its scores depend on the
     references."""
-    return f"nrefs:{nrefs}|{metric.signature()}" if metric.reads_references else metric.signature()
+    return f"nrefs:{nrefs}|{metric.signature()}" if metric.traits.reads_references else metric.signature()
 
 
 @dataclass(frozen=True)

@@ -153,7 +153,7 @@ def score_plan(
 ) -> Scored:
     """Score a source's ``plan`` (made on the cluster of ``client``: see :func:`run`, which also turns a worker that
     kept dying into a :class:`ClusterError`)."""
-    whole = [m for m, metric in metrics.items() if not metric.partitionable]
+    whole = [m for m, metric in metrics.items() if not metric.traits.partitionable]
     if whole:
         raise ValueError(
             f"{', '.join(whole)}: rows depend on the whole corpus in a way partitions cannot reproduce; "

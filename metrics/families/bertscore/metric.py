@@ -30,11 +30,22 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, check_segment, segment_refs
+from metrics.core.base import (
+    Metric,
+    Progress,
+    Rows,
+    SegmentStats,
+    StatsNote,
+    SystemScored,
+    check_corpus,
+    check_segment,
+    segment_refs,
+)
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
+from metrics.core.traits import Traits
 from metrics.families.bertscore.encoder import DEFAULT_MODEL_NAME, Encoded, Encoder, Idf, encoder, model_path, weights
 
 Reported = Literal["F", "P", "R"]
@@ -121,7 +132,7 @@ class BERTScoreExplanation(Explanation):
     layers: int
 
 
-class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
+class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation], SystemScored):
     """BERTScore P, R and F per segment (bert-score 0.3.13); reports the mean of ``score`` over segments."""
 
     id = "bertscore"
@@ -150,14 +161,11 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         return COLUMNS
 
     @property
-    def in_process(self) -> bool:
-        """Torch runs threads of its own, and the embedding cache and the batch floors explain_segment reads stay."""
-        return True
-
-    @property
-    def partitionable(self) -> bool:
-        """A pair's batch (its zero padding) and the idf weights depend on the other segments."""
-        return False
+    def traits(self) -> Traits:
+        """In process: torch runs threads of its own, and the embedding cache and the batch floors explain_segment
+        reads stay. Not partitionable: a pair's batch (its zero padding) and the idf weights depend on the other
+        segments."""
+        return Traits(in_process=True, partitionable=False)
 
     @property
     def encoder(self) -> Encoder:
@@ -312,15 +320,10 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
             k += len(refs)
         return found
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         """P, R, F of every segment, matched in bert-score's batches; embeds every unique sentence not yet cached
         (references once for all systems)."""
-        stats = self._stats(hyps, refs)[0]
-        if progress is not None:  # embedding progress has its own report; the rows come at once
-            progress(len(hyps))
-        return stats
+        return self._batched(hyps, refs, progress)[0]
 
     def system_stats(
         self,
@@ -329,21 +332,21 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         refs: Sequence[Sequence[str | None]],
         progress: Progress | None = None,
     ) -> SegmentStats:
-        stats, floors = self._stats(hyps, refs)
-        if progress is not None:  # embedding progress has its own report; the rows come at once
-            progress(len(hyps))
+        """:meth:`stats`, keeping the batch floors of ``system``'s segments for :meth:`explain_segment`."""
+        check_corpus(hyps, refs, self.id)
+        rows, floors = self._batched(hyps, refs, progress)
         per_segment = [segment_refs(refs, i) for i in range(len(hyps))]
         for i, (hyp, seg_refs) in enumerate(zip(hyps, per_segment, strict=True)):
             if any(a or b for a, b in floors[i]):
                 self._floors.setdefault((system, hyp, tuple(seg_refs)), {})[i] = floors[i]
             else:
                 self._floors.pop((system, hyp, tuple(seg_refs)), None)
-        return stats
+        return SegmentStats(self.id, self.columns, rows.matrix, self.aggregate, rows.notes)
 
-    def _stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
-    ) -> tuple[SegmentStats, list[list[tuple[bool, bool]]]]:
-        check_corpus(hyps, refs, self.id)
+    def _batched(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None
+    ) -> tuple[Rows, list[list[tuple[bool, bool]]]]:
+        """The rows of checked inputs and every pair's batch floors."""
         self.prepare(refs)
         per_segment = [segment_refs(refs, i) for i in range(len(hyps))]
         unique = list(dict.fromkeys([*hyps, *(r for rs in per_segment for r in rs)]))
@@ -353,8 +356,10 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation]):
         rows = np.empty((len(hyps), 3), dtype=np.float64)
         for i, hyp in enumerate(hyps):
             rows[i], _, _ = self._segment(encoded[hyp], encoded_refs[i], floors[i])
+        if progress is not None:  # embedding progress has its own report; the rows come at once
+            progress(len(hyps))
         notes = tuple(StatsNote(kind) for kind in self._notes(list(encoded.values())))
-        return SegmentStats(self.id, self.columns, rows, self.aggregate, notes), floors
+        return Rows(rows, notes), floors
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return np.asarray(pooled, dtype=np.float64)[..., COLUMNS.index(self.config.score)]

@@ -22,13 +22,13 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, segments_text
+from metrics.core.base import Metric, SegmentStats, StatsNote, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_counts
@@ -264,14 +264,13 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
             "use a lower n-gram order or a smoothing method",
         )
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        """Rows of every segment, with nltk's no-overlap warnings (method0) as notes: for the segments
-        ``sentence_bleu`` warns about, and for the corpus when ``corpus_bleu`` would warn."""
-        stats = super().stats(hyps, refs, progress)
+    def _corpus_notes(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
+    ) -> tuple[StatsNote, ...]:
+        """nltk's no-overlap warnings (method0): for the segments ``sentence_bleu`` warns about, and for the corpus
+        when ``corpus_bleu`` would warn."""
         n = self.config.max_ngram_order
-        nums = stats.rows[:, 2 : 2 + n]
+        nums = rows[:, 2 : 2 + n]
         warned = [i + 1 for i, row in enumerate(nums) if self._missing_orders([int(x) for x in row])]
         notes: list[StatsNote] = []
         if warned:
@@ -280,14 +279,14 @@ class NltkBLEU(Metric[NltkBLEUConfig, NltkBLEUExplanation]):
                 "smoothing (method0), scores them about 0"
             )
             notes.append(StatsNote(kind, segments_text(warned)))
-        corpus_orders = self._missing_orders([int(x) for x in nums.sum(0)]) if len(stats) else ""
+        corpus_orders = self._missing_orders([int(x) for x in nums.sum(0)]) if len(rows) else ""
         if corpus_orders:
             kind = (
                 "the corpus has no n-gram overlap of some order: nltk's corpus_bleu warns and, without smoothing "
                 "(method0), scores it about 0"
             )
             notes.append(StatsNote(kind, f"0 counts of {corpus_orders} overlaps"))
-        return replace(stats, notes=(*stats.notes, *notes))
+        return tuple(notes)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         rows = np.atleast_2d(pooled)

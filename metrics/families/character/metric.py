@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from metrics.core.base import Progress, SegmentStats, StatsNote, check_corpus, each_segment, segments_text
+from metrics.core.base import Progress, Rows, StatsNote, each_segment, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditOp
 from metrics.core.explanation import Explanation
@@ -325,11 +325,8 @@ class CharacTER(LowestOverReferences[CharacTERConfig, CharacTERExplanation, Refe
             references=tuple(results),
         )
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        """Sentence scores; segments whose shift search hit ``max_shift_work`` are named in ``notes``."""
-        check_corpus(hyps, refs, self.id)
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
+        """Sentence scores; segments whose shift search hit ``max_shift_work`` are named in the notes."""
         rows = np.empty((len(hyps), 1), dtype=np.float64)
         bounded = []
         for i, hyp, seg_refs in each_segment(hyps, refs, progress):
@@ -344,7 +341,7 @@ class CharacTER(LowestOverReferences[CharacTERConfig, CharacTERExplanation, Refe
                 "may differ from the reference's (higher or lower)"
             )
             notes = (StatsNote(kind, segments_text(bounded)),)
-        return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
+        return Rows(rows, notes)
 
     def signature(self) -> str:
         work = self.config.max_shift_work

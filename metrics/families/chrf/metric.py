@@ -21,7 +21,7 @@ from typing import ClassVar, Literal, NamedTuple
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, each_segment
+from metrics.core.base import Metric, Progress, Rows, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -275,14 +275,12 @@ class CHRF(Metric[CHRFConfig, CHRFExplanation]):
             at += len(segment)
         return np.array(rows).reshape(-1, 3 * self.order), per_segment
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        check_corpus(hyps, refs, self.id)
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
+        """Every segment's candidate rows first, then the choice among them in one vectorized call."""
         candidates = [
             self._segment_candidates(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)
         ]
-        return SegmentStats(self.id, self.columns, self._choose(candidates)[0], self.aggregate)
+        return Rows(self._choose(candidates)[0])
 
     def _segment_candidates(self, hyp: str, refs: Sequence[str]) -> list[list[int]]:
         ngrams = kernel("ngrams")

@@ -37,6 +37,7 @@ from metrics.core.base import (
     CorpusSummary,
     Metric,
     Progress,
+    Rows,
     SegmentStats,
     StatsNote,
     check_corpus,
@@ -341,7 +342,8 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         if self._weights is None or self._weights.df is not summary:
             # Bound once per summary: every partition a worker scores shares the one broadcast object.
             self._weights, self._fit_key = _Weights(summary), None
-        return self._scored(hyps, self._weights, self._vectors(self._weights, self._cooked(refs)))
+        rows = self._scored(hyps, self._weights, self._vectors(self._weights, self._cooked(refs)))
+        return SegmentStats(self.id, self.columns, rows.matrix, self.aggregate, rows.notes)
 
     def _bound(self, df: DocumentFrequencies | None) -> _Weights:
         if df is not None:
@@ -461,11 +463,8 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
             sigma=self.config.sigma,
         )
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         """Bind ``refs`` as the corpus (document frequencies) and score every image against it."""
-        check_corpus(hyps, refs, self.id)
         return self._scored(hyps, self._fit(refs), self._ref_vectors, progress)
 
     def _scored(
@@ -474,7 +473,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         weights: _Weights,
         ref_vectors: list[list[_Vector]],
         progress: Progress | None = None,
-    ) -> SegmentStats:
+    ) -> Rows:
         scores = np.empty(len(hyps), dtype=np.float64)
         for i, (hyp, rvecs) in enumerate(zip(hyps, ref_vectors, strict=True)):
             hvec = weights.vector(ngram_counts(hyp.split(), ORDERS))
@@ -489,7 +488,7 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
                     "CIDEr-D of a one-image corpus is 0 for every hypothesis: idf = ln(1) − ln(df) = 0 (as pycocoevalcap)"
                 ),
             )
-        return SegmentStats(self.id, self.columns, scores[:, None], self.aggregate, notes)
+        return Rows(scores[:, None], notes)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return np.asarray(pooled, dtype=np.float64)[..., 0]

@@ -48,7 +48,7 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Progress, SegmentStats, StatsNote, check_corpus, segment_refs, segments_text
+from metrics.core.base import Progress, Rows, StatsNote, segment_refs, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.references import LowestOverReferences, reference_notes
@@ -376,15 +376,12 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
             references=tuple(results),
         )
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         """Sentence scores; segments with a pair beyond ``max_cells`` are named in ``notes``.
 
         Pairs of similar length are aligned together (:func:`align_batch`); the arithmetic per cell is the same
         as :func:`align`, which :meth:`explain` uses (the tests check both agree on every real segment).
         """
-        check_corpus(hyps, refs, self.id)
         c = self.config
         pairs: list[tuple[str, str]] = []
         owner: list[int] = []
@@ -425,7 +422,7 @@ class EED(LowestOverReferences[EEDConfig, EEDExplanation, EEDAlignment]):
             bounded = sorted({owner[k] + 1 for k in over})
             kind = f"a hypothesis/reference pair beyond max_cells={c.max_cells} was scored 1.0 without alignment"
             notes = (StatsNote(kind, segments_text(bounded)),)
-        return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
+        return Rows(rows, notes)
 
     def signature(self) -> str:
         c = self.config

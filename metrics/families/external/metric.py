@@ -19,9 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, check_corpus
+from metrics.core.base import Metric, Progress, Rows, SegmentStats, SystemScored, check_corpus
 from metrics.core.config import check_options
 from metrics.core.explanation import Explanation
+from metrics.core.traits import Traits
 from metrics.families.external.scores import ExternalScores
 
 VERSION = "scorelens-0.1.0"
@@ -51,7 +52,7 @@ class ExternalExplanation(Explanation):
     one_based: bool
 
 
-class External(Metric[ExternalConfig, ExternalExplanation]):
+class External(Metric[ExternalConfig, ExternalExplanation], SystemScored):
     """Segment scores read from a file (:class:`~metrics.families.external.scores.ExternalScores`)."""
 
     aggregate = "mean"
@@ -73,13 +74,10 @@ class External(Metric[ExternalConfig, ExternalExplanation]):
         return ("score",)
 
     @property
-    def reads_references(self) -> bool:
-        return False
-
-    @property
-    def partitionable(self) -> bool:
-        """Rows are looked up by system for the whole file, and a worker could not rebuild the scores."""
-        return False
+    def traits(self) -> Traits:
+        """The scores do not read the references; rows are looked up by system for the whole file, and a worker
+        could not rebuild the scores, so partitions are not scored apart."""
+        return Traits(reads_references=False, partitionable=False)
 
     def _refuse(self) -> ValueError:
         return ValueError(
@@ -129,10 +127,7 @@ class External(Metric[ExternalConfig, ExternalExplanation]):
             one_based=self.scores.one_based,
         )
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        del progress
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         raise self._refuse()
 
     def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:

@@ -36,7 +36,7 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, check_corpus, each_segment
+from metrics.core.base import Metric
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
@@ -466,16 +466,8 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
             self._row_cache[key] = row
         return row
 
-    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
-        return np.array(self._segment(hyp, refs), dtype=np.float64)
-
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        check_corpus(hyps, refs, self.id)
-        rows = [self._segment(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
-        matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.columns))
-        return SegmentStats(self.id, self.columns, matrix, self.aggregate)
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
+        return self._segment(hyp, refs)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return np.asarray(pooled, dtype=np.float64)[..., 0]

@@ -30,9 +30,8 @@ import numpy as np
 from metrics.core.base import (
     Metric,
     Progress,
-    SegmentStats,
+    Rows,
     StatsNote,
-    check_corpus,
     each_segment,
     segment_refs,
     segments_text,
@@ -41,6 +40,7 @@ from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.extras import NEURAL
 from metrics.core.tokens import Token, locate
+from metrics.core.traits import Traits
 from metrics.families.perplexity.causal import causal_lm
 from metrics.families.perplexity.ngram import EOS, NgramModel, Smoothing
 from metrics.io.inputs import InputError, read_segments
@@ -131,18 +131,16 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         return ("nll", "tokens")
 
     @property
-    def reads_references(self) -> bool:
-        return self.config.model != "causal" and not self.config.corpus
-
-    @property
-    def in_process(self) -> bool:
-        """A causal LM runs torch's threads; an n-gram model is plain Python and may be forked."""
-        return self.config.model == "causal"
-
-    @property
-    def partitionable(self) -> bool:
-        """A model trained on the references needs all of them; a corpus file or a causal LM is the same anywhere."""
-        return not self.reads_references
+    def traits(self) -> Traits:
+        """A model trained on the references reads them and needs all of them, so partitions cannot be scored
+        apart; a corpus file or a causal LM is the same anywhere. A causal LM runs torch's threads; an n-gram model
+        is plain Python and may be forked."""
+        trains_on_refs = self.config.model != "causal" and not self.config.corpus
+        return Traits(
+            reads_references=trains_on_refs,
+            in_process=self.config.model == "causal",
+            partitionable=not trains_on_refs,
+        )
 
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
         """Train the n-gram model on the references (unless it trains on a corpus file or is a causal LM)."""
@@ -219,10 +217,9 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
     def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         return np.array(self._explain(hyp, refs).row, dtype=np.float64)
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        check_corpus(hyps, refs, self.id)
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
+        """Train on the references (see :meth:`prepare`), then score every hypothesis; what its explanation notes
+        (windows, probability 0) becomes a note naming the segments."""
         self.prepare(refs)
         explained = [self._explain(hyp, ()) for _, hyp, _ in each_segment(hyps, refs, progress)]
         rows = np.array([e.row for e in explained], dtype=np.float64).reshape(len(hyps), 2)
@@ -230,8 +227,7 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         for i, e in enumerate(explained):
             for kind in e.notes:
                 by_kind.setdefault(kind, []).append(i + 1)
-        notes = tuple(StatsNote(kind, segments_text(numbers)) for kind, numbers in by_kind.items())
-        return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
+        return Rows(rows, tuple(StatsNote(kind, segments_text(numbers)) for kind, numbers in by_kind.items()))
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         pooled = np.asarray(pooled, dtype=np.float64)

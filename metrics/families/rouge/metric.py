@@ -38,11 +38,12 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, check_corpus, each_segment
+from metrics.core.base import Metric, Progress, Rows, StatsNote, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
+from metrics.core.traits import Traits
 from metrics.families.rouge.lcs import (
     Pair,
     SentencePack,
@@ -283,7 +284,6 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     aggregate: ClassVar[Literal["mean"]] = "mean"
     Config: ClassVar[type] = RougeConfig
     explanation_type: ClassVar[type[RougeExplanation]] = RougeExplanation
-    rouge_type: str
     _by_lines: ClassVar[bool] = False  # whether the texts' sentences are their lines (ROUGE-Lsum)
 
     def __init__(self, config: RougeConfig | None = None, **options: object) -> None:
@@ -305,7 +305,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         c = self.config
         return "|".join(
             [
-                f"type:{self.rouge_type}",
+                f"type:{self.id}",
                 f"tok:{c.tokenizer}",
                 f"stem:{'yes' if c.stemmer else 'no'}",
                 "f:f1",
@@ -345,10 +345,10 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         return processors() if self.config.tokenizer == "default" else 1
 
     @property
-    def in_process(self) -> bool:
-        """Whether its kernel spreads a call over threads of its own (then forked workers would only duplicate the
-        references' encoding)."""
-        return kernel("rouge") is not None and self._threads() > 1
+    def traits(self) -> Traits:
+        """In process when its kernel spreads a call over threads of its own (then forked workers would only
+        duplicate the references' encoding)."""
+        return Traits(in_process=kernel("rouge") is not None and self._threads() > 1)
 
     def _vocabulary_for(self, compiled: ModuleType, part: int = 0) -> Any:
         """The vocabulary of the ``part``-th thread of a kernel call; a new one (and no encoded references) once it
@@ -389,31 +389,27 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
     def _kernel_rows(self, compiled: ModuleType, vocabulary: Any, hyps: Sequence[str], streams: list[list[Any]]) -> Any:
         """The kernel's flat rows of the hypotheses against encoded reference streams."""
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        """Rows of every segment, with a note when the default tokenizer deleted letters (see the module doc)."""
-        check_corpus(hyps, refs, self.rouge_type)
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         compiled = kernel("rouge")
         if compiled is None:
             rows = [self._row(hyp, seg_refs) for _, hyp, seg_refs in each_segment(hyps, refs, progress)]
-            matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
-        else:
-            # in chunks, so that progress is heard while the kernel works
-            chunks = []
-            step = KERNEL_CHUNK * self._threads()
-            for start in range(0, len(hyps), step):
-                stop = min(start + step, len(hyps))
-                chunks.append(self._compiled_rows(hyps[start:stop], [s[start:stop] for s in refs], compiled))
-                if progress is not None:
-                    progress(stop)
-            matrix = np.concatenate(chunks) if chunks else np.empty((0, len(COLUMNS)), dtype=np.float64)
-        notes = tuple(n for n in (self._discard_note(hyps, refs), self._corpus_note(hyps, refs)) if n is not None)
-        return SegmentStats(self.rouge_type, COLUMNS, matrix, self.aggregate, notes)
+            return Rows(np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
+        # in chunks, so that progress is heard while the kernel works
+        chunks = []
+        step = KERNEL_CHUNK * self._threads()
+        for start in range(0, len(hyps), step):
+            stop = min(start + step, len(hyps))
+            chunks.append(self._compiled_rows(hyps[start:stop], [s[start:stop] for s in refs], compiled))
+            if progress is not None:
+                progress(stop)
+        return Rows(np.concatenate(chunks) if chunks else np.empty((0, len(COLUMNS)), dtype=np.float64))
 
-    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> StatsNote | None:
-        """A warning about the corpus as a whole, for the family members that need one."""
-        return None
+    def _corpus_notes(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
+    ) -> tuple[StatsNote, ...]:
+        """A note when the default tokenizer deleted letters (see the module doc)."""
+        discarded = self._discard_note(hyps, refs)
+        return () if discarded is None else (discarded,)
 
     def _discard_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> StatsNote | None:
         """A warning when the ASCII tokenizer silently deleted letters (CJK text scores 0 with it)."""
@@ -472,7 +468,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
             row=tuple(float(x) for x in row),
             notes=self._notes(hyp_lost, refs_lost),
             best_ref=best,
-            metric=self.rouge_type,
+            metric=self.id,
             hyp_tokens=hyp_tokens,
             references=tuple(references),
             precision=float(row[0]),
@@ -507,13 +503,14 @@ class RougeN(_Rouge):
     id: ClassVar[str] = "rougeN"
     Config: ClassVar[type] = RougeNConfig
 
+    def __init__(self, config: RougeConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        # Its registered id (rouge1, rouge2, …) names n, so it is the instance's, as an external metric's is.
+        vars(self)["id"] = f"rouge{self.n}"
+
     @property
     def n(self) -> int:
         return self.config.n  # type: ignore[attr-defined]
-
-    @property
-    def rouge_type(self) -> str:  # type: ignore[override]
-        return f"rouge{self.n}"
 
     @property
     def name(self) -> str:
@@ -588,7 +585,6 @@ class RougeL(_Rouge):
     """
 
     id: ClassVar[str] = "rougeL"
-    rouge_type = "rougeL"
 
     @property
     def name(self) -> str:
@@ -637,20 +633,26 @@ class RougeLsum(_Rouge):
     """
 
     id: ClassVar[str] = "rougeLsum"
-    rouge_type = "rougeLsum"
     _by_lines = True
 
     @property
     def name(self) -> str:
         return "ROUGE-Lsum"
 
-    def _corpus_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> StatsNote | None:
+    def _corpus_notes(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
+    ) -> tuple[StatsNote, ...]:
+        """The tokenizer's note, and one when no text has a newline (ROUGE-Lsum then equals ROUGE-L)."""
+        notes = super()._corpus_notes(hyps, refs, rows)
         texts = chain(hyps, (r for stream in refs for r in stream if r is not None))
         if any("\n" in text for text in texts):
-            return None
-        return StatsNote(
-            "no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
-            "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences) for summary-level scores."
+            return notes
+        return (
+            *notes,
+            StatsNote(
+                "no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
+                "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences) for summary-level scores."
+            ),
         )
 
     def _words(self, text: str) -> tuple[list[str], tuple[int, ...]]:

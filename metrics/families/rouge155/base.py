@@ -49,14 +49,13 @@ WordNet exceptions, and uses α-weighted F; ROUGE-N/L there follow rouge-score.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 import numpy as np
 
-from metrics.core.base import ExplanationT, Metric, Progress, SegmentStats, StatsNote
+from metrics.core.base import ExplanationT, Metric, SegmentStats, StatsNote
 from metrics.core.cache import BoundedCache
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
@@ -205,12 +204,11 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
         """The mean F (pooled rows are means, so the F column already is it)."""
         return np.asarray(np.asarray(pooled, dtype=np.float64)[..., F_COLUMN])
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        base = super().stats(hyps, refs, progress)
+    def _corpus_notes(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
+    ) -> tuple[StatsNote, ...]:
         if self.config.tokenizer != "default":
-            return base
+            return ()
         lost = sum(not h.isascii() and any(ch.isalnum() and not ch.isascii() for ch in h) for h in hyps)
         lost += sum(
             r is not None and not r.isascii() and any(ch.isalnum() and not ch.isascii() for ch in r)
@@ -218,13 +216,13 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
             for r in stream
         )
         if not lost:
-            return base
+            return ()
         note = StatsNote(
             "ROUGE-1.5.5's tokenizer deletes every non-ASCII letter and digit, so such words never match "
             "(Chinese/Japanese text scores 0). tokenizer=unicode keeps them; it is not a ROUGE-1.5.5 option.",
             f"{lost} texts had some",
         )
-        return dataclasses.replace(base, notes=(note,))
+        return (note,)
 
     def perl_report(self, stats: SegmentStats, resamples: int = 1000, confidence: float = 95.0) -> PrintedReport:
         """What ROUGE-1.5.5.pl would print for these segments (5-decimal ``-d`` lines and bootstrap averages)."""

@@ -29,12 +29,12 @@ shifts off for everything (plain banded edit distance, also reported).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, SegmentStats, StatsNote, each_segment, segments_text
+from metrics.core.base import CostEstimated, Metric, StatsNote, each_segment, segments_text
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.edits import EditAlignment, EditExplanation, EditOp, count_ops
@@ -126,7 +126,7 @@ class _Segment:
 COLUMNS = ("edits", "ref_len", "shifts", "substitutions", "deletions", "insertions", "budget_stops")
 
 
-class TER(Metric[TERConfig, TERExplanation]):
+class TER(Metric[TERConfig, TERExplanation], CostEstimated):
     """sacrebleu 2.6.0 TER (see the module docstring); scores are 0–100 and can exceed 100; lower is better."""
 
     id: ClassVar[str] = "ter"
@@ -248,15 +248,13 @@ class TER(Metric[TERConfig, TERExplanation]):
             ratio = np.where(ref_len > 0, edits / np.where(ref_len > 0, ref_len, 1.0), np.where(edits > 0, 1.0, 0.0))
         return 100.0 * ratio
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        stats = super().stats(hyps, refs, progress)
-        stopped = np.flatnonzero(stats.column("budget_stops"))
+    def _corpus_notes(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
+    ) -> tuple[StatsNote, ...]:
+        stopped = np.flatnonzero(rows[:, COLUMNS.index("budget_stops")])
         if len(stopped) == 0:
-            return stats
-        note = StatsNote(self._budget_kind(), segments_text([int(i) + 1 for i in stopped]))
-        return replace(stats, notes=(*stats.notes, note))
+            return ()
+        return (StatsNote(self._budget_kind(), segments_text([int(i) + 1 for i in stopped])),)
 
     def _budget_kind(self) -> str:
         if self.config.search_budget == 0:

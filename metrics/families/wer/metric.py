@@ -56,14 +56,14 @@ import re
 import sys
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Literal
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from metrics.core.base import Metric, Progress, SegmentStats, StatsNote
+from metrics.core.base import Metric, StatsNote
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditAlignment, EditExplanation, EditOp
@@ -423,22 +423,20 @@ class ErrorRate(Metric[ErrorRateConfig, ErrorRateExplanation]):
             # jiwer: no reference symbols at all → the raw number of insertions (= the edits then)
             return np.where(ref_len > 0, edits / np.where(ref_len > 0, ref_len, 1.0), edits)
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
-        stats = super().stats(hyps, refs, progress)
-        bounded = np.flatnonzero(stats.column("bounded"))
+    def _corpus_notes(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
+    ) -> tuple[StatsNote, ...]:
+        bounded = np.flatnonzero(rows[:, self.columns.index("bounded")])
         if len(bounded) == 0:
-            return stats
+            return ()
         kind = (
             f"too long for an exact distance (hypothesis × reference > max_cells={self.config.max_cells:,} "
             f"{self.unit} pairs): the edits are an upper bound from separately aligned chunks"
         )
         found = "; ".join(
-            f"segment {int(i) + 1}: {int(stats.rows[i, 0]):,} edits, at least {int(stats.rows[i, 7]):,}"
-            for i in bounded
+            f"segment {int(i) + 1}: {int(rows[i, 0]):,} edits, at least {int(rows[i, 7]):,}" for i in bounded
         )
-        return replace(stats, notes=(*stats.notes, StatsNote(kind, found)))
+        return (StatsNote(kind, found),)
 
     def _tokens(self, text: str, symbols: Sequence[str]) -> tuple[Token, ...]:
         c = self.config

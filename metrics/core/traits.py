@@ -1,0 +1,26 @@
+"""How a metric may be run, as opposed to what it computes: one frozen record the engines read
+(:mod:`metrics.evaluate`, :mod:`metrics.parallel`, :mod:`metrics.distributed`), so that a metric's semantics and
+its execution needs are declared apart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What the engines need to know to run a metric; the defaults fit a metric that scores each segment from its
+    own text and references alone, in plain Python.
+
+    ``reads_references``: whether the scores depend on the references (their number then leads the full
+    signature). ``in_process``: whether its rows are computed in the calling process even under ``--jobs``
+    (:mod:`metrics.parallel`): a metric that keeps what scoring found for its explanations or runs threads of its
+    own (torch, a compiled kernel's threads) says so. ``partitionable``: whether segments scored in partitions get
+    the rows the whole corpus gives them, as the dask engine needs (a
+    :class:`~metrics.core.base.CorpusDependent` metric gets them through its summary); false for rows that depend
+    on the other segments in a way no summary reproduces: a model trained on the references, bert-score's batches.
+    """
+
+    reads_references: bool = True
+    in_process: bool = False
+    partitionable: bool = True
