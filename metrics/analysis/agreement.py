@@ -17,7 +17,7 @@ it was fitted with — the metric's defaults, except the options the fit names a
 language with its own settings, so on Chinese, Japanese or Korean references (``language``, from
 :func:`metrics.core.language.detect_language`) a free option that the family's language options set for that
 language must have that value: a word tokenizer's score there counts runs of characters as words and sits on
-another scale. A metric that arrives later (COMET, BLEURT as external scores) declares its fit in its family.
+another scale. A metric that arrives later declares its fit in its family.
 """
 
 from __future__ import annotations

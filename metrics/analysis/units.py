@@ -2,7 +2,7 @@
 
 Each family's tokenization lives with the family, and so does the unit its length buckets count in: a family
 declares, for each of its metrics, the function giving that metric's :class:`~metrics.core.tokens.TokenUnit`
-(``MetricDeclaration.token_unit``, e.g. ``metrics/families/bleu/units.py``), and :func:`token_unit` finds it by the
+(``MetricDeclaration.token_unit``, e.g. ``metrics/families/ter/units.py``), and :func:`token_unit` finds it by the
 metric's type. A metric declared without one (``token_unit=None``), or one no family declares (external scores),
 counts whitespace words. A unit names the statistics columns that already hold a length (a reference's, an
 output's); the rest is derived.

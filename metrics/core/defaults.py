@@ -48,7 +48,7 @@ def task_metrics(task: Task) -> tuple[str, ...]:
 
 
 def _named(task: Task) -> str:
-    """``CIDEr-D, BLEU and METEOR``: the titles of the families declaring ``task``."""
+    """``A, B and C``: the titles of the families declaring ``task``, in its order."""
     titles = [family.title for family, _ in _task_uses(task)]
     return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 

@@ -110,7 +110,7 @@ class KernelCase:
 class Family:
     """Everything ScoreLens asks about one family (see the module docstring).
 
-    ``name``: its folder under ``metrics/families``; ``title``: its name in prose ("BLEU uses char instead");
+    ``name``: its folder under ``metrics/families``; ``title``: its name in prose (a fallback's note, a task's reason);
     ``rank``: its place in listings; ``metrics``: the ids it registers; ``language_options``: what each target
     language sets; ``tasks``: the tasks it is a default for; ``agreement_fits``: metric id → its human-agreement
     estimate; ``kernels``: the compiled ``metrics/kernels/_<name>.pyx`` it uses, and ``kernel_cases`` the inputs

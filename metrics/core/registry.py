@@ -3,14 +3,14 @@
 Each family declares its metrics in its folder's ``__init__.py``, as part of its one
 ``FAMILY = Family(...)`` (:mod:`metrics.core.family`)::
 
-    MetricDeclaration("bleu", "metrics.families.bleu.metric:BLEU", "BLEU (sacrebleu)", namespace="bleu", ...)
+    MetricDeclaration("chrf++", "metrics.families.chrf.metric:CHRF", "chrF++ (sacrebleu)", namespace="chrf", ...)
 
 The class carries the rest: its ``Config`` (options with their metadata), its ``explanation_type`` and its
 statistics. The registry reads the declarations by importing every subpackage of :mod:`metrics.families` once, on
 first use, and nothing else; a family's ``__init__`` holds only its declaration (classes load on first use), and a
 metric whose ``requires`` are not installed is listed but not offered.
 
-Options are namespaced: ``--set bleu.tokenize=intl`` or ``--set rouge.stemmer=true`` reach every metric of that
+Options are namespaced: ``--set chrf.beta=3`` or ``--set rouge.stemmer=true`` reach every metric of that
 namespace.
 """
 
