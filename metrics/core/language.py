@@ -18,9 +18,9 @@ from functools import cache
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal
 
+from metrics.core import registry
 from metrics.core.config import build_config, config_options
 from metrics.core.family import Language, LanguageOption
-from metrics.core.registry import families, metric_class, spec_for
 
 if TYPE_CHECKING:
     import regex
@@ -147,8 +147,8 @@ class LanguageSettings:
 
 def _choose(option: LanguageOption, title: str) -> tuple[tuple[OptionChoice, ...], tuple[Fallback, ...]]:
     """What ``option`` of family ``title`` sets: itself where it can run here, else its fallback, visibly."""
-    namespace = spec_for(option.metric).family
-    config = metric_class(option.metric).Config
+    namespace = registry.spec_for(option.metric).family
+    config = registry.metric_class(option.metric).Config
     found = next(o for o in config_options(config) if o.name == option.name)
     missing = found.info.unavailable(option.value)
     if missing is None:
@@ -168,7 +168,7 @@ def language_settings(language: Language | None) -> LanguageSettings:
         return LanguageSettings(None)
     choices: list[OptionChoice] = []
     fallbacks: list[Fallback] = []
-    for family in families():
+    for family in registry.families():
         for option in family.language_options.get(language, ()):
             chosen, fell_back = _choose(option, family.title)
             choices.extend(chosen)
