@@ -7,6 +7,7 @@ declaration is registered for it. A metric added without them fails here. Every 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from metrics.core.base import Metric
 from metrics.core.config import Option, build_config, config_options
 from metrics.core.explanation import Explanation
 from metrics.core.extras import NEURAL
-from metrics.core.family import Extra, Family, Language, MetricDeclaration, Task, load
+from metrics.core.family import Extra, Family, Language, MetricDeclaration, Task, TaskUse, load
 from metrics.core.registry import SPECS, create, families, family_of, metric_class
 from metrics.core.tokens import TokenUnit
 from rendering.evidence import explanation_parts, has_view, order_labels
@@ -167,6 +168,11 @@ def test_every_field_of_a_declaration_must_be_given():
     assert all(f.default is MISSING and f.default_factory is MISSING for f in fields(Family))
     unit = next(f for f in fields(MetricDeclaration) if f.name == "token_unit")
     assert unit.default is MISSING
+
+
+def test_a_family_naming_a_metric_it_does_not_declare_is_refused():
+    with pytest.raises(ValueError, match="names metrics it does not declare: rogue1"):
+        dataclasses.replace(family_of("rouge1"), tasks=(TaskUse(Task.SUMMARIZATION, ("rogue1",), order=1),))
 
 
 def test_the_registry_lists_the_declared_ids_in_rank_order():

@@ -130,6 +130,14 @@ class Family:
     extras: tuple[Extra, ...]
     no_lesson: Mapping[str, str]
 
+    def __post_init__(self) -> None:
+        named = {o.metric for options in self.language_options.values() for o in options}
+        named |= {metric_id for use in self.tasks for metric_id in use.metrics}
+        named |= set(self.agreement_fits) | {case.metric for case in self.kernel_cases}
+        foreign = named - {m.id for m in self.metrics}
+        if foreign:
+            raise ValueError(f"family {self.name!r} names metrics it does not declare: {', '.join(sorted(foreign))}")
+
     def language_values(self, metric_id: str, language: Language | None) -> dict[str, Any]:
         """Option name → value that ``language`` sets on ``metric_id`` (none for ``None``)."""
         options = self.language_options.get(language, ()) if language is not None else ()
