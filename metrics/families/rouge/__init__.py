@@ -3,7 +3,7 @@
 from metrics.core.family import Family, KernelCase, MetricDeclaration, Task, TaskUse
 
 _UNIT = "metrics.families.rouge.units:token_unit"
-_RougeN = "metrics.families.rouge.metric:RougeN"
+_ROUGE_N = "metrics.families.rouge.metric:RougeN"
 
 FAMILY = Family(
     name="rouge",
@@ -11,10 +11,10 @@ FAMILY = Family(
     rank=30,
     metrics=(
         MetricDeclaration(
-            "rouge1", _RougeN, "ROUGE-1 (rouge-score)", namespace="rouge", token_unit=_UNIT, preset={"n": 1}
+            "rouge1", _ROUGE_N, "ROUGE-1 (rouge-score)", namespace="rouge", token_unit=_UNIT, preset={"n": 1}
         ),
         MetricDeclaration(
-            "rouge2", _RougeN, "ROUGE-2 (rouge-score)", namespace="rouge", token_unit=_UNIT, preset={"n": 2}
+            "rouge2", _ROUGE_N, "ROUGE-2 (rouge-score)", namespace="rouge", token_unit=_UNIT, preset={"n": 2}
         ),
         MetricDeclaration(
             "rougeL",
