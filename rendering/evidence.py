@@ -1,35 +1,27 @@
-"""The evidence view of any explanation: every family's view module registers its views with
-:func:`rendering.view.evidence_view` when imported here, so a caller needs only this module."""
+"""The evidence view of any explanation: every module of :mod:`rendering.views` registers its views with
+:func:`rendering.view.evidence_view` when imported, and this module imports them all, so a caller needs only it."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Sequence
+from types import ModuleType
 
 from metrics.core.explanation import Explanation
-from rendering import (
-    evidence_bertscore,
-    evidence_edits,
-    evidence_external,
-    evidence_lcs,
-    evidence_meteor,
-    evidence_ngrams,
-    evidence_perplexity,
-    evidence_rouge,
-)
+from rendering import views
 from rendering.parts import Part
 from rendering.view import ViewOptions, evidence_view, has_view, order_labels
 
-# The modules above register views as they are imported; naming them keeps that import explicit.
-VIEW_MODULES = (
-    evidence_bertscore,
-    evidence_edits,
-    evidence_external,
-    evidence_lcs,
-    evidence_meteor,
-    evidence_ngrams,
-    evidence_perplexity,
-    evidence_rouge,
-)
+
+def _import_views() -> tuple[ModuleType, ...]:
+    return tuple(
+        importlib.import_module(f"{views.__name__}.{info.name}") for info in pkgutil.iter_modules(views.__path__)
+    )
+
+
+# Importing a view module registers its views; the modules are discovered, so no list names them.
+VIEW_MODULES = _import_views()
 
 
 def explanation_parts(

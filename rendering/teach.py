@@ -5,9 +5,10 @@ the score — so the numbers a teacher shows can never disagree with the number 
 plain value (:class:`Lesson`: steps with Markdown, LaTeX, tables and figures) that ``pages/5_Teach.py`` lays out;
 nothing here imports Streamlit.
 
-Lessons are found by explanation type: a family's lesson module registers its builder with :func:`lesson`
-(``@lesson.register(BLEUExplanation)``), or declares that its type has none with :func:`no_lesson` and a one-line
-reason; :mod:`rendering.lessons` imports every lesson module and answers which metrics have a lesson.
+Lessons are found by explanation type: a lesson module in :mod:`rendering.lessons` registers its builder with
+:func:`lesson` (``@lesson.register(BLEUExplanation)``); a type without one has a one-line reason in its family's
+declaration (``Family.no_lesson``), registered with :func:`no_lesson`. :mod:`rendering.lessons` imports every
+lesson module and answers which metrics have a lesson.
 
 Escaping rules: user text reaches Markdown only through :func:`rendering.text.escape_markdown`, HTML only through
 :func:`rendering.text.escape_html`, plotly labels only through :func:`rendering.text.escape_plotly`, and LaTeX only

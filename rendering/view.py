@@ -8,7 +8,7 @@ A family's view module registers one function per explanation type with :func:`e
 and, when its evidence comes in n-gram orders a reader switches between, their labels with :func:`order_labels`.
 Registration follows the class hierarchy (a subclass without its own view gets its parent's); an explanation type
 with no view anywhere in its hierarchy raises, it never falls back to something generic.
-:mod:`rendering.evidence` imports every family's view module.
+:mod:`rendering.evidence` imports every module of :mod:`rendering.views`.
 """
 
 from __future__ import annotations

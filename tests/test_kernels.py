@@ -10,35 +10,20 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import DATA, Corpus, slice_corpus
+from conftest import DATA, ROOT, Corpus, slice_corpus
 from nltk.stem.porter import PorterStemmer
 
-from metrics.core.registry import create
+from metrics.core.registry import create, families
 from metrics.families.bleu.tokenizers import _RE_13A
 from metrics.families.ter.metric import TER
 from metrics.families.ter.search import SearchBudget, ter_pair, work_bound
 from metrics.kernels import in_threads, kernel, pure_python
 
-KERNELS = ("jsonl", "ngrams", "porter", "rouge", "ter", "tokenize")
+KERNELS = tuple(sorted(path.stem.removeprefix("_") for path in (ROOT / "metrics" / "kernels").glob("_*.pyx")))
 
+# Every family declares the inputs on which its kernels must match the pure path (``Family.kernel_cases``).
 CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
-    ("bleu", {}, ("wmt22-de-en", "wmt22-en-ja", "ted")),
-    ("bleu", {"tokenize": "zh"}, ("wmt22-en-zh",)),
-    ("bleu", {"lowercase": True, "max_ngram_order": 6}, ("wmt22-de-en",)),
-    ("bleu-nltk", {}, ("wmt22-de-en", "ted")),
-    ("bleu-nltk", {"max_ngram_order": 7, "smoothing": 5}, ("ted",)),
-    ("chrf", {}, ("wmt22-de-en", "wmt22-en-zh", "wmt22-en-ja", "cnndm")),
-    ("chrf++", {}, ("wmt22-de-en", "ted")),
-    ("chrf", {"lowercase": True, "whitespace": True, "word_order": 3}, ("wmt22-de-en",)),
-    ("ter", {}, ("wmt22-de-en", "ted")),
-    ("ter", {"normalized": True, "asian_support": True}, ("wmt22-en-zh",)),
-    ("ter", {"case_sensitive": True, "no_punct": True}, ("wmt22-de-en",)),
-    ("rouge1", {}, ("cnndm", "wmt22-de-en")),
-    ("rouge2", {"stemmer": True}, ("cnndm",)),
-    ("rougeL", {}, ("cnndm", "ted")),
-    ("rougeLsum", {}, ("cnndm",)),
-    ("rougeLsum", {"stemmer": True, "tokenizer": "unicode"}, ("cnndm", "wmt22-en-zh")),
-    ("meteor", {}, ("wmt22-de-en",)),
+    (case.metric, dict(case.options), case.corpora) for family in families() for case in family.kernel_cases
 ]
 
 

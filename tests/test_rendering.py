@@ -97,7 +97,7 @@ def test_token_units_fall_back_to_tokens_when_a_token_was_rewritten():
 
 
 def test_bleu_highlight_counts_equal_the_clipped_matches():
-    from rendering.evidence_ngrams import bleu_parts
+    from rendering.views.ngrams import bleu_parts
 
     metric = create("bleu")
     hyp, refs = "the the the cat", ["the cat", "a cat"]
@@ -112,7 +112,7 @@ def test_bleu_highlight_counts_equal_the_clipped_matches():
 
 
 def test_chrf_char_highlight_covers_only_non_space_characters():
-    from rendering.evidence_ngrams import chrf_parts
+    from rendering.views.ngrams import chrf_parts
 
     metric = create("chrf")
     hyp, refs = "ab cd", ["ab xy"]

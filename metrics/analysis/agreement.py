@@ -11,12 +11,13 @@ uses ``|Δ|``; ``delta`` keeps its sign (``score(a) − score(b)``). A differenc
 or a tie) prefers neither system, so there is no preference for humans to agree with: its estimate is ``None``
 (the fit's value at 0, about 44 %, would read as a verdict).
 
-Only metrics the package covers get an estimate: ScoreLens ids map to its names in :data:`THRESHOLD_NAMES`, on the
-scale it was fitted on (BLEU and chrF points, 0–100), and only with the configuration it was fitted with —
-sacrebleu's BLEU with its options at their defaults, and chrF2 at its defaults. WMT scored BLEU with sacrebleu's
-tokenizer for the target language, so on Chinese, Japanese or Korean references (``language``, from
-:func:`metrics.core.language.detect_language`) BLEU is covered only with ``zh``, ``ja-mecab`` or ``ko-mecab``: a
-``13a`` BLEU there counts runs of characters as words and sits on another scale. A metric that arrives later (COMET, BLEURT, BERTScore as external scores) adds its id here.
+Only metrics the package covers get an estimate: a family declares which of its ids have one and under which
+name (``Family.agreement_fits``), on the scale it was fitted on (points, 0–100), and only with the configuration
+it was fitted with — the metric's defaults, except the options the fit names as free. WMT scored each target
+language with its own settings, so on Chinese, Japanese or Korean references (``language``, from
+:func:`metrics.core.language.detect_language`) a free option that the family's language options set for that
+language must have that value: a word tokenizer's score there counts runs of characters as words and sits on
+another scale. A metric that arrives later declares its fit in its family.
 """
 
 from __future__ import annotations
@@ -28,11 +29,10 @@ from dataclasses import dataclass
 import mt_thresholds
 
 from metrics.core.base import Metric
-from metrics.core.language import SACREBLEU_TOKENIZER, Language
-from metrics.families.bleu.metric import BLEU, BLEUConfig
-from metrics.families.chrf.metric import CHRF, CHRFConfig
+from metrics.core.config import build_config
+from metrics.core.family import AgreementFit, Family, Language
+from metrics.core.registry import families, spec_for
 
-THRESHOLD_NAMES: Mapping[str, str] = {"bleu": "bleu", "chrf": "chrf"}
 SOURCE = "Kocmi et al. 2024, mt-thresholds 1.0.4"
 
 
@@ -50,26 +50,36 @@ class Agreement:
     p_value: float | None = None
 
 
-def _fitted_configuration(metric: Metric, language: Language | None) -> bool:
-    """The metric is configured as the estimate was fitted: sacrebleu defaults, BLEU with the target language's
-    tokenizer on CJK references (any tokenizer elsewhere: WMT's other targets used 13a or its equivalents)."""
+def _fits() -> dict[str, tuple[Family, AgreementFit]]:
+    """Metric id → its family and fit, for every id a family declares a fit for."""
+    return {metric_id: (family, fit) for family in families() for metric_id, fit in family.agreement_fits.items()}
+
+
+def _fitted_configuration(
+    metric_id: str, metric: Metric, family: Family, fit: AgreementFit, language: Language | None
+) -> bool:
+    """``metric`` is configured as the estimate was fitted (module docstring)."""
+    spec = spec_for(metric_id)
+    if type(metric) is not spec.cls:
+        return False
     config = metric.config
-    if type(metric) is BLEU:
-        if language is not None and config.tokenize != SACREBLEU_TOKENIZER[language]:
-            return False
-        return config == dataclasses.replace(BLEUConfig(), tokenize=config.tokenize)
-    if type(metric) is CHRF:
-        return config == CHRFConfig()
-    return False
+    pinned = family.language_values(metric_id, language)
+    if any(name in pinned and getattr(config, name) != pinned[name] for name in fit.free):
+        return False
+    free = {name: getattr(config, name) for name in fit.free}
+    return bool(config == dataclasses.replace(build_config(spec.cls.Config, spec.preset), **free))
 
 
 def threshold_name(metric_id: str, metric: Metric, language: Language | None = None) -> str | None:
     """The package's name for ``metric``, or ``None`` when it has no estimate for it as configured on references
     in ``language`` (``None``: not CJK)."""
-    name = THRESHOLD_NAMES.get(metric_id)
-    if name is None or name not in mt_thresholds.METRICS or not _fitted_configuration(metric, language):
+    found = _fits().get(metric_id)
+    if found is None:
         return None
-    return name
+    family, fit = found
+    if fit.name not in mt_thresholds.METRICS or not _fitted_configuration(metric_id, metric, family, fit, language):
+        return None
+    return fit.name
 
 
 def human_agreement(name: str, delta: float) -> float:

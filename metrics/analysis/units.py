@@ -1,23 +1,17 @@
 """What a length, a word or an n-gram is counted in: a metric's own tokens.
 
-Each family's tokenization lives with the family; :func:`token_unit` finds it by the metric's type:
-
-* BLEU (sacrebleu and Google's): ``BLEU.tokenize`` (13a, intl, zh, char, ja-mecab); rows hold ``sys_len`` and, with one
-  reference, ``ref_len``;
-* TER: ``TER.tokenize`` (tercom's tokenizer); rows hold ``ref_len``, the mean over the references;
-* METEOR: ``Meteor.tokenize`` (lowercased whitespace words); rows hold ``hyp_len`` and, with one reference, ``ref_len``;
-* WER and CER: ``symbols`` (jiwer's words or characters); rows hold ``ref_len``, the mean over the references;
-* ROUGE-N/L/Lsum: the rouge-score tokenizer (``tokenizer.words``); its rows count n-grams or the best reference's
-  tokens, so lengths are derived;
-* chrF: characters without whitespace (its character unigrams); rows hold them but for the best reference and with
-  ``hyp_c1 = 0`` against an empty reference, so lengths are derived;
-* anything else (CIDEr-D, CharacTER, EED, nltk's BLEU, ROUGE-W/S/SU): whitespace words.
+Each family's tokenization lives with the family, and so does the unit its length buckets count in: a family
+declares, for each of its metrics, the function giving that metric's :class:`~metrics.core.tokens.TokenUnit`
+(``MetricDeclaration.token_unit``, e.g. ``metrics/families/ter/units.py``), and :func:`token_unit` finds it by the
+metric's type. A metric declared without one (``token_unit=None``), or one no family declares (external scores),
+counts whitespace words. A unit names the statistics columns that already hold a length (a reference's, an
+output's); the rest is derived.
 
 A reference length is the mean over the segment's references (TER's definition), so that it does not depend on
 the output. Where the rows do not hold a length, :func:`lengths` derives it with the unit's tokenizer — the caller
 caches the result per dataset (``Lengths.derived`` says which side was derived). For CJK text (more than half of
 the references' letters Han, kana or Hangul) a unit that does not split those characters counts characters
-instead, so that a Chinese sentence tokenized by 13a is not a handful of "words".
+instead, so that a Chinese sentence tokenized by a word tokenizer is not a handful of "words".
 """
 
 from __future__ import annotations
@@ -30,34 +24,14 @@ import numpy as np
 import regex
 
 from metrics.core.base import Metric, SegmentStats
-from metrics.families.bleu.metric import BLEU
-from metrics.families.chrf.metric import CHRF
-from metrics.families.meteor.metric import Meteor
-from metrics.families.rouge.metric import RougeL, RougeLsum, RougeN
-from metrics.families.ter.metric import TER
-from metrics.families.wer.metric import ErrorRate
+from metrics.core.family import load
+from metrics.core.registry import families
+from metrics.core.tokens import TokenUnit
 
 _CJK_CHAR = r"\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}"
 _CJK_TOKEN = regex.compile(rf"[{_CJK_CHAR}]|[^\s{_CJK_CHAR}]+", regex.V1)
 _CJK_LETTER = regex.compile(rf"[{_CJK_CHAR}]", regex.V1)
 _LETTER = regex.compile(r"\p{L}")
-_CJK_SPLITTING_BLEU = {"zh", "char", "ja-mecab"}
-
-
-@dataclass(frozen=True)
-class TokenUnit:
-    """How one metric cuts text into tokens. ``ref_column``: the statistics column holding the reference length
-    when a segment has one reference (or always, with ``ref_column_mean``: the mean over the references);
-    ``hyp_column``: the column holding the output's length; ``splits_cjk``: CJK characters come out one per
-    token (or as morphemes), so the unit needs no character fallback."""
-
-    label: str
-    tokens: Callable[[str], Sequence[str]]
-    words: bool = True
-    splits_cjk: bool = False
-    ref_column: str | None = None
-    ref_column_mean: bool = False
-    hyp_column: str | None = None
 
 
 def cjk_tokens(text: str) -> list[str]:
@@ -76,67 +50,27 @@ def is_cjk(texts: Sequence[str]) -> bool:
     return letters > 0 and len(_CJK_LETTER.findall(sample)) > letters / 2
 
 
-@functools.singledispatch
+@functools.cache
+def _declared_units() -> dict[str, str | None]:
+    """Metric class (``"module:Class"``) → the path of its unit function, as the families declare them."""
+    return {m.target: m.token_unit for family in families() for m in family.metrics}
+
+
 def token_unit(metric: Metric) -> TokenUnit:
-    """The unit ``metric`` counts in (see the module docstring); whitespace words where it has none of its own."""
-    del metric
+    """The unit ``metric`` counts in: its family's declaration for its class, or for the nearest class it derives
+    from that a family declares; whitespace words where none declares one."""
+    declared = _declared_units()
+    for cls in type(metric).__mro__:
+        path = f"{cls.__module__}:{cls.__qualname__}"
+        if path in declared:
+            function = declared[path]
+            return WHITESPACE_WORDS if function is None else _unit_function(function)(metric)
     return WHITESPACE_WORDS
 
 
-@token_unit.register
-def _bleu(metric: BLEU) -> TokenUnit:
-    tokenize = metric.config.tokenize
-    return TokenUnit(
-        f"{metric.name} tokens (tok:{tokenize})",
-        metric.tokenize,
-        splits_cjk=tokenize in _CJK_SPLITTING_BLEU,
-        ref_column="ref_len",
-        hyp_column="sys_len",
-    )
-
-
-@token_unit.register
-def _ter(metric: TER) -> TokenUnit:
-    return TokenUnit(f"{metric.name} tokens", metric.tokenize, ref_column="ref_len", ref_column_mean=True)
-
-
-@token_unit.register
-def _meteor(metric: Meteor) -> TokenUnit:
-    return TokenUnit(f"{metric.name} words", metric.tokenize, ref_column="ref_len", hyp_column="hyp_len")
-
-
-@token_unit.register
-def _error_rate(metric: ErrorRate) -> TokenUnit:
-    characters = metric.unit == "char"
-    return TokenUnit(
-        f"{metric.name} {'characters' if characters else 'words'}",
-        metric.symbols,
-        words=not characters,
-        splits_cjk=characters,
-        ref_column="ref_len",
-        ref_column_mean=True,
-    )
-
-
-@token_unit.register(RougeN)
-@token_unit.register(RougeL)
-@token_unit.register(RougeLsum)
-def _rouge(metric: RougeN | RougeL | RougeLsum) -> TokenUnit:
-    return TokenUnit(
-        f"ROUGE tokens (tok:{metric.config.tokenizer})",
-        metric.tokenizer.words,
-        splits_cjk=metric.config.tokenizer == "unicode",
-    )
-
-
-def _characters(text: str) -> list[str]:
-    return [c for c in text if not c.isspace()]
-
-
-@token_unit.register
-def _chrf(metric: CHRF) -> TokenUnit:
-    del metric
-    return TokenUnit("characters (chrF)", _characters, words=False, splits_cjk=True)
+def _unit_function(path: str) -> Callable[[Metric], TokenUnit]:
+    function: Callable[[Metric], TokenUnit] = load(path)
+    return function
 
 
 def unit_for(metric: Metric, refs: Sequence[Sequence[str | None]]) -> TokenUnit:

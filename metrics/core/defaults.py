@@ -4,13 +4,13 @@
 (medians, so a few outliers do not decide), length in words or, for Chinese and Japanese, characters.
 :func:`choose_metrics` reads the task off that profile:
 
-* several sentences per reference, or long references → **summaries**: ROUGE-1, ROUGE-2, ROUGE-L, ROUGE-Lsum
-  (TER on such segments is slow — 778 s for CNN/DailyMail — and rarely reported for summaries);
-* several short references per segment → **captions**: CIDEr-D, BLEU, METEOR (CIDEr-D is built for many
-  references of one image);
-* otherwise → **translations**: BLEU, chrF, TER (the WMT trio).
+* several sentences per reference, or long references → **summaries** (the edit-based translation metrics are slow
+  on such segments — TER took 778 s for CNN/DailyMail — and rarely reported for summaries);
+* several short references per segment → **captions**;
+* otherwise → **translations**.
 
-A metric the rule picks but this machine cannot run (METEOR without WordNet) is left out and named.
+A task's metrics are those the families declare for it (``Family.tasks``), in their declared order. A metric the
+rule picks but this machine cannot run (one needing WordNet, say) is left out and named.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 import regex
 
+from metrics.core.family import Family, Task
 from metrics.core.language import Language, LengthUnit, detect_language, length_unit, text_length
-from metrics.core.registry import available_metrics
+from metrics.core.registry import available_metrics, families
 
 SEVERAL_SENTENCES = 2  # median sentences per reference from which segments are summaries
 LONG = {"words": 40, "characters": 80}  # median reference length from which segments are summaries
@@ -36,17 +36,21 @@ SAMPLE_SEGMENTS = 2000  # segments profiled: the shape of a corpus shows early
 _SENTENCE_END = regex.compile(r"[。！？]+[”’）」』]*|[.!?]+[\"'”’)\]]*(?=\s|$)")
 
 
-class Task(Enum):
-    SUMMARIZATION = "summaries"
-    CAPTIONING = "captions"
-    TRANSLATION = "translations"
+def _task_uses(task: Task) -> list[tuple[Family, tuple[str, ...]]]:
+    """The families declaring ``task``, with the ids each gives it, in the task's declared order."""
+    found = [(use.order, family, use.metrics) for family in families() for use in family.tasks if use.task is task]
+    return [(family, ids) for _, family, ids in sorted(found, key=lambda entry: entry[0])]
 
 
-TASK_METRICS: dict[Task, tuple[str, ...]] = {
-    Task.SUMMARIZATION: ("rouge1", "rouge2", "rougeL", "rougeLsum"),
-    Task.CAPTIONING: ("cider", "bleu", "meteor"),
-    Task.TRANSLATION: ("bleu", "chrf", "ter"),
-}
+def task_metrics(task: Task) -> tuple[str, ...]:
+    """The metric ids the families declare for ``task``, in its declared order."""
+    return tuple(metric_id for _, ids in _task_uses(task) for metric_id in ids)
+
+
+def _named(task: Task) -> str:
+    """``A, B and C``: the titles of the families declaring ``task``, in its order."""
+    titles = [family.title for family, _ in _task_uses(task)]
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
 @dataclass(frozen=True)
@@ -121,10 +125,11 @@ def task_of(profile: ReferenceProfile) -> tuple[Task, str]:
     """The task a reference profile points to, and why (rule in the module docstring)."""
     if profile.sentences >= SEVERAL_SENTENCES or profile.length >= LONG[profile.unit]:
         why = "several sentences" if profile.sentences >= SEVERAL_SENTENCES else f"long ({profile.unit})"
-        return Task.SUMMARIZATION, f"{why} per reference read as summaries, so ROUGE-1/2/L/Lsum"
+        return Task.SUMMARIZATION, f"{why} per reference read as summaries, so {_named(Task.SUMMARIZATION)}"
     if profile.references >= MANY_REFERENCES and profile.length <= SHORT[profile.unit]:
-        return Task.CAPTIONING, "many short references read as captions, so CIDEr-D, BLEU and METEOR"
-    return Task.TRANSLATION, "one or two references of about a sentence read as translations, so BLEU, chrF and TER"
+        return Task.CAPTIONING, f"many short references read as captions, so {_named(Task.CAPTIONING)}"
+    translation = _named(Task.TRANSLATION)
+    return Task.TRANSLATION, f"one or two references of about a sentence read as translations, so {translation}"
 
 
 def choose_metrics(refs: Sequence[Sequence[str | None]], available: Iterable[str] | None = None) -> MetricChoice:
@@ -133,7 +138,7 @@ def choose_metrics(refs: Sequence[Sequence[str | None]], available: Iterable[str
     profile = profile_references(refs)
     task, reason = task_of(profile)
     offered = set(available_metrics() if available is None else available)
-    wanted = TASK_METRICS[task]
+    wanted = task_metrics(task)
     return MetricChoice(
         tuple(m for m in wanted if m in offered),
         task,

@@ -2,21 +2,11 @@
 
 :func:`detect_language` counts the letters of the references by script (Han characters, kana, Hangul) and names
 the target language when one of these scripts dominates. :func:`language_settings` gives the options that language
-calls for, :func:`apply_language` adds them to what the user set, never overriding an option the user set himself.
+calls for, as the families declare them (``Family.language_options``, each with its reason), and
+:func:`apply_language` adds them to what the user set, never overriding an option the user set himself.
 
-The choices, read from sacrebleu 2.6.0's command line (``sacrebleu -l SRC-TRG``): the target language changes
-exactly one thing there, BLEU's tokenizer (``BLEU._TOKENIZER_MAP``: ``zh`` → ``zh``, ``ja`` → ``ja-mecab``,
-``ko`` → ``ko-mecab``). chrF is left as it is (it scores characters already). sacrebleu's ``-l`` leaves TER at
-``asian:no`` too, and its ``--ter-asian-support`` alone changes nothing: TER's tokenizer splits CJK characters only
-when ``--ter-normalized`` is also given. Without both, an unsegmented Chinese or Japanese sentence is one or a few
-"words" and TER counts whole clauses as single edits; so for Chinese and Japanese both are set
-(``sacrebleu --ter-normalized --ter-asian-support`` reproduces it), which the signature states
-(``norm:yes|asian:yes``). Korean separates words with spaces and TER's Asian ranges do not cover Hangul, so TER is
-left as it is there.
-
-A choice that needs an install this machine lacks (MeCab for ``ja-mecab``, MeCab-ko for ``ko-mecab``) falls back
-visibly: Japanese BLEU then tokenizes characters (``char``), Korean BLEU keeps ``13a`` (space-separated words, as
-sacrebleu scored Korean before ``ko-mecab``), and the fallback is among the settings' notes.
+A choice that needs an install this machine lacks (MeCab for a Japanese tokenizer) falls back visibly: the family
+declares what runs instead, and the fallback is among the settings' notes.
 """
 
 from __future__ import annotations
@@ -24,38 +14,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from functools import cache
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal
 
-from metrics.core.config import config_options
-from metrics.core.registry import metric_class
+from metrics.core import registry
+from metrics.core.config import build_config, config_options
+from metrics.core.family import Language, LanguageOption
 
 if TYPE_CHECKING:
     import regex
 
 
-class Language(Enum):
-    """A target language whose script calls for its own options."""
-
-    CHINESE = "zh"
-    JAPANESE = "ja"
-    KOREAN = "ko"
-
-    @property
-    def label(self) -> str:
-        return self.name.capitalize()
-
-
 LengthUnit = Literal["words", "characters"]
-
-# sacrebleu's BLEU tokenizer for each target language (its -l xx-zh/ja/ko choice)
-SACREBLEU_TOKENIZER: Mapping[Language, str] = {
-    Language.CHINESE: "zh",
-    Language.JAPANESE: "ja-mecab",
-    Language.KOREAN: "ko-mecab",
-}
 
 _ASCII_NON_LETTERS = bytes(c for c in range(128) if not chr(c).isalpha())
 # Below U+2E80, where the CJK radicals begin, str.isalpha is the regex module's \p{L} and no character is Han, kana
@@ -174,35 +145,34 @@ class LanguageSettings:
         return "; ".join([*parts, *(f.text for f in self.fallbacks)])
 
 
-def _offered(family: str, name: str, value: Any) -> str | None:
-    """Why ``family.name=value`` cannot run here (``None`` if it can)."""
-    option = next(o for o in config_options(metric_class(family).Config) if o.name == name)
-    return option.info.unavailable(value)
-
-
-_CJK_TER = "TER splits CJK characters: sacrebleu --ter-normalized --ter-asian-support"
+def _choose(option: LanguageOption, title: str) -> tuple[tuple[OptionChoice, ...], tuple[Fallback, ...]]:
+    """What ``option`` of family ``title`` sets: itself where it can run here, else its fallback, visibly."""
+    namespace = registry.spec_for(option.metric).family
+    config = registry.metric_class(option.metric).Config
+    found = next(o for o in config_options(config) if o.name == option.name)
+    missing = found.info.unavailable(option.value)
+    if missing is None:
+        return (OptionChoice(namespace, option.name, option.value, option.why),), ()
+    instead = option.instead
+    setting = f"{namespace}.{option.name}={option.value} ({option.why})"
+    fallback = Fallback(namespace, option.name, f"{setting} cannot run here: {missing}; {title} uses {instead} instead")
+    if instead == getattr(build_config(config), option.name):
+        return (), (fallback,)
+    return (OptionChoice(namespace, option.name, instead, f"in place of {option.value}"),), (fallback,)
 
 
 def language_settings(language: Language | None) -> LanguageSettings:
-    """The options ``language`` calls for (module docstring), with fallbacks for what is not installed here."""
+    """The options ``language`` calls for, as the families declare them, with fallbacks for what is not installed
+    here."""
     if language is None:
         return LanguageSettings(None)
     choices: list[OptionChoice] = []
     fallbacks: list[Fallback] = []
-    sacrebleu = f"sacrebleu's choice for -l xx-{language.value}"
-    tokenizer = SACREBLEU_TOKENIZER[language]
-    missing = _offered("bleu", "tokenize", tokenizer)
-    if missing is None:
-        choices.append(OptionChoice("bleu", "tokenize", tokenizer, sacrebleu))
-    else:
-        instead = "char" if language is Language.JAPANESE else "13a"
-        if instead == "char":
-            choices.append(OptionChoice("bleu", "tokenize", instead, f"in place of {tokenizer}"))
-        text = f"bleu.tokenize={tokenizer} ({sacrebleu}) cannot run here: {missing}; BLEU uses {instead} instead"
-        fallbacks.append(Fallback("bleu", "tokenize", text))
-    if language in (Language.CHINESE, Language.JAPANESE):
-        choices.append(OptionChoice("ter", "normalized", True, _CJK_TER))
-        choices.append(OptionChoice("ter", "asian_support", True, _CJK_TER))
+    for family in registry.families():
+        for option in family.language_options.get(language, ()):
+            chosen, fell_back = _choose(option, family.title)
+            choices.extend(chosen)
+            fallbacks.extend(fell_back)
     return LanguageSettings(language, tuple(choices), tuple(fallbacks))
 
 

@@ -1,16 +1,17 @@
 """Metric ids as the command line and the app name them, and how to build each one.
 
-A family registers its metrics in one place, its package's ``__init__.py``::
+Each family declares its metrics in its folder's ``__init__.py``, as part of its one
+``FAMILY = Family(...)`` (:mod:`metrics.core.family`)::
 
-    register(BLEU, "bleu", label="BLEU (sacrebleu)", rank=10)
+    MetricDeclaration("chrf++", "metrics.families.chrf.metric:CHRF", "chrF++ (sacrebleu)", namespace="chrf", ...)
 
 The class carries the rest: its ``Config`` (options with their metadata), its ``explanation_type`` and its
-statistics. The registry finds families by importing every subpackage of :mod:`metrics.families` once, on first use; a
-family's ``__init__`` imports only what is cheap (heavy dependencies load on first scoring), and a metric whose
-``requires`` are not installed stays registered but is not offered.
+statistics. The registry reads the declarations by importing every subpackage of :mod:`metrics.families` once, on
+first use, and nothing else; a family's ``__init__`` holds only its declaration (classes load on first use), and a
+metric whose ``requires`` are not installed is listed but not offered.
 
-Options are namespaced by family: ``--set bleu.tokenize=intl`` or ``--set rouge.stemmer=true`` reach every metric
-of that family.
+Options are namespaced: ``--set chrf.beta=3`` or ``--set rouge.stemmer=true`` reach every metric of that
+namespace.
 """
 
 from __future__ import annotations
@@ -19,25 +20,27 @@ import dataclasses
 import functools
 import importlib
 import pkgutil
-import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import metrics.families
 from metrics.core.base import Metric
 from metrics.core.config import Requirement
+from metrics.core.family import Family, load
 
 
 @dataclass(frozen=True)
 class MetricSpec:
     """One metric id: its class, the options its id fixes (``chrf++`` is chrF with ``word_order=2``), its label,
-    its family (the ``--set FAMILY.option`` namespace) and what it needs installed.
+    its option namespace ``family`` (``--set FAMILY.option``; ROUGE-W shares ``rouge`` with ROUGE-L), what it needs
+    installed and its family's rank in listings.
 
-    ``target`` is the class or its ``"module:Class"`` path; a path is imported on first use of :attr:`cls`, so
-    that listing ids (the command line's parser) costs no metric module imports."""
+    ``target`` is the class's ``"module:Class"`` path, imported on first use of :attr:`cls`, so that listing ids
+    (the command line's parser) costs no metric module imports."""
 
     id: str
-    target: type[Metric[Any, Any]] | str
+    target: str
     family: str
     label: str
     preset: Mapping[str, Any] = field(default_factory=dict)
@@ -46,7 +49,7 @@ class MetricSpec:
 
     @property
     def cls(self) -> type[Metric[Any, Any]]:
-        return self.target if isinstance(self.target, type) else _resolve(self.target)
+        return _resolve(self.target)
 
     def available(self) -> bool:
         return all(r.met() for r in self.requires)
@@ -54,82 +57,66 @@ class MetricSpec:
 
 @functools.cache
 def _resolve(path: str) -> type[Metric[Any, Any]]:
-    module, _, name = path.partition(":")
-    cls = getattr(importlib.import_module(module), name)
+    cls = load(path)
     if not (isinstance(cls, type) and issubclass(cls, Metric)):
         raise TypeError(f"{path} is not a Metric class")
     return cls
 
 
-_registered: dict[str, MetricSpec] = {}
-_ordered: dict[str, MetricSpec] | None = None  # display order, rebuilt after a registration
-_discovered = False
-_lock = threading.RLock()
+@dataclass(frozen=True)
+class _Declared:
+    families: tuple[Family, ...]  # in rank order
+    specs: dict[str, MetricSpec]  # in display order: family rank, then declaration order
+    homes: dict[str, Family]  # metric id → its family
 
 
-def register(
-    cls: type[Metric[Any, Any]] | str,
-    metric_id: str,
-    *,
-    label: str,
-    family: str | None = None,
-    preset: Mapping[str, Any] | None = None,
-    requires: Iterable[Requirement] = (),
-    rank: int = 0,
-) -> MetricSpec:
-    """Register ``cls`` (a class, or its ``"module:Class"`` path to import on first use) under ``metric_id`` (family
-    defaults to the id). Ids are unique; registering one twice with another class is an error, so two families
-    cannot silently shadow each other."""
-    spec = MetricSpec(metric_id, cls, family or metric_id, label, dict(preset or {}), tuple(requires), rank)
-    with _lock:
-        known = _registered.get(metric_id)
-        if known is not None and known != spec:
-            raise ValueError(f"metric id {metric_id!r} is registered twice ({known.target}, {cls})")
-        _registered[metric_id] = spec
-        global _ordered
-        _ordered = None
-    return spec
+def _declaration(name: str) -> Family:
+    family = getattr(importlib.import_module(f"metrics.families.{name}"), "FAMILY", None)
+    if not isinstance(family, Family) or family.name != name:
+        raise TypeError(f"metrics.families.{name} must define FAMILY = Family(name={name!r}, ...)")
+    return family
 
 
-def _discover() -> None:
-    global _discovered
-    with _lock:
-        if _discovered:
-            return
-        import metrics.families
+@functools.cache
+def _declared() -> _Declared:
+    found = [_declaration(info.name) for info in pkgutil.iter_modules(metrics.families.__path__) if info.ispkg]
+    families = tuple(sorted(found, key=lambda family: (family.rank, family.name)))
+    specs: dict[str, MetricSpec] = {}
+    homes: dict[str, Family] = {}
+    for family in families:
+        for m in family.metrics:
+            if m.id in homes:
+                raise ValueError(f"metric id {m.id!r} is declared twice ({homes[m.id].name}, {family.name})")
+            specs[m.id] = MetricSpec(m.id, m.target, m.namespace, m.label, dict(m.preset), m.requires, family.rank)
+            homes[m.id] = family
+    return _Declared(families, specs, homes)
 
-        for info in pkgutil.iter_modules(metrics.families.__path__):
-            if info.ispkg:
-                importlib.import_module(f"metrics.families.{info.name}")
-        _discovered = True
+
+def families() -> tuple[Family, ...]:
+    """Every family's declaration, in rank order."""
+    return _declared().families
+
+
+def family_of(metric_id: str) -> Family:
+    """The declaration of the family that declares ``metric_id``."""
+    spec_for(metric_id)
+    return _declared().homes[metric_id]
 
 
 class _Specs(Mapping[str, MetricSpec]):
-    """Every registered metric by id, in display order (family rank, then registration order)."""
-
-    @staticmethod
-    def _all() -> dict[str, MetricSpec]:
-        global _ordered
-        _discover()
-        with _lock:
-            if _ordered is None:
-                position = {metric_id: k for k, metric_id in enumerate(_registered)}
-                _ordered = dict(sorted(_registered.items(), key=lambda item: (item[1].rank, position[item[0]])))
-            return _ordered
+    """Every declared metric by id, in display order (family rank, then declaration order)."""
 
     def __getitem__(self, metric_id: str) -> MetricSpec:
-        return self._all()[metric_id]
+        return _declared().specs[metric_id]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
+        return iter(_declared().specs)
 
     def __len__(self) -> int:
-        return len(self._all())
+        return len(_declared().specs)
 
 
 SPECS: Mapping[str, MetricSpec] = _Specs()
-
-DEFAULT_MT = ("bleu", "chrf", "ter")
 
 
 def metric_class(metric_id: str) -> type[Metric[Any, Any]]:

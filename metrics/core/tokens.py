@@ -1,8 +1,9 @@
-"""Tokens that remember where they came from, so highlights land on the user's original text."""
+"""Tokens that remember where they came from, so highlights land on the user's original text, and the unit a
+metric cuts text into (what its length buckets count)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -45,3 +46,19 @@ def locate(original: str, pieces: Sequence[str], *, casefold: bool = False) -> t
         tokens.append(Token(piece, at, at + len(needle)))
         cursor = at + len(needle)
     return tuple(tokens)
+
+
+@dataclass(frozen=True)
+class TokenUnit:
+    """How one metric cuts text into tokens. ``ref_column``: the statistics column holding the reference length
+    when a segment has one reference (or always, with ``ref_column_mean``: the mean over the references);
+    ``hyp_column``: the column holding the output's length; ``splits_cjk``: CJK characters come out one per
+    token (or as morphemes), so the unit needs no character fallback."""
+
+    label: str
+    tokens: Callable[[str], Sequence[str]]
+    words: bool = True
+    splits_cjk: bool = False
+    ref_column: str | None = None
+    ref_column_mean: bool = False
+    hyp_column: str | None = None

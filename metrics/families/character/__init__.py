@@ -1,5 +1,28 @@
 """CharacTER (Wang et al. 2016), implemented from its behaviour."""
 
-from metrics.core.registry import register
+from metrics.core.family import Family, MetricDeclaration
 
-register("metrics.families.character.metric:CharacTER", "characTER", label="CharacTER", rank=70)
+FAMILY = Family(
+    name="character",
+    title="CharacTER",
+    rank=70,
+    metrics=(
+        MetricDeclaration(
+            "characTER",
+            "metrics.families.character.metric:CharacTER",
+            "CharacTER",
+            namespace="characTER",
+            token_unit=None,
+        ),
+    ),
+    language_options={},
+    tasks=(),
+    agreement_fits={},
+    kernels=(),
+    kernel_cases=(),
+    extras=(),
+    no_lesson={
+        "metrics.families.character.metric:CharacTERExplanation": "no lesson written yet; the Segment page shows its "
+        "shifts and character alignment"
+    },
+)

@@ -1,5 +1,25 @@
 """CIDEr-D as pycocoevalcap computes it (Vedantam et al. 2015)."""
 
-from metrics.core.registry import register
+from metrics.core.family import Family, MetricDeclaration, Task, TaskUse
 
-register("metrics.families.cider.metric:CiderD", "cider", label="CIDEr-D (pycocoevalcap)", rank=40)
+FAMILY = Family(
+    name="cider",
+    title="CIDEr-D",
+    rank=40,
+    metrics=(
+        MetricDeclaration(
+            "cider",
+            "metrics.families.cider.metric:CiderD",
+            "CIDEr-D (pycocoevalcap)",
+            namespace="cider",
+            token_unit=None,
+        ),
+    ),
+    language_options={},
+    tasks=(TaskUse(Task.CAPTIONING, ("cider",), order=1),),  # built for many references of one image
+    agreement_fits={},
+    kernels=(),
+    kernel_cases=(),
+    extras=(),
+    no_lesson={},
+)

@@ -1,17 +1,19 @@
 """External metrics: segment scores computed elsewhere (COMET, BLEURT, MetricX, an LLM judge, human raters).
 
-Not registered: the registry lists computations a user picks by id, while an external metric is data — a file of
-scores under a name the user gives. ``External(read_external(...))`` makes one a :class:`~metrics.core.base.Metric`
-that the evaluation, statistics, results schema and app treat like any other.
+Its declaration registers no metric id: the registry lists computations a user picks by id, while an external metric
+is data — a file of scores under a name the user gives. ``External(read_external(...))`` makes one a
+:class:`~metrics.core.base.Metric` that the evaluation, statistics, results schema and app treat like any other.
 
-The names below load on first use: the registry imports every subpackage of :mod:`metrics` to find the metric
-families, and a run without external scores should not pay for reading score files (hashlib, csv).
+The names below load on first use: the registry imports every family to read its declaration, and a run without
+external scores should not pay for reading score files (hashlib, csv).
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
+
+from metrics.core.family import Family
 
 if TYPE_CHECKING:
     from metrics.families.external.metric import External as External
@@ -28,6 +30,23 @@ _MODULES = {
     "read_external": "metrics.families.external.scores",
 }
 __all__ = list(_MODULES)
+
+FAMILY = Family(
+    name="external",
+    title="External scores",
+    rank=99,
+    metrics=(),
+    language_options={},
+    tasks=(),
+    agreement_fits={},
+    kernels=(),
+    kernel_cases=(),
+    extras=(),
+    no_lesson={
+        "metrics.families.external.metric:ExternalExplanation": "an external metric's scores are read from a file, "
+        "not computed: nothing to derive"
+    },
+)
 
 
 def __getattr__(name: str) -> Any:

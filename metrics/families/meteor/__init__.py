@@ -1,5 +1,25 @@
 """METEOR as nltk computes it (Banerjee and Lavie 2005), with an offline WordNet 3.0 index."""
 
-from metrics.core.registry import register
+from metrics.core.family import Family, KernelCase, MetricDeclaration, Task, TaskUse
 
-register("metrics.families.meteor.metric:Meteor", "meteor", label="METEOR (nltk)", rank=50)
+FAMILY = Family(
+    name="meteor",
+    title="METEOR",
+    rank=50,
+    metrics=(
+        MetricDeclaration(
+            "meteor",
+            "metrics.families.meteor.metric:Meteor",
+            "METEOR (nltk)",
+            namespace="meteor",
+            token_unit="metrics.families.meteor.units:token_unit",
+        ),
+    ),
+    language_options={},
+    tasks=(TaskUse(Task.CAPTIONING, ("meteor",), order=3),),
+    agreement_fits={},
+    kernels=("porter",),
+    kernel_cases=(KernelCase("meteor", {}, ("wmt22-de-en",)),),
+    extras=(),
+    no_lesson={},
+)

@@ -1,24 +1,47 @@
 """ROUGE-N, ROUGE-L and ROUGE-Lsum as rouge-score computes them (Lin 2004)."""
 
-from metrics.core.registry import register
+from metrics.core.family import Family, KernelCase, MetricDeclaration, Task, TaskUse
 
-register(
-    "metrics.families.rouge.metric:RougeN",
-    "rouge1",
-    family="rouge",
-    preset={"n": 1},
-    label="ROUGE-1 (rouge-score)",
+_UNIT = "metrics.families.rouge.units:token_unit"
+_ROUGE_N = "metrics.families.rouge.metric:RougeN"
+
+FAMILY = Family(
+    name="rouge",
+    title="ROUGE-1/2/L/Lsum",
     rank=30,
-)
-register(
-    "metrics.families.rouge.metric:RougeN",
-    "rouge2",
-    family="rouge",
-    preset={"n": 2},
-    label="ROUGE-2 (rouge-score)",
-    rank=30,
-)
-register("metrics.families.rouge.metric:RougeL", "rougeL", family="rouge", label="ROUGE-L (rouge-score)", rank=30)
-register(
-    "metrics.families.rouge.metric:RougeLsum", "rougeLsum", family="rouge", label="ROUGE-Lsum (rouge-score)", rank=30
+    metrics=(
+        MetricDeclaration(
+            "rouge1", _ROUGE_N, "ROUGE-1 (rouge-score)", namespace="rouge", token_unit=_UNIT, preset={"n": 1}
+        ),
+        MetricDeclaration(
+            "rouge2", _ROUGE_N, "ROUGE-2 (rouge-score)", namespace="rouge", token_unit=_UNIT, preset={"n": 2}
+        ),
+        MetricDeclaration(
+            "rougeL",
+            "metrics.families.rouge.metric:RougeL",
+            "ROUGE-L (rouge-score)",
+            namespace="rouge",
+            token_unit=_UNIT,
+        ),
+        MetricDeclaration(
+            "rougeLsum",
+            "metrics.families.rouge.metric:RougeLsum",
+            "ROUGE-Lsum (rouge-score)",
+            namespace="rouge",
+            token_unit=_UNIT,
+        ),
+    ),
+    language_options={},
+    tasks=(TaskUse(Task.SUMMARIZATION, ("rouge1", "rouge2", "rougeL", "rougeLsum"), order=1),),
+    agreement_fits={},
+    kernels=("porter", "rouge"),
+    kernel_cases=(
+        KernelCase("rouge1", {}, ("cnndm", "wmt22-de-en")),
+        KernelCase("rouge2", {"stemmer": True}, ("cnndm",)),
+        KernelCase("rougeL", {}, ("cnndm", "ted")),
+        KernelCase("rougeLsum", {}, ("cnndm",)),
+        KernelCase("rougeLsum", {"stemmer": True, "tokenizer": "unicode"}, ("cnndm", "wmt22-en-zh")),
+    ),
+    extras=(),
+    no_lesson={},
 )

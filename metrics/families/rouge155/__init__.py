@@ -6,18 +6,30 @@ statistics, the perl report), :mod:`~metrics.families.rouge155.skip_bigram` ROUG
 :mod:`~metrics.families.rouge155.weighted_lcs` ROUGE-W.
 """
 
-from metrics.core.registry import register
+from metrics.core.family import Family, MetricDeclaration
 
-register(
-    "metrics.families.rouge155.weighted_lcs:RougeW",
-    "rougeW",
-    family="rouge",
-    label="ROUGE-W-1.2 (ROUGE-1.5.5)",
+_SKIP = "metrics.families.rouge155.skip_bigram"
+
+FAMILY = Family(
+    name="rouge155",
+    title="ROUGE-W/S/SU",
     rank=35,
-)
-register(
-    "metrics.families.rouge155.skip_bigram:RougeS", "rougeS", family="rouge", label="ROUGE-S (ROUGE-1.5.5)", rank=35
-)
-register(
-    "metrics.families.rouge155.skip_bigram:RougeSU", "rougeSU", family="rouge", label="ROUGE-SU (ROUGE-1.5.5)", rank=35
+    metrics=(
+        MetricDeclaration(
+            "rougeW",
+            "metrics.families.rouge155.weighted_lcs:RougeW",
+            "ROUGE-W-1.2 (ROUGE-1.5.5)",
+            namespace="rouge",
+            token_unit=None,
+        ),
+        MetricDeclaration("rougeS", f"{_SKIP}:RougeS", "ROUGE-S (ROUGE-1.5.5)", namespace="rouge", token_unit=None),
+        MetricDeclaration("rougeSU", f"{_SKIP}:RougeSU", "ROUGE-SU (ROUGE-1.5.5)", namespace="rouge", token_unit=None),
+    ),
+    language_options={},
+    tasks=(),
+    agreement_fits={},
+    kernels=(),
+    kernel_cases=(),
+    extras=(),
+    no_lesson={},
 )

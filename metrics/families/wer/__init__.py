@@ -1,9 +1,31 @@
 """WER and CER as jiwer computes them, and jiwer's word measures MER, WIL and WIP from the same counts."""
 
-from metrics.core.registry import register
+from metrics.core.family import Family, MetricDeclaration
 
-register("metrics.families.wer.metric:WER", "wer", label="WER (jiwer)", rank=90)
-register("metrics.families.wer.metric:CER", "cer", label="CER (jiwer)", rank=90)
-register("metrics.families.wer.metric:MER", "mer", label="MER (jiwer)", family="wer", rank=90)
-register("metrics.families.wer.metric:WIL", "wil", label="WIL (jiwer)", family="wer", rank=90)
-register("metrics.families.wer.metric:WIP", "wip", label="WIP (jiwer)", family="wer", rank=90)
+_METRIC = "metrics.families.wer.metric"
+_UNIT = "metrics.families.wer.units:token_unit"
+
+FAMILY = Family(
+    name="wer",
+    title="WER",
+    rank=90,
+    metrics=(
+        MetricDeclaration("wer", f"{_METRIC}:WER", "WER (jiwer)", namespace="wer", token_unit=_UNIT),
+        MetricDeclaration("cer", f"{_METRIC}:CER", "CER (jiwer)", namespace="cer", token_unit=_UNIT),
+        MetricDeclaration("mer", f"{_METRIC}:MER", "MER (jiwer)", namespace="wer", token_unit=_UNIT),
+        MetricDeclaration("wil", f"{_METRIC}:WIL", "WIL (jiwer)", namespace="wer", token_unit=_UNIT),
+        MetricDeclaration("wip", f"{_METRIC}:WIP", "WIP (jiwer)", namespace="wer", token_unit=_UNIT),
+    ),
+    language_options={},
+    tasks=(),
+    agreement_fits={},
+    kernels=(),
+    kernel_cases=(),
+    extras=(),
+    no_lesson={
+        f"{_METRIC}:ErrorRateExplanation": "one edit distance over the reference length; the Segment page shows the "
+        "alignment",
+        f"{_METRIC}:WordMeasureExplanation": "one formula over WER's hit and edit counts; the Segment page shows it "
+        "and the alignment",
+    },
+)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.families.rouge.metric import LcsEvidence, NgramEvidence, RougeExplanation
-from rendering.evidence_lcs import rouge_l_parts, rouge_lsum_parts
-from rendering.evidence_ngrams import rouge_n_parts
 from rendering.parts import Part
 from rendering.view import ViewOptions, evidence_view
+from rendering.views.lcs import rouge_l_parts, rouge_lsum_parts
+from rendering.views.ngrams import rouge_n_parts
 
 
 @evidence_view.register(RougeExplanation)

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import pandas as pd
 
 from metrics.families.bertscore.metric import BERTScore, BERTScoreExplanation
-from rendering.evidence_bertscore import similarity_figure
 from rendering.teach import Context, Lesson, Step, Table, aligned, lesson, num, tex
 from rendering.text import escape_markdown
+from rendering.views.bertscore import similarity_figure
 
 MISTAKES = (
     "The matrix includes \\[CLS\\] and \\[SEP\\]: they weigh 0, but a token may still find its best match in one of them.",

@@ -1,0 +1,151 @@
+"""What a metric family declares about itself, in one place: ``metrics/families/<name>/__init__.py`` defines one
+``FAMILY = Family(...)``, and every other part of ScoreLens (the registry, the language and task defaults, length
+buckets, the human-agreement estimate, the kernels' build and tests, Teach) reads it from there.
+
+Every field of :class:`Family` is required, so that a family states what it does not use (``agreement_fits={}``,
+a metric's ``token_unit=None``) instead of forgetting it; tests/test_contracts.py checks that each declaration is
+consistent with the code it names. The declaration holds only data and ``"module:name"`` paths: a family's
+``__init__`` stays cheap, and what a path names is imported when first used.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from metrics.core.config import Requirement
+
+
+class Language(Enum):
+    """A target language whose script calls for its own options."""
+
+    CHINESE = "zh"
+    JAPANESE = "ja"
+    KOREAN = "ko"
+
+    @property
+    def label(self) -> str:
+        return self.name.capitalize()
+
+
+class Task(Enum):
+    """What a corpus is read as when the user chose no metrics (:mod:`metrics.core.defaults`)."""
+
+    SUMMARIZATION = "summaries"
+    CAPTIONING = "captions"
+    TRANSLATION = "translations"
+
+
+class Extra(Enum):
+    """An optional install of ``pyproject.toml`` (``pip install 'scorelens[ja]'``) some of a family needs."""
+
+    NEURAL = "neural"
+    JAPANESE = "ja"
+    KOREAN = "ko"
+
+
+@dataclass(frozen=True)
+class MetricDeclaration:
+    """One metric id: the class (``"module:Class"``), its label, the ``--set NAMESPACE.option`` namespace its
+    options take, the options its id fixes (``chrf++`` is chrF with ``word_order=2``), what it needs installed, and
+    the function (``"module:function"``, metric → :class:`~metrics.core.tokens.TokenUnit`) giving the unit its
+    length buckets count in; ``None``: whitespace words."""
+
+    id: str
+    target: str
+    label: str
+    namespace: str
+    token_unit: str | None
+    preset: Mapping[str, Any] = field(default_factory=dict)
+    requires: tuple[Requirement, ...] = ()
+
+
+@dataclass(frozen=True)
+class LanguageOption:
+    """An option a target language sets on metric ``metric``, and why. ``instead``: when ``value`` needs an install
+    this machine lacks, the value used without it (a visible fallback); ``None`` for a value that needs nothing."""
+
+    metric: str
+    name: str
+    value: Any
+    why: str
+    instead: Any = None
+
+
+@dataclass(frozen=True)
+class TaskUse:
+    """``metrics`` are defaults for ``task``; ``order`` places this family among the task's others (lowest first)."""
+
+    task: Task
+    metrics: tuple[str, ...]
+    order: int
+
+
+@dataclass(frozen=True)
+class AgreementFit:
+    """A human-agreement estimate exists for a metric (:mod:`metrics.analysis.agreement`): ``name`` in
+    mt-thresholds, valid for the metric's default configuration except ``free`` options, which may take any value
+    except on references in a language for which the family's language options set them: there they must have
+    that value (WMT scored each target language with its own settings)."""
+
+    name: str
+    free: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KernelCase:
+    """Rows of ``metric`` with ``options`` on test ``corpora`` (tests/data) must be bit-identical with and without
+    the compiled kernels (tests/test_kernels.py)."""
+
+    metric: str
+    options: Mapping[str, Any]
+    corpora: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Family:
+    """Everything ScoreLens asks about one family (see the module docstring).
+
+    ``name``: its folder under ``metrics/families``; ``title``: its name in prose (a fallback's note, a task's reason);
+    ``rank``: its place in listings; ``metrics``: the ids it registers; ``language_options``: what each target
+    language sets; ``tasks``: the tasks it is a default for; ``agreement_fits``: metric id → its human-agreement
+    estimate; ``kernels``: the compiled ``metrics/kernels/_<name>.pyx`` it uses, and ``kernel_cases`` the inputs
+    on which they must match the pure-Python path; ``extras``: the optional installs some of it needs;
+    ``no_lesson``: explanation type (``"module:Class"``) → why Teach has no lesson for it.
+    """
+
+    name: str
+    title: str
+    rank: int
+    metrics: tuple[MetricDeclaration, ...]
+    language_options: Mapping[Language, tuple[LanguageOption, ...]]
+    tasks: tuple[TaskUse, ...]
+    agreement_fits: Mapping[str, AgreementFit]
+    kernels: tuple[str, ...]
+    kernel_cases: tuple[KernelCase, ...]
+    extras: tuple[Extra, ...]
+    no_lesson: Mapping[str, str]
+
+    def __post_init__(self) -> None:
+        named = {o.metric for options in self.language_options.values() for o in options}
+        named |= {metric_id for use in self.tasks for metric_id in use.metrics}
+        named |= set(self.agreement_fits) | {case.metric for case in self.kernel_cases}
+        foreign = named - {m.id for m in self.metrics}
+        if foreign:
+            raise ValueError(f"family {self.name!r} names metrics it does not declare: {', '.join(sorted(foreign))}")
+
+    def language_values(self, metric_id: str, language: Language | None) -> dict[str, Any]:
+        """Option name → value that ``language`` sets on ``metric_id`` (none for ``None``)."""
+        options = self.language_options.get(language, ()) if language is not None else ()
+        return {option.name: option.value for option in options if option.metric == metric_id}
+
+
+@functools.cache
+def load(path: str) -> Any:
+    """What a ``"module:name"`` path of a declaration names, imported on first use."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
