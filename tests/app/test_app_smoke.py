@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 from streamlit.testing.v1 import AppTest
 
 from dashboard.samples import load_sample
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
 
 
@@ -59,7 +57,7 @@ def test_sidebar_choices_survive_a_page_switch():
 
 
 def test_overview_shows_the_metrics_warnings():
-    from dashboard_support import app
+    from tests.support.ui import app
 
     at = app("pages/1_Overview.py", load_sample("mt"), ["bleu", "rougeLsum"]).run()
     assert not at.exception
@@ -69,7 +67,7 @@ def test_overview_shows_the_metrics_warnings():
 
 
 def test_option_widgets_take_their_bounds_from_the_metadata_and_errors_are_escaped():
-    from dashboard_support import app
+    from tests.support.ui import app
 
     at = app("pages/1_Overview.py", load_sample("mt"), ["bleu", "cider"]).run()
     order = at.sidebar.number_input(key="opt:bleu:max_ngram_order")
@@ -83,7 +81,7 @@ def test_option_widgets_take_their_bounds_from_the_metadata_and_errors_are_escap
 
 
 def test_a_list_of_numbers_option_is_a_text_box_the_config_parses():
-    from dashboard_support import app
+    from tests.support.ui import app
 
     at = app("pages/1_Overview.py", load_sample("mt"), ["bleu-nltk"]).run()
     box = at.sidebar.text_input(key="opt:bleu-nltk:weights")

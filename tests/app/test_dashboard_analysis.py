@@ -7,8 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import rel_close, slice_corpus
-from dashboard_support import (
+from sacrebleu.metrics import BLEU
+
+from dashboard import workspace
+from dashboard.dataset import Dataset
+from metrics.analysis.slices import Slice
+from metrics.io.inputs import InputError
+from metrics.io.metadata import parse_metadata
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
+from tests.support.ui import (
     SCRIPT,
     app,
     assert_escaped_markdown,
@@ -19,13 +27,6 @@ from dashboard_support import (
     small_dataset,
     with_downloads,
 )
-from sacrebleu.metrics import BLEU
-
-from dashboard import workspace
-from dashboard.dataset import Dataset
-from metrics.analysis.slices import Slice
-from metrics.io.inputs import InputError
-from metrics.io.metadata import parse_metadata
 
 PAGE = "pages/4_Analysis.py"
 SECTIONS = (

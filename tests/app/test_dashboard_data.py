@@ -7,7 +7,13 @@ import json
 import re
 
 import pytest
-from dashboard_support import (
+from streamlit.testing.v1 import AppTest
+
+from dashboard import intake, workspace
+from dashboard.dataset import Dataset
+from dashboard.options import changed_values, family_fields, validate
+from metrics.io.inputs import MAX_FILE_BYTES, InputError
+from tests.support.ui import (
     IMG,
     ROOT,
     SCRIPT,
@@ -18,12 +24,6 @@ from dashboard_support import (
     shown,
     small_dataset,
 )
-from streamlit.testing.v1 import AppTest
-
-from dashboard import intake, workspace
-from dashboard.dataset import Dataset
-from dashboard.options import changed_values, family_fields, validate
-from metrics.io.inputs import MAX_FILE_BYTES, InputError
 
 REF = b"the cat sat\na dog ran\nhello world\n"
 SYS_A = b"the cat sat\na dog ran fast\nhello\n"

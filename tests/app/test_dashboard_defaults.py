@@ -3,10 +3,9 @@ resamples for the tied groups to separate; one warning per kind; the user's choi
 
 from __future__ import annotations
 
-from conftest import DATA
-from dashboard_support import app, setting_key, shown, small_dataset
-
 from dashboard.dataset import Dataset
+from tests.support.paths import DATA
+from tests.support.ui import app, setting_key, shown, small_dataset
 
 ZH = DATA / "wmt22-en-zh"
 N = 30  # segments uploaded: enough to detect and score, quick to run

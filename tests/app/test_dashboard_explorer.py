@@ -8,7 +8,10 @@ import re
 
 import numpy as np
 import pytest
-from dashboard_support import (
+from sacrebleu.metrics import BLEU
+
+from rendering.comparison import difference_spans
+from tests.support.ui import (
     SCRIPT,
     app,
     assert_escaped_markdown,
@@ -19,9 +22,6 @@ from dashboard_support import (
     parse_html,
     small_dataset,
 )
-from sacrebleu.metrics import BLEU
-
-from rendering.comparison import difference_spans
 
 PAIR = '<div class="sl-pair">'
 SCORE_COLUMNS = ["alpha · BLEU", "beta · BLEU", "gamma · BLEU", "alpha · chrF2", "beta · chrF2", "gamma · chrF2"]

@@ -9,7 +9,17 @@ import json
 import numpy as np
 import pytest
 import scipy.stats
-from dashboard_support import (
+
+import dashboard.state
+from dashboard import intake, workspace
+from dashboard.samples import load_sample
+from metrics.core.registry import create
+from metrics.evaluate import evaluate
+from metrics.io.inputs import InputError
+from metrics.stats.correlation import correlate
+from metrics.stats.human import HumanScores
+from rendering.correlation import correlation_table, interval_text
+from tests.support.ui import (
     IMG,
     ROOT,
     SCRIPT,
@@ -21,16 +31,6 @@ from dashboard_support import (
     small_dataset,
     with_downloads,
 )
-
-import dashboard.state
-from dashboard import intake, workspace
-from dashboard.samples import load_sample
-from metrics.core.registry import create
-from metrics.evaluate import evaluate
-from metrics.io.inputs import InputError
-from metrics.stats.correlation import correlate
-from metrics.stats.human import HumanScores
-from rendering.correlation import correlation_table, interval_text
 
 GOOD = b"\n".join(
     json.dumps({"SYS": system, "seg_id": str(i), "human_score": score}).encode()

@@ -8,8 +8,15 @@ import json
 import zipfile
 
 import pytest
-from conftest import DATA
-from dashboard_support import (
+from sacrebleu.metrics import BLEU, CHRF
+
+import dashboard.state
+from dashboard.dataset import Dataset
+from metrics.cli.main import main
+from metrics.io.inputs import read_segments
+from metrics.stats import significance
+from tests.support.paths import DATA
+from tests.support.ui import (
     SCRIPT,
     app,
     assert_escaped_markdown,
@@ -20,13 +27,6 @@ from dashboard_support import (
     small_dataset,
     with_downloads,
 )
-from sacrebleu.metrics import BLEU, CHRF
-
-import dashboard.state
-from dashboard.dataset import Dataset
-from metrics.cli.main import main
-from metrics.io.inputs import read_segments
-from metrics.stats import significance
 
 DEEN = DATA / "wmt22-de-en"
 

@@ -4,7 +4,9 @@ explanation; navigation; hostile text stays literal in every evidence view."""
 from __future__ import annotations
 
 import pytest
-from dashboard_support import (
+
+from metrics.core.registry import create
+from tests.support.ui import (
     IMG,
     LINK,
     MATH,
@@ -20,8 +22,6 @@ from dashboard_support import (
     shown,
     small_dataset,
 )
-
-from metrics.core.registry import create
 
 VIEWS = installed_views()
 

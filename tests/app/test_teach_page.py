@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -15,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from rendering import lessons, teach
 from rendering.teach_classics import by_key
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "pages" / "5_Teach.py")
 READY, MISSING = lessons.lesson_status()
 

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serving import streamlit_server
 
 from app_pages import PAGES
+from tests.support.paths import ROOT
+from tests.support.serving import streamlit_server
 
-ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [

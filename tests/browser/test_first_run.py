@@ -6,7 +6,7 @@ import os
 import urllib.request
 from pathlib import Path
 
-from serving import streamlit_server
+from tests.support.serving import streamlit_server
 
 
 def test_first_run_on_a_desktop_serves_without_prompting(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from conftest import slice_corpus
 
 from metrics.core.explanation import Explanation
 from metrics.core.extras import NEURAL
@@ -16,6 +15,7 @@ from metrics.core.registry import SPECS, create
 from rendering.evidence import explanation_parts, has_view, order_labels
 from rendering.lessons import build_lesson
 from rendering.teach import NoLesson, lesson_for
+from tests.support.corpora import slice_corpus
 
 SEGMENTS = 6  # the statistics cover the first segments of each slice (CIDEr-D's document frequencies need several)
 CASES = [("wmt22-de-en", 3), ("cnndm", 2)]  # two references; several sentences per text

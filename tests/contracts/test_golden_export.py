@@ -6,9 +6,9 @@ import gzip
 import json
 
 import pytest
-from golden_export import canonical, path
 
 from dashboard.samples import SAMPLES
+from tests.support.golden_export import canonical, path
 
 
 @pytest.mark.parametrize("sample", list(SAMPLES))

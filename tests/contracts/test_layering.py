@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 FORBIDDEN_IN_METRICS = {"streamlit", "plotly", "pandas"}
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import slice_corpus
 
 from metrics.core.config import Option, config_options
 from metrics.core.registry import SPECS, create
+from tests.support.corpora import slice_corpus
 
 SEGMENTS = 12
 AVAILABLE = [m for m, spec in SPECS.items() if spec.available()]

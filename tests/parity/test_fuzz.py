@@ -23,13 +23,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import rel_close
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_meteor import nltk_wordnet  # noqa: F401  (the fixture: nltk's WordNet from Debian's wordnet-base)
 
 from metrics.core.registry import SPECS, available_metrics, create
 from metrics.families.bleu.metric import MECAB, MECAB_KO
+from tests.support.parity import rel_close
 
 BOUNDED = 25  # examples per property in the default run
 LONG = 1500  # examples per property behind the fuzz marker
@@ -116,8 +115,9 @@ def close(ours: float, theirs: float) -> bool:
 
 @pytest.mark.parametrize("examples", RUNS)
 def test_bleu_equals_sacrebleu(examples):
-    from sacre import segment_scores, segment_stats
     from sacrebleu.metrics import BLEU as SacreBLEU
+
+    from tests.support.sacre import segment_scores, segment_stats
 
     tokenizers = ["13a", "intl", "zh", "char", "none"]
     tokenizers += [name for name, needs in (("ja-mecab", MECAB), ("ko-mecab", MECAB_KO)) if needs.met()]
@@ -137,8 +137,9 @@ def test_bleu_equals_sacrebleu(examples):
 
 @pytest.mark.parametrize("examples", RUNS)
 def test_chrf_equals_sacrebleu(examples):
-    from sacre import segment_stats
     from sacrebleu.metrics import CHRF as SacreCHRF
+
+    from tests.support.sacre import segment_stats
 
     def check(case: tuple[tuple[str, list[str]], int, bool]) -> None:
         (hyp, refs), word_order, lowercase = case
@@ -154,8 +155,9 @@ def test_chrf_equals_sacrebleu(examples):
 
 @pytest.mark.parametrize("examples", RUNS)
 def test_ter_equals_sacrebleu(examples):
-    from sacre import segment_stats
     from sacrebleu.metrics import TER as SacreTER
+
+    from tests.support.sacre import segment_stats
 
     def check(case: tuple[tuple[str, list[str]], tuple[bool, bool, bool, bool]]) -> None:
         (hyp, refs), (normalized, no_punct, asian, case_sensitive) = case
@@ -194,7 +196,7 @@ def test_rouge_equals_rouge_score(examples):
 
 @pytest.mark.parametrize("examples", RUNS)
 def test_meteor_equals_nltk(examples, nltk_wordnet):  # noqa: F811
-    from test_meteor import nltk_scores
+    from tests.support.meteor import nltk_scores
 
     metric = create("meteor")
 
@@ -211,7 +213,7 @@ def test_meteor_equals_nltk(examples, nltk_wordnet):  # noqa: F811
 
 @pytest.mark.parametrize("examples", RUNS)
 def test_cider_equals_pycocoevalcap(examples):
-    from test_cider import reference
+    from tests.support.cider import reference
 
     metric = create("cider")
 

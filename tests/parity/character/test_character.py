@@ -8,7 +8,6 @@ import time
 
 import numpy as np
 import pytest
-from conftest import rel_close, shared_corpus, slice_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
@@ -18,6 +17,8 @@ from metrics import create
 from metrics.core.edits import EditOp
 from metrics.core.levenshtein import align, distance
 from metrics.families.character.metric import CharacTER, shift_cost
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.parity import rel_close
 
 # parity.md §9.3 / §9.2 step 5, measured with rwth-i6/CharacTER c4b25cb (compiled libED.so).
 GOLDEN = [

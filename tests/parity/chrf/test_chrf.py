@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-import sacre
-from conftest import DATA, rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import CHRF as SacreCHRF
-from test_bleu import GOLDEN_HYPS, GOLDEN_REFS1, GOLDEN_REFS2
 
 from metrics.families.chrf.metric import CHRF, split_punctuation
+from tests.support import sacre
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.golden_values import GOLDEN_HYPS, GOLDEN_REFS1, GOLDEN_REFS2
+from tests.support.parity import rel_close
+from tests.support.paths import DATA
 
 OPTIONS = [
     {},

@@ -6,11 +6,12 @@ import math
 
 import numpy as np
 import pytest
-from conftest import rel_close, shared_corpus, slice_corpus
-from pycocoevalcap.cider.cider import Cider
 
 from metrics import create
 from metrics.families.cider.metric import CiderD, document_frequencies
+from tests.support.cider import reference
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.parity import rel_close
 
 # parity.md §8.3, measured with pycocoevalcap 1.2 (golden_values.json: coco_ciderD).
 GOLDEN_GTS = {
@@ -28,13 +29,6 @@ def as_streams(gts: dict[int, list[str]]) -> list[list[str | None]]:
     keys = list(gts)
     width = max(len(v) for v in gts.values())
     return [[gts[k][j] if j < len(gts[k]) else None for k in keys] for j in range(width)]
-
-
-def reference(hyps: list[str], refs: list[list[str | None]], sigma: float = 6.0) -> tuple[float, np.ndarray]:
-    gts = {i: [r[i] for r in refs if r[i] is not None] for i in range(len(hyps))}
-    res = {i: [h] for i, h in enumerate(hyps)}
-    score, scores = Cider(sigma=sigma).compute_score(gts, res)
-    return float(score), np.asarray(scores)
 
 
 def assert_parity(metric: CiderD, hyps: list[str], refs: list[list[str | None]], sigma: float = 6.0) -> None:

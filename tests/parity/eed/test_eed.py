@@ -8,13 +8,14 @@ import time
 
 import numpy as np
 import pytest
-from conftest import rel_close, shared_corpus, slice_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.spec_ports import eed_literal as literal
 from metrics import create
 from metrics.families.eed.metric import EED, _Costs, align, align_batch, preprocess
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.parity import rel_close
 
 f32 = np.float32
 

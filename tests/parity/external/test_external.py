@@ -7,8 +7,6 @@ import json
 
 import numpy as np
 import pytest
-from conftest import DATA, slice_corpus
-from dashboard_support import app, shown, small_dataset
 
 from dashboard import workspace
 from metrics.cli.external import parse_meta
@@ -24,6 +22,9 @@ from metrics.stats.significance import all_pairs
 from rendering.evidence import explanation_parts
 from rendering.lessons import lesson_for
 from rendering.teach import NoLesson
+from tests.support.corpora import slice_corpus
+from tests.support.paths import DATA
+from tests.support.ui import app, shown, small_dataset
 
 SYSTEMS = ["alpha", "beta"]
 SCORES = {"alpha": [0.25, -1.5, 3.0], "beta": [0.5, 0.75, 1e-3]}

@@ -7,23 +7,22 @@ tests that need it skip, saying why, when that directory is absent.
 
 from __future__ import annotations
 
-import io
 import math
 import subprocess
 import sys
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, rel_close, shared_corpus, slice_corpus
 
 from metrics.core.config import build_config
 from metrics.core.registry import create
 from metrics.families.meteor.metric import MatchStage, Meteor, MeteorConfig, meteor_from_counts
 from metrics.families.meteor.wordnet import DATA_FILE, WordNetIndex, wordnet_index
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.meteor import WORDNET_DIR, nltk_scores
+from tests.support.parity import rel_close
+from tests.support.paths import ROOT
 
-WORDNET_DIR = Path("/usr/share/wordnet")
 REF = "the cat sat on the mat"
 TEXTBOOK = {
     "on the mat sat the cat": 0.5,
@@ -36,87 +35,6 @@ NLTK_REFS = [
     "It is the guiding principle which guarantees the military forces always being under the command of the Party",
     "It is the practical guide for the army always to heed the directions of the party",
 ]
-_LEXNAMES = [
-    "adj.all",
-    "adj.pert",
-    "adv.all",
-    "noun.Tops",
-    "noun.act",
-    "noun.animal",
-    "noun.artifact",
-    "noun.attribute",
-    "noun.body",
-    "noun.cognition",
-    "noun.communication",
-    "noun.event",
-    "noun.feeling",
-    "noun.food",
-    "noun.group",
-    "noun.location",
-    "noun.motive",
-    "noun.object",
-    "noun.person",
-    "noun.phenomenon",
-    "noun.plant",
-    "noun.possession",
-    "noun.process",
-    "noun.quantity",
-    "noun.relation",
-    "noun.shape",
-    "noun.state",
-    "noun.substance",
-    "noun.time",
-    "verb.body",
-    "verb.change",
-    "verb.cognition",
-    "verb.communication",
-    "verb.competition",
-    "verb.consumption",
-    "verb.contact",
-    "verb.creation",
-    "verb.emotion",
-    "verb.motion",
-    "verb.perception",
-    "verb.possession",
-    "verb.social",
-    "verb.stative",
-    "verb.weather",
-    "adj.ppl",
-]
-
-
-@pytest.fixture(scope="session")
-def nltk_wordnet():  # type: ignore[no-untyped-def]
-    """nltk's own WordNetCorpusReader over Debian's WordNet 3.0 files."""
-    if not (WORDNET_DIR / "index.noun").exists():
-        pytest.skip(f"{WORDNET_DIR} is absent: install Debian's wordnet-base to compare with nltk's WordNet")
-    import nltk
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
-
-    pos = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
-    lexnames = "".join(f"{i:02d}\t{n}\t{pos[n.split('.')[0]]}\n" for i, n in enumerate(_LEXNAMES))
-
-    class DebianWordNet(WordNetCorpusReader):
-        def open(self, fileid):  # type: ignore[no-untyped-def]
-            return io.StringIO(lexnames) if fileid == "lexnames" else super().open(fileid)
-
-        def map_wn(self, version="wordnet"):  # type: ignore[no-untyped-def]
-            return None  # needs index.sense, used only for other wordnets
-
-    if str(WORDNET_DIR) not in nltk.data.path:
-        nltk.data.path.append(str(WORDNET_DIR))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "multilingual functions are not available"
-        return DebianWordNet(str(WORDNET_DIR), None)
-
-
-def nltk_scores(hyps: list[str], refs: list[list[str]], wordnet, **options: float) -> list[float]:  # type: ignore[no-untyped-def]
-    from nltk.translate.meteor_score import meteor_score
-
-    return [
-        meteor_score([stream[i].split() for stream in refs], hyp.split(), wordnet=wordnet, **options)
-        for i, hyp in enumerate(hyps)
-    ]
 
 
 def nltk_lemma_names(wordnet, word: str) -> frozenset[str]:  # type: ignore[no-untyped-def]

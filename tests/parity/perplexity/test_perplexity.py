@@ -9,7 +9,6 @@ import math
 
 import numpy as np
 import pytest
-from conftest import rel_close, slice_corpus
 from nltk.lm import KneserNeyInterpolated, Vocabulary, WittenBellInterpolated
 from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline
 from nltk.util import ngrams
@@ -18,6 +17,8 @@ from metrics.core.base import segments_text
 from metrics.core.registry import create
 from metrics.evaluate import full_signature
 from rendering.evidence import explanation_parts
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
 
 
 @pytest.fixture(scope="module")

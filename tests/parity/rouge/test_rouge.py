@@ -9,7 +9,6 @@ from functools import cache
 
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, rel_close, shared_corpus, slice_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer, tokenize
@@ -44,6 +43,9 @@ from metrics.families.rouge.metric import (
 from metrics.families.rouge.tokenize import RougeTokenizer, discarded, losing, split_sentences
 from metrics.io.inputs import read_segments
 from metrics.kernels import pure_python
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.parity import rel_close
+from tests.support.paths import SHARED_DATA
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 FIELDS = ("precision", "recall", "fmeasure")

@@ -8,12 +8,13 @@ import json
 
 import numpy as np
 import pytest
-from conftest import DATA, slice_corpus
 from rouge_score import rouge_scorer, scoring
 
 from metrics.cli.main import main
 from metrics.core.registry import create
 from metrics.stats.rouge_bootstrap import MEASURES, RougeBootstrapSettings, bootstrap_aggregate
+from tests.support.corpora import slice_corpus
+from tests.support.paths import DATA
 
 CNNDM = DATA / "cnndm"
 

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
-from conftest import DATA, rel_close, shared_corpus, slice_corpus
 
 from benchmarks import perl_rouge155
 from metrics.core.config import build_config
@@ -24,6 +23,9 @@ from metrics.families.rouge155.printed import bootstrap_average, f_measure, prin
 from metrics.families.rouge155.skip_bigram import RougeS, RougeSU, UnitKind, skip_occurrences, skip_total
 from metrics.families.rouge155.tokenize import Rouge155Tokenizer, exception_table, morph_stem, porter_stem
 from metrics.families.rouge155.weighted_lcs import RougeW
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.parity import rel_close
+from tests.support.paths import DATA
 
 GOLDEN = json.loads((DATA / "golden_values_rouge155.json").read_text(encoding="utf-8"))
 

@@ -9,7 +9,6 @@ import time
 
 import numpy as np
 import pytest
-from conftest import rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics import lib_ter
 
@@ -18,6 +17,8 @@ from metrics.core.registry import create
 from metrics.families.ter.metric import TER, TERConfig
 from metrics.families.ter.search import SearchBudget, ter_pair
 from metrics.families.ter.tokenizer import TercomTokenizer
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.parity import rel_close
 
 # Golden values (shared/spec/golden_values.json, from sacrebleu 2.6.0; inputs from shared/spec/golden_gen.py).
 GOLD_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]

@@ -9,12 +9,13 @@ import time
 import jiwer
 import numpy as np
 import pytest
-from conftest import SLICES, rel_close, shared_corpus, slice_corpus
 from rapidfuzz.distance import Levenshtein
 
 from metrics.core.edits import EditOp
 from metrics.core.registry import create
 from metrics.families.wer.metric import CER, MER, WER, WIL, WIP, ErrorRateConfig, WordMeasure, WordMeasureExplanation
+from tests.support.corpora import SLICES, shared_corpus, slice_corpus
+from tests.support.parity import rel_close
 
 
 def jiwer_chunks(alignment: list[jiwer.AlignmentChunk]) -> list[tuple[str, int, int, int, int]]:

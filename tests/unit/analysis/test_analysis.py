@@ -8,7 +8,6 @@ from collections import Counter, defaultdict
 import mt_thresholds
 import numpy as np
 import pytest
-from conftest import rel_close, slice_corpus
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
@@ -34,6 +33,8 @@ from metrics.core.language import Language
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
 from metrics.stats.significance import paired_test
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
 
 SETTINGS = BucketSettings(n_bootstrap=200)
 

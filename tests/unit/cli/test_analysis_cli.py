@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
-from conftest import DATA, rel_close, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from metrics.cli.main import main
 from metrics.io.metadata import parse_metadata
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
+from tests.support.paths import DATA
 
 DEEN = DATA / "wmt22-de-en"
 REFS = [str(DEEN / "ref.A.txt"), str(DEEN / "ref.B.txt")]

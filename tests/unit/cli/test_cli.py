@@ -7,11 +7,13 @@ import subprocess
 import sys
 
 import pytest
-from conftest import DATA, rel_close, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from metrics.cli.main import main
 from metrics.core.registry import SPECS
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
+from tests.support.paths import DATA
 
 DEEN = DATA / "wmt22-de-en"
 REFS = [str(DEEN / "ref.A.txt"), str(DEEN / "ref.B.txt")]

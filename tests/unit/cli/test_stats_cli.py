@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-from conftest import DATA, ROOT, rel_close, slice_corpus
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 from metrics.cli.main import main
@@ -17,6 +16,9 @@ from metrics.families.chrf.metric import CHRF
 from metrics.io.results import MetricInfo, Results, SystemScores, to_csv
 from metrics.stats.correlation import Correlation
 from metrics.stats.significance import paired_test
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
+from tests.support.paths import DATA, ROOT
 
 WMT = DATA / "wmt22-de-en"
 COCO = DATA / "coco"

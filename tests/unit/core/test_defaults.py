@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from conftest import SHARED_DATA, slice_corpus
-
 from metrics.core.defaults import Task, choose_metrics, profile_references, sentence_count
 from metrics.core.registry import SPECS
+from tests.support.corpora import slice_corpus
+from tests.support.paths import SHARED_DATA
 
 
 def _choice(corpus: str):

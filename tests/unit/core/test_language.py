@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import regex
-from conftest import rel_close, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import TER as SacreTER
 
@@ -20,6 +19,8 @@ from metrics.core.language import (
     text_length,
 )
 from metrics.core.registry import create, create_many
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
 
 KOREAN = [
     ["오늘은 날씨가 정말 좋습니다.", "저는 어제 도서관에서 책을 세 권 빌렸어요.", "회의는 3시에 시작합니다 (Room B)."]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import slice_corpus
-
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
+from tests.support.corpora import slice_corpus
 
 
 def test_jobs_give_the_rows_of_one_process() -> None:

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DATA, slice_corpus
 
 from metrics.cli.main import main
 from metrics.core.base import Metric, Progress, SegmentStats, StatsNote
@@ -28,6 +27,8 @@ from metrics.distributed.lines import LineIndex, blocks, count_block
 from metrics.distributed.sources import TextFiles
 from metrics.evaluate import Evaluation, evaluate
 from metrics.io.inputs import InputError, read_segments
+from tests.support.corpora import slice_corpus
+from tests.support.paths import DATA
 
 distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")

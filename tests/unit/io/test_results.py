@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import slice_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,6 +40,7 @@ from metrics.io.results import (
 )
 from metrics.stats.correlation import Correlation
 from metrics.stats.significance import Interval, all_pairs
+from tests.support.corpora import slice_corpus
 
 SYSTEMS = ("LT22", "PROMT", "Online-B")
 

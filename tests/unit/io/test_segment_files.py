@@ -6,12 +6,12 @@ import json
 
 import numpy as np
 import pytest
-from conftest import slice_corpus
 
 from metrics.core.registry import create
 from metrics.evaluate import Evaluation, SystemResult, evaluate
 from metrics.io import segment_files
 from metrics.io.segment_files import SegmentFormat, write_segment_scores
+from tests.support.corpora import slice_corpus
 
 pq = pytest.importorskip("pyarrow.parquet")
 

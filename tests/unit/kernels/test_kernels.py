@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import DATA, Corpus, slice_corpus
 from nltk.stem.porter import PorterStemmer
 
 from metrics.core.registry import create
@@ -18,6 +17,8 @@ from metrics.families.bleu.tokenizers import _RE_13A
 from metrics.families.ter.metric import TER
 from metrics.families.ter.search import SearchBudget, ter_pair, work_bound
 from metrics.kernels import in_threads, kernel, pure_python
+from tests.support.corpora import Corpus, slice_corpus
+from tests.support.paths import DATA
 
 KERNELS = ("jsonl", "ngrams", "porter", "rouge", "ter", "tokenize")
 

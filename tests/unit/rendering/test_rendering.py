@@ -9,7 +9,6 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
-from dashboard_support import assert_safe_html, parse_html
 
 from metrics.core.edits import EditOp
 from metrics.core.registry import create
@@ -25,6 +24,7 @@ from rendering.ngram_view import Occurrence, status_of, token_units, unit_spans
 from rendering.tables import best_systems, groups_text, overview_table, sentence_scores, style_overview
 from rendering.text import Span, escape_latex, escape_markdown, highlight
 from rendering.view import ViewOptions
+from tests.support.ui import assert_safe_html, parse_html
 
 HYPS = {
     "good": ["the cat sat on the mat", "a dog ran fast"],

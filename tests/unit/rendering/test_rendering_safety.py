@@ -7,13 +7,13 @@ import json
 import re
 
 import pytest
-from dashboard_support import HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html, installed_views
 
 from metrics.core.explanation import Explanation
 from metrics.core.registry import create
 from rendering.evidence import explanation_parts, order_labels
 from rendering.figures import rankings_figure, scores_figure
 from rendering.ngram_view import plain_html
+from tests.support.ui import HOSTILE_LINE, IMG, LINK, MATH, PAYLOADS, SCRIPT, assert_safe_html, installed_views
 
 HYP = HOSTILE_LINE
 REFS = [f"the cat sat {SCRIPT} on {IMG} the mat {LINK} and {MATH} .", f"a {LINK} cat {MATH} sat"]

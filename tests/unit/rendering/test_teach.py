@@ -11,12 +11,12 @@ from typing import Any
 
 import plotly.graph_objects as go
 import pytest
-from conftest import rel_close
 
 from metrics.families.rouge.lcs import lcs_trail
 from rendering import lessons, teach
 from rendering.teach_classics import CLASSICS, FIRST, by_key, classics_for
 from rendering.teach_figures import alignment, lcs_grid
+from tests.support.parity import rel_close
 
 READY, MISSING = lessons.lesson_status()
 CORPUS = (

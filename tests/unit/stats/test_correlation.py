@@ -7,7 +7,6 @@ import json
 import numpy as np
 import pytest
 import scipy.stats
-from conftest import DATA, rel_close, slice_corpus
 
 from metrics.families.bleu.metric import BLEU
 from metrics.families.chrf.metric import CHRF
@@ -15,6 +14,9 @@ from metrics.io.inputs import InputError
 from metrics.stats.correlation import _rows, _weighted, correlate, kendall_tau_b, pearson, rankdata, spearman
 from metrics.stats.human import HumanScores, parse_human_scores, read_human_scores
 from metrics.stats.resampling import bootstrap_resamples
+from tests.support.corpora import slice_corpus
+from tests.support.parity import rel_close
+from tests.support.paths import DATA
 
 COCO = DATA / "coco"
 SCIPY = {"pearson": scipy.stats.pearsonr, "spearman": scipy.stats.spearmanr, "kendall": scipy.stats.kendalltau}

@@ -7,7 +7,6 @@ from dataclasses import asdict
 
 import numpy as np
 import pytest
-from conftest import rel_close, shared_corpus, slice_corpus
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
@@ -38,6 +37,8 @@ from metrics.stats.significance import (
     resamples_for,
     tied_groups,
 )
+from tests.support.corpora import shared_corpus, slice_corpus
+from tests.support.parity import rel_close
 
 
 @pytest.fixture(scope="module")
