@@ -1,7 +1,7 @@
 """A golden export of the bundled samples: every metric id of the base install with default options, every system, corpus and segment
 scores, statistics rows and bootstrap intervals, written as canonical JSON.
 
-It pins the numbers across refactorings: ``tests/contracts/test_golden_export.py`` recomputes it and compares it with the
+It pins the numbers across refactorings: ``tests/parity/test_golden_export.py`` recomputes it and compares it with the
 file in ``tests/golden``, byte for byte. Regenerate only when a number is meant to change:
 ``python -m tests.support.golden_export``.
 """
