@@ -1,5 +1,5 @@
 """Teaching lessons (rendering.teach*): the textbook numbers, derivations that add up to the metric's own score,
-what-if comparisons and escaping of user text — without Streamlit (the page itself: tests/test_teach_page.py)."""
+what-if comparisons and escaping of user text — without Streamlit (the page itself: tests/app/test_teach_page.py)."""
 
 from __future__ import annotations
 
