@@ -6,7 +6,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 # The kernels are the metrics/kernels/_<name>.pyx files present, so a new kernel joins no list here (this file may
-# not import metrics); tests/test_kernels.py checks every one is built, and the families name those they use.
+# not import metrics); tests/parity/test_kernels.py checks every one is built, and the families name those they use.
 KERNELS = sorted(path.stem.removeprefix("_") for path in (Path(__file__).parent / "metrics" / "kernels").glob("_*.pyx"))
 
 setup(

@@ -2,7 +2,7 @@
 
 Run from the repository root: ``python scripts/import_graph.py``. It prints the rooms, every arrow that goes back up
 (a module importing one in a higher room) and every cycle, among modules and among rooms; it exits with status 1
-when there is a module cycle or an arrow back up other than :data:`INTENDED`. ``tests/test_layering.py`` checks the
+when there is a module cycle or an arrow back up other than :data:`INTENDED`. ``tests/contracts/test_layering.py`` checks the
 same graph.
 
 An import counts wherever it is written: at module level, inside a function (it runs on first call) or under

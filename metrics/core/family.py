@@ -3,7 +3,7 @@
 buckets, the human-agreement estimate, the kernels' build and tests, Teach) reads it from there.
 
 Every field of :class:`Family` is required, so that a family states what it does not use (``agreement_fits={}``,
-a metric's ``token_unit=None``) instead of forgetting it; tests/test_contracts.py checks that each declaration is
+a metric's ``token_unit=None``) instead of forgetting it; tests/contracts/test_contracts.py checks that each declaration is
 consistent with the code it names. The declaration holds only data and ``"module:name"`` paths: a family's
 ``__init__`` stays cheap, and what a path names is imported when first used.
 """
@@ -99,7 +99,7 @@ class AgreementFit:
 @dataclass(frozen=True)
 class KernelCase:
     """Rows of ``metric`` with ``options`` on test ``corpora`` (tests/data) must be bit-identical with and without
-    the compiled kernels (tests/test_kernels.py)."""
+    the compiled kernels (tests/parity/test_kernels.py)."""
 
     metric: str
     options: Mapping[str, Any]

@@ -2,7 +2,7 @@
 :func:`rendering.teach.lesson` when imported, and importing the package imports them all (discovered, so a new
 lesson module needs no list to join). The explanation types without a lesson are declared with their reason next
 to their family (``Family.no_lesson``) and registered here. A metric whose explanation type has neither is an
-error (tests/test_contracts.py), never skipped; a type with both is refused on import."""
+error (tests/contracts/test_contracts.py), never skipped; a type with both is refused on import."""
 
 from __future__ import annotations
 

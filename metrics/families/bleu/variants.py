@@ -368,7 +368,7 @@ class GoogleBLEU(BLEU):
     Where that code divides by zero (``ratio = translation_length / reference_length``, then ``1 / ratio``) and
     raises ``ZeroDivisionError`` — no hypothesis words, or no reference words — the score here is 0 where one side
     has words (no hypothesis words: brevity penalty ``exp(1 − 1/0) = 0``; no reference words: every precision is 0)
-    and NaN, undefined, where neither has any (``0/0``), as ``tests/test_fuzz.py`` found.
+    and NaN, undefined, where neither has any (``0/0``), as ``tests/parity/test_fuzz.py`` found.
     """
 
     id: ClassVar[str] = "bleu-google"

@@ -264,7 +264,7 @@ class _Text:
 
     def __init__(self, text: str) -> None:
         # Lowercasing the whole text equals lowercasing each token (nltk): whitespace has no case and ends a word
-        # for the final-sigma rule as the end of a string does (tests/test_meteor.py::test_tokens_are_nltk_inputs).
+        # for the final-sigma rule as the end of a string does (tests/parity/meteor/test_meteor.py::test_tokens_are_nltk_inputs).
         words = self.words = tuple(text.lower().split())
         self.last = {word: index for index, word in enumerate(words)}
         self.repeats: dict[str, tuple[int, ...]] = {}
