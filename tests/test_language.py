@@ -19,7 +19,8 @@ from metrics.core.language import (
     length_unit,
     text_length,
 )
-from metrics.core.registry import create, create_many
+from metrics.core.registry import create
+from metrics.core.selection import Selection
 
 KOREAN = [
     ["오늘은 날씨가 정말 좋습니다.", "저는 어제 도서관에서 책을 세 권 빌렸어요.", "회의는 3시에 시작합니다 (Room B)."]
@@ -80,7 +81,7 @@ def test_the_users_options_win_and_only_chosen_families_are_touched():
 def test_chinese_bleu_and_ter_equal_sacrebleu_with_the_same_choices():
     corpus = slice_corpus("wmt22-en-zh")
     options, _ = apply_language(language_settings(Language.CHINESE), {}, {"bleu", "ter"})
-    metrics = create_many(["bleu", "ter"], options)
+    metrics = Selection(("bleu", "ter"), options).build()
     hyps, refs = corpus.systems["Online-B"][:60], [r[:60] for r in corpus.refs]
     theirs = SacreBLEU(trg_lang="zh")  # what `sacrebleu -l en-zh` builds
     assert rel_close(metrics["bleu"].score(hyps, refs), theirs.corpus_score(hyps, refs).score)

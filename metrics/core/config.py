@@ -99,6 +99,18 @@ def build_config(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
     return cls(**values)
 
 
+def parse_value(cls: type, name: str, value: Any) -> Any:
+    """``value`` of option ``name`` of the config ``cls`` as the config holds it — text (``--set``) or a Python
+    value (a widget's, a JSON document's) converted to the field's type — checked against the option's metadata
+    (:func:`check_options` checks the same on the whole config, with the checks across fields)."""
+    options = {o.name: o for o in config_options(cls)}
+    if name not in options:
+        raise ValueError(f"unknown option {name!r} for {cls.__name__}; valid options: {', '.join(options)}")
+    typed = _coerce(name, value, typing.get_type_hints(cls)[name])
+    _check_value(options[name], typed)
+    return typed
+
+
 def check_range(
     name: str, value: float, low: float | None = None, high: float | None = None, *, low_open: bool = False
 ) -> None:
