@@ -237,15 +237,15 @@ def apply_settings(loaded: Settings) -> list[str]:
     st.session_state[METRICS] = chosen
     kept: dict[str, dict[str, Any]] = {}
     for family, values in loaded.options.items():
-        members = tuple(m for m in chosen if m in SPECS and SPECS[m].family == family)
-        if not members:
-            continue
+        # As in the sidebar: the part that reaches the chosen metrics must build them, the rest waits for its metric.
+        members = [m for m in chosen if m in SPECS and SPECS[m].family == family]
         try:
-            Selection(members, {family: values})
+            Selection(tuple(members), taken(members, {family: values}))
         except ValueError as err:
             notes.append(f"options for {family} not applied: {err}")
             continue
-        kept[family] = dict(values)
+        if values:
+            kept[family] = dict(values)
     st.session_state[OPTIONS] = kept
     data = dataset()
     if loaded.view.get(BASELINE) in data.systems:
