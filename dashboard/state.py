@@ -309,19 +309,18 @@ def selection(ids: Sequence[str]) -> tuple[Selection, list[str]]:
 
 def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any, Any]], list[str]]:
     """The chosen metrics, built by their :func:`selection`, one instance per signature and reference corpus;
-    errors name the metrics (they are then left out)."""
+    errors name the metric (it is then left out)."""
     chosen, errors = selection(ids)
-    try:
-        fresh = chosen.build()
-    except (ImportError, AttributeError) as err:
-        return {}, [*errors, f"{', '.join(map(label, chosen.metric_ids))}: {err}"]
     built: dict[str, Metric[Any, Any]] = {}
     for metric_id in ids:
         if metric_id in data.external:
             built[metric_id] = External(data.external[metric_id])
-        elif metric_id in fresh:
-            metric = fresh[metric_id]
-            built[metric_id] = metric_for(metric_key(metric_id, metric), data.refs_hash, metric)
+        elif metric_id in chosen.metric_ids:
+            try:
+                fresh = chosen.metric(metric_id)
+                built[metric_id] = metric_for(metric_key(metric_id, fresh), data.refs_hash, fresh)
+            except (ValueError, ImportError, AttributeError) as err:  # a model or file the signature reads
+                errors.append(f"{label(metric_id)}: {err}")
     return built, errors
 
 
@@ -330,6 +329,7 @@ def evaluation() -> Evaluation:
     data = dataset()
     metrics, errors = metrics_for(data, metric_ids())
     refs = [list(stream) for stream in data.refs]
+    keys = {metric_id: _content_key(metric_id, metric) for metric_id, metric in metrics.items()}
 
     def job(name: str, metric_id: str) -> Job[tuple[SegmentStats, float, np.ndarray]]:
         metric, hyps = metrics[metric_id], list(data.systems[name])
@@ -340,7 +340,7 @@ def evaluation() -> Evaluation:
 
         # An external metric's rows belong to the named system, whatever its text (two may have the same outputs).
         owner = name if isinstance(metric, External) else None
-        key = (_content_key(metric_id, metric), data.refs_hash, data.system_hash(name), owner)
+        key = (keys[metric_id], data.refs_hash, data.system_hash(name), owner)
         return Job(key, f"{metric.name} on {name}", run, lambda: metric.expected_seconds(hyps, refs))
 
     jobs = {(name, m): job(name, m) for m in metrics for name in data.systems}

@@ -181,7 +181,7 @@ def _metric(
 
 def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
     chosen, lesson_opts = teach.what_if(metric_id, opts)
-    fresh = chosen.build()[metric_id]
+    fresh = chosen.metric(metric_id)
     metric = _metric(metric_key(metric_id, fresh), data.refs_hash, fresh, data.refs)
     context = teach.Context(data.refs, data.title, lesson_opts)
     return lessons.build_lesson(metric, hyp, refs, context)

@@ -33,7 +33,7 @@ def need(metric_id: str) -> None:
 def lesson_for(metric_id: str, hyp: str, refs: tuple[str, ...], **options: Any) -> tuple[teach.Lesson, Any]:
     need(metric_id)
     chosen, lesson_opts = teach.what_if(metric_id, options)
-    metric = teach.prepared(chosen.build()[metric_id], CORPUS)
+    metric = teach.prepared(chosen.metric(metric_id), CORPUS)
     context = teach.Context(CORPUS, "test corpus", lesson_opts)
     return lessons.build_lesson(metric, hyp, refs, context), metric
 

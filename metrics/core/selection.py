@@ -119,9 +119,15 @@ class Selection:
         values = self.options.get(SPECS[metric_id].family, {})
         return {name: value for name, value in values.items() if takes(metric_id, name)}
 
+    def metric(self, metric_id: str) -> Metric[Any, Any]:
+        """Chosen metric ``metric_id`` with its preset and the options that reach it."""
+        if metric_id not in self.metric_ids:
+            raise ValueError(f"{metric_id} is not chosen (chosen: {', '.join(self.metric_ids) or 'none'})")
+        return create(metric_id, self.options_for(metric_id))
+
     def build(self) -> dict[str, Metric[Any, Any]]:
-        """The chosen metrics, by id in the chosen order, each with its preset and the options that reach it."""
-        return {metric_id: create(metric_id, self.options_for(metric_id)) for metric_id in self.metric_ids}
+        """The chosen metrics, by id in the chosen order (:meth:`metric`)."""
+        return {metric_id: self.metric(metric_id) for metric_id in self.metric_ids}
 
     @classmethod
     def from_set(cls, metric_ids: Iterable[str], pairs: Iterable[str]) -> Selection:
@@ -153,6 +159,7 @@ def taken(metric_ids: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -
 
 
 def metric_key(metric_id: str, metric: Metric[Any, Any]) -> str:
-    """What a metric's numbers depend on besides the texts, as a cache key: its id and its signature (which states
-    every option that changes a number, ``tests/test_signatures.py``)."""
-    return f"{metric_id}|{metric.signature()}"
+    """What a metric's numbers depend on besides the texts, as a cache key: its id, its signature (which states
+    every option that changes a number, ``tests/test_signatures.py``, and what no option says: a training file's
+    content, library versions) and its typed config (two model folders of one name have one signature)."""
+    return f"{metric_id}|{metric.signature()}|{metric.config!r}"
