@@ -36,7 +36,7 @@ def test_the_options_are_typed_and_frozen():
     chosen = Selection(("bleu",), {"bleu": {"lowercase": "yes", "max_ngram_order": "3"}})
     assert dict(chosen.options["bleu"]) == {"lowercase": True, "max_ngram_order": 3}
     with pytest.raises(TypeError):
-        chosen.options["bleu"]["lowercase"] = False  # type: ignore[index]
+        chosen.options["bleu"]["lowercase"] = False
     given = {"bleu": {"lowercase": True}}
     Selection(("bleu",), given)
     assert given == {"bleu": {"lowercase": True}}  # the caller's mapping is not touched
