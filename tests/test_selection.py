@@ -167,3 +167,23 @@ def test_the_sidebar_shows_keeps_and_applies_an_option_only_one_chosen_member_ta
     assert not at.exception and not at.error
     assert at.number_input(key=setting_key(at, "opt:rouge:weight")).value == 1.5
     assert any("type:rougeW-1.5|tok:default|stem:yes" in c.value for c in at.code)
+
+
+def test_a_workspace_keeps_an_option_one_chosen_member_takes_and_notes_one_none_takes():
+    from dashboard import workspace
+
+    options = {"rouge": {"weight": "1.5", "stemmer": True}, "bleu": {"max_ngram_order": 12}}
+    saved = workspace.dumps(small_dataset(), workspace.Settings(("rouge1", "rougeW", "bleu"), options))
+    at = app("app.py", small_dataset(), ["bleu"]).run()
+    at.switch_page("pages/0_Data.py").run()
+    at.file_uploader(key="up_workspace").set_value(("ws.json", saved.encode(), "application/json"))
+    at.run()
+    at.button(key="load_workspace").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["metric_ids"] == ["rouge1", "rougeW", "bleu"]
+    assert at.session_state["metric_options"] == {"rouge": {"weight": 1.5, "stemmer": True}}  # as the sidebar shows it
+    notes = at.session_state["intake_notes"]
+    assert any(n.startswith("options for bleu not applied: bleu.max_ngram_order: ") for n in notes), notes
+    at.switch_page("pages/1_Overview.py").run()
+    assert not at.exception and not at.error
+    assert any("type:rougeW-1.5|tok:default|stem:yes" in c.value for c in at.code)
