@@ -51,10 +51,14 @@ def test_the_options_are_typed_and_frozen():
             "rouge.weight: no chosen rouge metric (rouge1) takes this option; valid options: stemmer, tokenizer",
         ),  # fmt: skip
         (["bleu"], ["rouge.stemmer=true"], "rouge.stemmer: no rouge metric is chosen (chosen: bleu)"),
-        (["rougeW"], ["rouge.weight=0"], "rouge.weight: option 'weight': 0.0 is outside (0.0, inf]"),
-        (["bleu"], ["bleu.tokenize=moses"], "bleu.tokenize: option 'tokenize': 'moses' is not one of 13a"),
-        (["bleu"], ["bleu.max_ngram_order=four"], "bleu.max_ngram_order: option 'max_ngram_order': 'four' is not"),
-        (["rouge1", "rougeW"], ["rouge.tokenizer=whitespace"], "rouge.tokenizer: option 'tokenizer': 'whitespace'"),
+        (["rougeW"], ["rouge.weight=0"], "rouge.weight: 0.0 is outside (0.0, inf]"),
+        (["bleu"], ["bleu.tokenize=moses"], "bleu.tokenize: 'moses' is not one of 13a"),
+        (["bleu"], ["bleu.max_ngram_order=four"], "bleu.max_ngram_order: 'four' is not an integer"),
+        (
+            ["rouge1", "rougeW"],
+            ["rouge.tokenizer=whitespace"],
+            "rouge.tokenizer: 'whitespace' is not one of default, unicode",
+        ),
         (["bleu"], ["bleu.tokenize"], "expected FAMILY.OPTION=VALUE"),
         (["bleu"], ["blue.tokenize=intl"], "unknown metric family 'blue'"),
         (["blue"], [], "unknown metric 'blue'"),

@@ -109,8 +109,8 @@ class Selection:
                 )
             try:
                 found = [parse_value(metric_class(m).Config, name, value) for m in takers]
-            except ValueError as err:
-                raise OptionError(family, f"{family}.{name}: {err}") from None
+            except ValueError as err:  # the config's message names the bare option: say which family's
+                raise OptionError(family, f"{family}.{name}: {str(err).removeprefix(f'option {name!r}: ')}") from None
             typed[name] = found[0]
         return typed
 
