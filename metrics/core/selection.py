@@ -8,12 +8,14 @@ Options are namespaced by family (``rouge.stemmer``), and one rule says where an
 every chosen member of its family whose** ``Config`` **has that field** — ``rouge.stemmer`` reaches ROUGE-1 and
 ROUGE-W alike, ``rouge.weight`` only ROUGE-W — and there it overrides what the id fixes (its preset). An option that
 no chosen member takes, and options for a family with no chosen metric, are errors; so is a value one of the members
-that take it refuses. Every error is an :class:`OptionError` whose message starts with ``family.option`` (or the
-family, for a check across options) and lists the valid options.
+that take it refuses. Every such error is an :class:`OptionError` whose message starts with ``family.option`` (or
+the family, for a check across options) and says what is valid: the options the chosen members take, the choices,
+the bounds.
 
 Values are typed once, on construction, by the config machinery (:func:`metrics.core.config.parse_value`): the text
 ``"true"`` from ``--set`` and the ``True`` of a checkbox become the same value, so they build the same config and
-get the same cache key (:func:`metric_key`, the id and the metric's signature).
+get the same cache key (:func:`metric_key`: the id, the metric's signature and its typed config; no JSON of option
+dicts).
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ class Selection:
                     f"{family}.{name}: no chosen {family} metric ({', '.join(members)}) takes this option; "
                     f"valid options: {_valid(members)}",
                 )
-            try:
+            try:  # every member the option reaches must accept the value
                 found = [parse_value(metric_class(m).Config, name, value) for m in takers]
             except ValueError as err:  # the config's message names the bare option: say which family's
                 raise OptionError(family, f"{family}.{name}: {str(err).removeprefix(f'option {name!r}: ')}") from None
