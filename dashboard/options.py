@@ -4,8 +4,8 @@ A family's fields are every option some chosen metric of that family takes (:mod
 option reaches the chosen members whose config has it), minus those a registry preset fixes (``n`` of ROUGE-1,
 ``word_order`` of chrF++); a field only some chosen members take names them. A choice field offers the choices all
 the members that take it accept and this machine can run (a choice that needs a missing install is left out and its
-reason shown). Only values that differ from the option default are stored, and a stored option no field shows now
-(ROUGE-W's weight while only ROUGE-1 is chosen) is kept for when its metric is chosen again.
+reason shown). Only values that differ from the option default are stored, and a stored option no chosen metric
+takes (ROUGE-W's weight while only ROUGE-1 is chosen) is kept for when its metric is chosen again.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from metrics.core.config import Option, OptionKind, config_options
 from metrics.core.registry import SPECS, metric_class
+from metrics.core.selection import takes
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,14 @@ def family_fields(metric_ids: Sequence[str]) -> dict[str, list[OptionField]]:
     return result
 
 
-def family_values(fields: Sequence[OptionField], values: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+def family_values(
+    fields: Sequence[OptionField], values: dict[str, Any], stored: dict[str, Any], chosen: Sequence[str]
+) -> dict[str, Any]:
     """A family's options after its widgets: the widget values that differ from their defaults (an emptied optional
-    number is ``None``), and the stored options no field shows now."""
-    shown = {f.name for f in fields}
-    kept = {name: value for name, value in stored.items() if name not in shown}
+    number is ``None``), and the stored options no ``chosen`` metric takes (they wait for theirs). A stored option
+    that a chosen id fixes (chrF's ``word_order`` beside chrF++) has no field and is dropped: kept, it would reach
+    that id and undo what the id means."""
+    kept = {name: value for name, value in stored.items() if not any(takes(m, name) for m in chosen)}
     return kept | {f.name: values[f.name] for f in fields if f.name in values and values[f.name] != f.default}
 
 

@@ -80,7 +80,8 @@ def _options_panel(chosen: list[str]) -> None:
             )
             for f in fields
         }
-        wanted = family_values(fields, values, stored)
+        members = [m for m in chosen if SPECS[m].family == family]
+        wanted = family_values(fields, values, stored, members)
         if wanted != stored:
             error = state.set_family_options(family, wanted)
             if error:

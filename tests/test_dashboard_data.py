@@ -164,15 +164,18 @@ def test_option_fields_come_from_the_config_metadata():
     assert bleu["lowercase"].kind == "bool" and bleu["smooth_value"].optional
     assert "word_order" not in {f.name for f in fields["chrf"]}  # fixed by the chrF++ preset
     values = {f.name: f.default for f in fields["bleu"]} | {"lowercase": True, "smooth_value": None}
-    assert family_values(fields["bleu"], values, {}) == {"lowercase": True}
-    assert family_values(fields["bleu"], values | {"smooth_value": 0.2}, {"lowercase": True}) == {
+    assert family_values(fields["bleu"], values, {}, ["bleu"]) == {"lowercase": True}
+    assert family_values(fields["bleu"], values | {"smooth_value": 0.2}, {"lowercase": True}, ["bleu"]) == {
         "lowercase": True,
         "smooth_value": 0.2,
     }
-    # a stored option no field shows now (ROUGE-W's, with ROUGE-1 alone chosen) is kept, one a field shows follows it
+    # a stored option no chosen metric takes (ROUGE-W's, with ROUGE-1 alone) is kept, one a field shows follows it
     rouge = family_fields(["rouge1"])["rouge"]
     stored = {"weight": 1.5, "stemmer": True}
-    assert family_values(rouge, {f.name: f.default for f in rouge}, stored) == {"weight": 1.5}
+    assert family_values(rouge, {f.name: f.default for f in rouge}, stored, ["rouge1"]) == {"weight": 1.5}
+    # one a chosen id fixes is dropped: it would turn chrF++ into another chrF
+    chrf = family_fields(["chrf", "chrf++"])["chrf"]
+    assert family_values(chrf, {f.name: f.default for f in chrf}, {"word_order": 1}, ["chrf", "chrf++"]) == {}
 
 
 def test_a_family_offers_the_choices_all_its_chosen_metrics_take():
