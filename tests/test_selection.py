@@ -37,6 +37,8 @@ def test_the_options_are_typed_and_frozen():
     assert dict(chosen.options["bleu"]) == {"lowercase": True, "max_ngram_order": 3}
     with pytest.raises(TypeError):
         chosen.options["bleu"]["lowercase"] = False
+    same = Selection(("bleu",), {"bleu": {"max_ngram_order": 3, "lowercase": True}})
+    assert same == chosen and hash(same) == hash(chosen) and len({chosen, same}) == 1
     given = {"bleu": {"lowercase": True}}
     Selection(("bleu",), given)
     assert given == {"bleu": {"lowercase": True}}  # the caller's mapping is not touched

@@ -90,6 +90,9 @@ class Selection:
             except ValueError as err:  # a check across options (the values alone passed)
                 raise OptionError(family, f"{family} options for {metric_id}: {err}") from None
 
+    def __hash__(self) -> int:  # the mappings are read-only views, not hashable themselves; equal ones hash alike
+        return hash((self.metric_ids, frozenset((f, frozenset(v.items())) for f, v in self.options.items())))
+
     @property
     def families(self) -> tuple[str, ...]:
         """The families of the chosen metrics, in order of first appearance."""
