@@ -94,9 +94,15 @@ def build_config(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
         raise ValueError(
             f"unknown option(s) {', '.join(unknown)} for {cls.__name__}; valid options: {', '.join(fields)}"
         )
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {name: _coerce(name, value, hints[name]) for name, value in options.items()}
     return cls(**values)
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """A config's field types (resolving them is most of the cost of building a config)."""
+    return typing.get_type_hints(cls)
 
 
 def parse_value(cls: type, name: str, value: Any) -> Any:
@@ -106,7 +112,7 @@ def parse_value(cls: type, name: str, value: Any) -> Any:
     options = {o.name: o for o in config_options(cls)}
     if name not in options:
         raise ValueError(f"unknown option {name!r} for {cls.__name__}; valid options: {', '.join(options)}")
-    typed = _coerce(name, value, typing.get_type_hints(cls)[name])
+    typed = _coerce(name, value, _hints(cls)[name])
     _check_value(options[name], typed)
     return typed
 
