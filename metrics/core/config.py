@@ -99,10 +99,15 @@ def build_config(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
     return cls(**values)
 
 
-@functools.cache
+_field_types: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    """A config's field types (resolving them is most of the cost of building a config)."""
-    return typing.get_type_hints(cls)
+    """A config's field types, resolved once (resolving them was most of the cost of building a config)."""
+    known = _field_types.get(cls)
+    if known is None:
+        known = _field_types[cls] = typing.get_type_hints(cls)
+    return known
 
 
 def parse_value(cls: type, name: str, value: Any) -> Any:
