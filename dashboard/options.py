@@ -99,6 +99,16 @@ def family_values(
     return kept | {f.name: values[f.name] for f in fields if f.name in values and values[f.name] != f.default}
 
 
+def unoffered(fields: Sequence[OptionField], stored: dict[str, Any]) -> list[str]:
+    """``family.option=value`` for each stored choice its field does not offer now (a metric just chosen refuses
+    it, as ROUGE-1 refuses ROUGE-W's whitespace tokenizer): its widget starts from the default instead."""
+    return [
+        f"{f.family}.{f.name}={stored[f.name]}"
+        for f in fields
+        if f.kind == "choice" and f.name in stored and stored[f.name] not in f.choices
+    ]
+
+
 def widget_value(f: OptionField, stored: dict[str, Any]) -> Any:
     """The value a widget starts from: the stored option, else the default, as the widget's type."""
     value = stored.get(f.name, f.default)

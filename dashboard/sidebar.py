@@ -17,7 +17,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from dashboard import state
 from dashboard.dataset import Dataset
-from dashboard.options import family_fields, family_values, widget_value
+from dashboard.options import family_fields, family_values, unoffered, widget_value
 from dashboard.widgets import option_widget
 from metrics.core.registry import SPECS
 from metrics.evaluate import Evaluation
@@ -73,7 +73,12 @@ def _options_panel(chosen: list[str]) -> None:
     stored_all = state.options()
     for family, fields in family_fields(chosen).items():
         stored = stored_all.get(family, {})
-        panel = st.expander(f"{family} options", expanded=False)
+        refused = unoffered(fields, stored)
+        panel = st.expander(f"{family} options", expanded=bool(refused))
+        if refused:
+            panel.warning(
+                f"Not offered for the chosen metrics, back to the default: {escape_markdown(', '.join(refused))}"
+            )
         values = {
             f.name: option_widget(
                 panel, f.shown, state.widget_key(f.key), widget_value(f, stored), f.choices, f.unavailable

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from dashboard_support import app, setting_key, small_dataset
+from dashboard_support import app, setting_key, shown, small_dataset
 from streamlit.testing.v1 import AppTest
 
 from metrics.cli.common import build_metrics
@@ -193,3 +193,15 @@ def test_a_workspace_keeps_an_option_one_chosen_member_takes_and_notes_one_none_
     at.switch_page("pages/1_Overview.py").run()
     assert not at.exception and not at.error
     assert any("type:rougeW-1.5|tok:default|stem:yes" in c.value for c in at.code)
+
+
+def test_a_stored_choice_a_newly_chosen_member_refuses_is_reset_visibly():
+    at = app("app.py", small_dataset(), ["rougeW"]).run()
+    at.selectbox(key=setting_key(at, "opt:rouge:tokenizer")).set_value("whitespace").run()
+    assert at.session_state["metric_options"] == {"rouge": {"tokenizer": "whitespace"}}
+    at.multiselect(key=setting_key(at, "metrics_box")).set_value(["rouge1", "rougeW"]).run()
+    assert not at.exception, at.exception
+    warnings = [shown(w.value) for w in at.sidebar.warning]
+    assert warnings == ["Not offered for the chosen metrics, back to the default: rouge.tokenizer=whitespace"]
+    assert at.session_state["metric_options"] == {}
+    assert at.selectbox(key=setting_key(at, "opt:rouge:tokenizer")).value == "default"
