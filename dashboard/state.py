@@ -303,8 +303,11 @@ def selection(ids: Sequence[str]) -> tuple[Selection, list[str]]:
         try:
             return Selection(tuple(chosen), taken(chosen, options())), errors
         except OptionError as err:
-            errors.append(f"{', '.join(label(m) for m in chosen if SPECS[m].family == err.family)}: {err}")
-            chosen = [m for m in chosen if SPECS[m].family != err.family]
+            left_out = [m for m in chosen if SPECS[m].family == err.family]
+            if not left_out:  # not the chosen metrics' fault: leaving one out would not help
+                raise
+            errors.append(f"{', '.join(map(label, left_out))}: {err}")
+            chosen = [m for m in chosen if m not in left_out]
 
 
 def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any, Any]], list[str]]:

@@ -205,3 +205,14 @@ def test_a_stored_choice_a_newly_chosen_member_refuses_is_reset_visibly():
     assert warnings == ["Not offered for the chosen metrics, back to the default: rouge.tokenizer=whitespace"]
     assert at.session_state["metric_options"] == {}
     assert at.selectbox(key=setting_key(at, "opt:rouge:tokenizer")).value == "default"
+
+
+def test_stored_options_the_chosen_metrics_refuse_leave_their_family_out_with_the_error():
+    refused = {"perplexity": {"model": "kneser-ney", "order": 1}}
+    at = app("app.py", small_dataset(), ["bleu", "perplexity"], metric_options=refused).run()
+    assert not at.exception, at.exception
+    errors = [shown(e.value) for e in at.error]
+    assert len(errors) == 1 and errors[0].startswith(
+        "Left out — Perplexity (n-gram / causal LM): perplexity options "
+    ), errors
+    assert list(at.dataframe[0].value.columns[:1]) == ["BLEU"]
