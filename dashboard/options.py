@@ -1,30 +1,34 @@
 """Sidebar option fields derived from the option metadata on each family's ``Config`` fields, never by hand.
 
-A family's fields are the options every chosen metric of that family accepts, minus those a registry preset fixes
-(``n`` of ROUGE-1, ``word_order`` of chrF++); a choice field offers the choices all of them take and this machine
-can run (a choice that needs a missing install is left out and its reason shown). Only values that differ from the
-option default are stored; a value the config refuses (its ``__post_init__`` raises ``ValueError``) is reported
-and not applied.
+A family's fields are every option some chosen metric of that family takes (:mod:`metrics.core.selection`'s rule: an
+option reaches the chosen members whose config has it), minus those a registry preset fixes (``n`` of ROUGE-1,
+``word_order`` of chrF++); a field only some chosen members take names them. A choice field offers the choices all
+the members that take it accept and this machine can run (a choice that needs a missing install is left out and its
+reason shown). Only values that differ from the option default are stored, and a stored option no chosen metric
+takes (ROUGE-W's weight while only ROUGE-1 is chosen) is kept for when its metric is chosen again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from metrics.core.config import Option, OptionKind, config_options
-from metrics.core.registry import SPECS, create, metric_class
+from metrics.core.registry import SPECS, metric_class
+from metrics.core.selection import takes
 
 
 @dataclass(frozen=True)
 class OptionField:
-    """One sidebar widget: a family's option, with the choices it offers here and why others are left out."""
+    """One sidebar widget: a family's option, with the choices it offers here and why others are left out, and the
+    chosen metrics that take it when not all of the family's do."""
 
     family: str
     option: Option
     choices: tuple[Any, ...] = ()
     unavailable: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -46,49 +50,63 @@ class OptionField:
     def key(self) -> str:
         return f"opt:{self.family}:{self.name}"
 
+    @property
+    def shown(self) -> Option:
+        """The option as its widget shows it: labelled with the metrics it reaches when not all chosen ones."""
+        if not self.only:
+            return self.option
+        names = ", ".join(SPECS[m].label.split(" (")[0] for m in self.only)
+        return replace(self.option, info=replace(self.option.info, label=f"{self.option.label} (only {names})"))
 
-def _field(family: str, options: Sequence[Option]) -> OptionField:
+
+def _field(family: str, options: Sequence[Option], only: tuple[str, ...]) -> OptionField:
     """The field of one option as several configs declare it: the first one's metadata, the choices all take."""
     first = options[0]
     if first.kind != "choice":
-        return OptionField(family, first)
+        return OptionField(family, first, only=only)
     offered = tuple(c for c in first.offered() if all(c in o.choices for o in options[1:]))
-    return OptionField(family, first, offered, first.unavailable())
+    return OptionField(family, first, offered, first.unavailable(), only)
 
 
 def family_fields(metric_ids: Sequence[str]) -> dict[str, list[OptionField]]:
-    """Per family of the chosen metrics, the option fields all its chosen metrics share (config order)."""
+    """Per family of the chosen metrics, a field for every option some chosen member takes (config order)."""
     by_family: dict[str, list[str]] = {}
     for metric_id in metric_ids:
         by_family.setdefault(SPECS[metric_id].family, []).append(metric_id)
     result: dict[str, list[OptionField]] = {}
     for family, ids in by_family.items():
-        per_metric = [{o.name: o for o in config_options(metric_class(m).Config)} for m in ids]
+        per_metric = {m: {o.name: o for o in config_options(metric_class(m).Config)} for m in ids}
         fixed = {name for m in ids for name in SPECS[m].preset}
-        fields = [
-            _field(family, [options[name] for options in per_metric])
-            for name in per_metric[0]
-            if name not in fixed and all(name in options for options in per_metric)
-        ]
+        names = dict.fromkeys(name for options in per_metric.values() for name in options if name not in fixed)
+        fields = []
+        for name in names:
+            takers = [m for m in ids if name in per_metric[m]]
+            only = tuple(takers) if len(takers) < len(ids) else ()
+            fields.append(_field(family, [per_metric[m][name] for m in takers], only))
         if fields:
             result[family] = fields
     return result
 
 
-def changed_values(fields: Sequence[OptionField], values: dict[str, Any]) -> dict[str, Any]:
-    """The widget values that differ from their defaults (an emptied optional number is ``None``)."""
-    return {f.name: values[f.name] for f in fields if f.name in values and values[f.name] != f.default}
+def family_values(
+    fields: Sequence[OptionField], values: dict[str, Any], stored: dict[str, Any], chosen: Sequence[str]
+) -> dict[str, Any]:
+    """A family's options after its widgets: the widget values that differ from their defaults (an emptied optional
+    number is ``None``), and the stored options no ``chosen`` metric takes (they wait for theirs). A stored option
+    that a chosen id fixes (chrF's ``word_order`` beside chrF++) has no field and is dropped: kept, it would reach
+    that id and undo what the id means."""
+    kept = {name: value for name, value in stored.items() if not any(takes(m, name) for m in chosen)}
+    return kept | {f.name: values[f.name] for f in fields if f.name in values and values[f.name] != f.default}
 
 
-def validate(family: str, metric_ids: Sequence[str], values: dict[str, Any]) -> str | None:
-    """``None`` if every chosen metric of ``family`` accepts ``values``, else the config's error message."""
-    for metric_id in metric_ids:
-        if SPECS[metric_id].family == family:
-            try:
-                create(metric_id, values)
-            except ValueError as err:
-                return str(err)
-    return None
+def unoffered(fields: Sequence[OptionField], stored: dict[str, Any]) -> list[str]:
+    """``family.option=value`` for each stored choice its field does not offer now (a metric just chosen refuses
+    it, as ROUGE-1 refuses ROUGE-W's whitespace tokenizer): its widget starts from the default instead."""
+    return [
+        f"{f.family}.{f.name}={stored[f.name]}"
+        for f in fields
+        if f.kind == "choice" and f.name in stored and stored[f.name] not in f.choices
+    ]
 
 
 def widget_value(f: OptionField, stored: dict[str, Any]) -> Any:

@@ -17,7 +17,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from dashboard import state
 from dashboard.dataset import Dataset
-from dashboard.options import changed_values, family_fields, validate, widget_value
+from dashboard.options import family_fields, family_values, unoffered, widget_value
 from dashboard.widgets import option_widget
 from metrics.core.evaluation import Evaluation
 from metrics.core.registry import SPECS
@@ -73,20 +73,24 @@ def _options_panel(chosen: list[str]) -> None:
     stored_all = state.options()
     for family, fields in family_fields(chosen).items():
         stored = stored_all.get(family, {})
-        panel = st.expander(f"{family} options", expanded=False)
+        refused = unoffered(fields, stored)
+        panel = st.expander(f"{family} options", expanded=bool(refused))
+        if refused:
+            panel.warning(
+                f"Not offered for the chosen metrics, back to the default: {escape_markdown(', '.join(refused))}"
+            )
         values = {
             f.name: option_widget(
-                panel, f.option, state.widget_key(f.key), widget_value(f, stored), f.choices, f.unavailable
+                panel, f.shown, state.widget_key(f.key), widget_value(f, stored), f.choices, f.unavailable
             )
             for f in fields
         }
-        changed = changed_values(fields, values)
-        if changed != stored:
-            error = validate(family, chosen, changed)
+        members = [m for m in chosen if SPECS[m].family == family]
+        wanted = family_values(fields, values, stored, members)
+        if wanted != stored:
+            error = state.set_family_options(family, wanted)
             if error:
                 panel.error(f"Not applied: {escape_markdown(error)}")
-            else:
-                state.set_family_options(family, changed)
 
 
 def _sidebar() -> None:

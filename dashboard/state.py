@@ -8,7 +8,6 @@ an eleventh system scores only that system, and a progress bar appears only whil
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +24,8 @@ from metrics.core.defaults import MetricChoice, choose_metrics
 from metrics.core.evaluation import Evaluation, SystemResult, full_signature
 from metrics.core.explanation import Explanation
 from metrics.core.language import LanguageSettings, ScriptCounts, apply_language, detect_language, language_settings
-from metrics.core.registry import SPECS, available_metrics, create
+from metrics.core.registry import SPECS, available_metrics
+from metrics.core.selection import OptionError, Selection, metric_key, taken
 from metrics.evaluate import evaluate
 from metrics.families.external import External
 from metrics.stats.correlation import Correlation, correlate
@@ -71,11 +71,12 @@ def _explanations() -> LRU:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def metric_for(metric_id: str, options_json: str, refs_hash: str) -> Metric[Any, Any]:
-    """One metric instance per (metric, options, reference corpus): its reference caches and, for CIDEr-D, its
-    document frequencies then always belong to the corpus being shown."""
-    del refs_hash  # part of the cache key only
-    return create(metric_id, json.loads(options_json))
+def metric_for(key: str, refs_hash: str, _metric: Metric[Any, Any]) -> Metric[Any, Any]:
+    """One metric instance per (metric and signature, :func:`metrics.core.selection.metric_key`; reference corpus):
+    its reference caches and, for CIDEr-D, its document frequencies then always belong to the corpus being shown.
+    ``_metric`` is a fresh instance of that key, kept the first time."""
+    del key, refs_hash  # the cache key only
+    return _metric
 
 
 # ------------------------------------------------------------------------------------------------ session data
@@ -206,15 +207,18 @@ def options() -> dict[str, dict[str, Any]]:
     return {family: dict(values) for family, values in st.session_state.get(OPTIONS, {}).items()}
 
 
-def set_family_options(family: str, values: dict[str, Any]) -> None:
+def set_family_options(family: str, values: dict[str, Any]) -> str | None:
+    """Keep ``values`` as ``family``'s options, unless the chosen metrics refuse the part that reaches them: then
+    nothing changes and the error, which names the option, is returned."""
+    ids = [m for m in metric_ids() if m in SPECS]
+    try:
+        Selection(tuple(ids), taken(ids, {family: values}))
+    except ValueError as err:
+        return str(err)
     current = options()
     current[family] = dict(values)
     st.session_state[OPTIONS] = {f: v for f, v in current.items() if v}
-
-
-def family_options(ids: Sequence[str], all_options: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    families = {SPECS[m].family for m in ids if m in SPECS}
-    return {f: v for f, v in all_options.items() if f in families and v}
+    return None
 
 
 def settings() -> Settings:
@@ -234,14 +238,14 @@ def apply_settings(loaded: Settings) -> list[str]:
     st.session_state[METRICS] = chosen
     kept: dict[str, dict[str, Any]] = {}
     for family, values in loaded.options.items():
+        # As in the sidebar: the part that reaches the chosen metrics must build them, the rest waits for its metric.
         members = [m for m in chosen if m in SPECS and SPECS[m].family == family]
         try:
-            for m in members:
-                create(m, values)
+            Selection(tuple(members), taken(members, {family: values}))
         except ValueError as err:
             notes.append(f"options for {family} not applied: {err}")
             continue
-        if members:
+        if values:
             kept[family] = dict(values)
     st.session_state[OPTIONS] = kept
     data = dataset()
@@ -284,25 +288,43 @@ def set_segment(index: int) -> None:
 # ------------------------------------------------------------------------------------------------- evaluation
 
 
-def _content_key(metric_id: str, all_options: dict[str, dict[str, Any]]) -> str:
-    """What a metric's results depend on besides the texts: its family's options, or an external metric's scores."""
+def _content_key(metric_id: str, metric: Metric[Any, Any]) -> str:
+    """What a metric's results depend on besides the texts: its id and signature, or an external metric's scores."""
     if metric_id not in SPECS:
-        return f"external:{dataset().external[metric_id].fingerprint()}"
-    return json.dumps(all_options.get(SPECS[metric_id].family, {}), sort_keys=True)
+        return f"{metric_id}|external:{dataset().external[metric_id].fingerprint()}"
+    return metric_key(metric_id, metric)
+
+
+def selection(ids: Sequence[str]) -> tuple[Selection, list[str]]:
+    """The chosen registry metrics with the stored options that reach them; a family whose options they refuse is
+    left out, with the error (it names the option)."""
+    chosen = [m for m in ids if m in SPECS]
+    errors: list[str] = []
+    while True:
+        try:
+            return Selection(tuple(chosen), taken(chosen, options())), errors
+        except OptionError as err:
+            left_out = [m for m in chosen if SPECS[m].family == err.family]
+            if not left_out:  # not the chosen metrics' fault: leaving one out would not help
+                raise
+            errors.append(f"{', '.join(map(label, left_out))}: {err}")
+            chosen = [m for m in chosen if m not in left_out]
 
 
 def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any, Any]], list[str]]:
-    """The chosen metrics built with the current options; errors name the metric (it is then left out)."""
-    all_options = options()
-    built, errors = {}, []
+    """The chosen metrics, built by their :func:`selection`, one instance per signature and reference corpus;
+    errors name the metric (it is then left out)."""
+    chosen, errors = selection(ids)
+    built: dict[str, Metric[Any, Any]] = {}
     for metric_id in ids:
         if metric_id in data.external:
             built[metric_id] = External(data.external[metric_id])
-            continue
-        try:
-            built[metric_id] = metric_for(metric_id, _content_key(metric_id, all_options), data.refs_hash)
-        except (ValueError, ImportError, AttributeError) as err:
-            errors.append(f"{label(metric_id)}: {err}")
+        elif metric_id in chosen.metric_ids:
+            try:
+                fresh = chosen.metric(metric_id)
+                built[metric_id] = metric_for(metric_key(metric_id, fresh), data.refs_hash, fresh)
+            except (ValueError, ImportError, AttributeError) as err:  # a model or file the signature reads
+                errors.append(f"{label(metric_id)}: {err}")
     return built, errors
 
 
@@ -311,7 +333,7 @@ def evaluation() -> Evaluation:
     data = dataset()
     metrics, errors = metrics_for(data, metric_ids())
     refs = [list(stream) for stream in data.refs]
-    all_options = options()
+    keys = {metric_id: _content_key(metric_id, metric) for metric_id, metric in metrics.items()}
 
     def job(name: str, metric_id: str) -> Job[tuple[SegmentStats, float, np.ndarray]]:
         metric, hyps = metrics[metric_id], list(data.systems[name])
@@ -322,7 +344,7 @@ def evaluation() -> Evaluation:
 
         # An external metric's rows belong to the named system, whatever its text (two may have the same outputs).
         owner = name if isinstance(metric, External) else None
-        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, data.system_hash(name), owner)
+        key = (keys[metric_id], data.refs_hash, data.system_hash(name), owner)
         return Job(key, f"{metric.name} on {name}", run, lambda: expected_seconds(metric, hyps, refs))
 
     jobs = {(name, m): job(name, m) for m in metrics for name in data.systems}
@@ -359,7 +381,6 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
     except ImportError:
         return None
     data = dataset()
-    all_options = options()
     names = [r.name for r in evaluation.systems]
     count = resamples(len(names))
     ids = [data.system_id(name) for name in names]  # stable: systems with identical outputs stay apart
@@ -375,7 +396,7 @@ def statistics(evaluation: Evaluation) -> dict[str, Any] | None:
             intervals = significance.confidence_intervals(metric, stats, count, SEED)
             return significance.PairedReport(metric.name, "bs", None, intervals, (), ((ids[0],),))
 
-        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, content, count, SEED)
+        key = (_content_key(metric_id, evaluation.metrics[metric_id]), data.refs_hash, content, count, SEED)
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}
@@ -412,7 +433,6 @@ def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, .
     levels: tuple[Any, ...] = ("segment", "system") if len(judged) > 1 else ("segment",)
     scores = HumanScores({name: human.scores[name] for name in judged}, human.source)
     content = tuple((data.system_hash(name), data.human_hash(name)) for name in judged)
-    all_options = options()
 
     def job(metric_id: str) -> Job[tuple[Correlation, ...]]:
         def run() -> tuple[Correlation, ...]:
@@ -420,7 +440,8 @@ def correlations(evaluation: Evaluation) -> tuple[dict[str, tuple[Correlation, .
             metric = evaluation.metrics[metric_id]
             return correlate(metric, stats, scores, N_RESAMPLES, SEED, levels=levels, label=metric_id)
 
-        key = (metric_id, _content_key(metric_id, all_options), data.refs_hash, content, levels, N_RESAMPLES, SEED)
+        metric_content = _content_key(metric_id, evaluation.metrics[metric_id])
+        key = (metric_content, data.refs_hash, content, levels, N_RESAMPLES, SEED)
         return Job(key, evaluation.metrics[metric_id].name, run)
 
     jobs = {m: job(m) for m in evaluation.metrics}
@@ -445,7 +466,7 @@ def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], 
     data = dataset()
     metric = evaluation.metrics[metric_id]
     refs = data.segment_refs(index)
-    content = _content_key(metric_id, options())
+    content = _content_key(metric_id, metric)
 
     def job(system: str) -> Job[Explanation]:
         hyp = data.systems[system][index]

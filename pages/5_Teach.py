@@ -3,7 +3,6 @@ derived from the metric's own evidence, with what-if controls that show what eac
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import streamlit as st
@@ -11,6 +10,7 @@ import streamlit as st
 from dashboard.sidebar import page_setup
 from dashboard.widgets import option_widget
 from metrics.core.base import Metric
+from metrics.core.selection import metric_key
 from rendering import lessons, teach
 from rendering.teach_classics import Classic, by_key, classics_for
 from rendering.text import escape_markdown
@@ -173,15 +173,16 @@ if not hyp.strip() and not any(r.strip() for r in refs):
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _metric(
-    metric_id: str, options_json: str, refs_hash: str, _corpus: tuple[tuple[str, ...], ...]
+    key: str, refs_hash: str, _fresh: Metric[Any, Any], _corpus: tuple[tuple[str, ...], ...]
 ) -> Metric[Any, Any]:
-    del refs_hash  # part of the cache key only: the metric is prepared on that corpus
-    return teach.make_metric(metric_id, json.loads(options_json), _corpus)
+    del key, refs_hash  # the cache key only: a fresh metric of that key, prepared on that corpus
+    return teach.prepared(_fresh, _corpus)
 
 
 def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
-    metric_opts, lesson_opts = teach.split_options(metric_id, opts)
-    metric = _metric(metric_id, json.dumps(metric_opts, sort_keys=True), data.refs_hash, data.refs)
+    chosen, lesson_opts = teach.what_if(metric_id, opts)
+    fresh = chosen.metric(metric_id)
+    metric = _metric(metric_key(metric_id, fresh), data.refs_hash, fresh, data.refs)
     context = teach.Context(data.refs, data.title, lesson_opts)
     return lessons.build_lesson(metric, hyp, refs, context)
 

@@ -29,7 +29,8 @@ import plotly.graph_objects as go
 from metrics.core.base import Metric
 from metrics.core.config import Option, OptionInfo, OptionKind, build_config, config_options
 from metrics.core.explanation import Explanation
-from metrics.core.registry import SPECS, create, metric_class
+from metrics.core.registry import SPECS, metric_class
+from metrics.core.selection import Selection
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,29 +176,21 @@ def label(metric_id: str) -> str:
     return SPECS[metric_id].label or metric_id
 
 
-def make_metric(
-    metric_id: str,
-    options: Mapping[str, Any] | None = None,
-    corpus_refs: Sequence[Sequence[str | None]] | None = None,
-) -> Metric[Any, Any]:
-    """The metric with its registry preset and the what-if ``options`` (``ValueError`` names bad values), prepared
-    on ``corpus_refs`` when given (CIDEr-D's document frequencies; other metrics ignore the corpus)."""
-    metric_options = {k: v for k, v in (options or {}).items() if k not in _lesson_option_names(metric_id)}
-    metric = create(metric_id, metric_options)
+def what_if(metric_id: str, options: Mapping[str, Any]) -> tuple[Selection, dict[str, Any]]:
+    """The what-if ``options`` of ``metric_id`` as the metric's :class:`~metrics.core.selection.Selection` (a bad
+    value is a ``ValueError`` naming the option) and the lesson-only values (see :class:`Control`)."""
+    lesson_names = {c.name for c in _LESSON_CONTROLS.get(metric_id, ())}
+    metric_options = {k: v for k, v in options.items() if k not in lesson_names}
+    chosen = Selection((metric_id,), {SPECS[metric_id].family: metric_options})
+    return chosen, {k: v for k, v in options.items() if k in lesson_names}
+
+
+def prepared(metric: Metric[Any, Any], corpus_refs: Sequence[Sequence[str | None]]) -> Metric[Any, Any]:
+    """``metric`` prepared on ``corpus_refs`` when given (CIDEr-D's document frequencies; other metrics ignore the
+    corpus)."""
     if corpus_refs:
         metric.prepare([list(stream) for stream in corpus_refs])
     return metric
-
-
-def _lesson_option_names(metric_id: str) -> set[str]:
-    return {c.name for c in _LESSON_CONTROLS.get(metric_id, ())}
-
-
-def split_options(metric_id: str, options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(metric options, lesson-only options)."""
-    lesson_names = _lesson_option_names(metric_id)
-    metric_options = {k: v for k, v in options.items() if k not in lesson_names}
-    return metric_options, {k: v for k, v in options.items() if k in lesson_names}
 
 
 def controls(metric_id: str) -> tuple[Control, ...]:

@@ -15,7 +15,8 @@ from metrics.cli.progress import ProgressBar
 from metrics.core.base import Metric
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import Language, apply_language, detect_language, language_settings
-from metrics.core.registry import SPECS, create_many, parse_set_options, spec_for
+from metrics.core.registry import SPECS
+from metrics.core.selection import Selection
 from metrics.evaluate import evaluate
 from metrics.io.inputs import STDIN, Segments, check_same_length, read_all
 from metrics.kernels import processors
@@ -139,7 +140,6 @@ def build_metrics(args: argparse.Namespace, refs: Sequence[Sequence[str | None]]
     """The metrics of ``-m``, else chosen from the references ``refs`` (reference streams; their first few thousand
     segments are what either choice reads), with the options of the references' language unless ``-l none``; both
     choices are said on stderr."""
-    explicit = parse_set_options(args.options)
     if args.metrics:
         metric_ids = metric_list(args.metrics)
     else:
@@ -148,17 +148,16 @@ def build_metrics(args: argparse.Namespace, refs: Sequence[Sequence[str | None]]
         choice = choose_metrics(refs)
         metric_ids = list(choice.metrics)
         note(f"metrics chosen from the references: {', '.join(metric_ids)} ({choice.explain()}); -m chooses others")
-    families = {spec_for(m).family for m in metric_ids}
-    if args.language == "none":
-        options = {family: dict(values) for family, values in explicit.items()}
-    else:
+    selection = Selection.from_set(metric_ids, args.options)
+    if args.language != "none":
         counts = detect_language(refs) if args.language == "auto" else None
         language = counts.language if counts is not None else Language(args.language)
-        options, applied = apply_language(language_settings(language), explicit, families)
+        options, applied = apply_language(language_settings(language), selection.options, selection.families)
         if language is not None and (applied.choices or applied.fallbacks):
             found = f"references look {counts.describe()}" if counts is not None else f"language {language.value}"
             note(f"{found}: {applied.summary()}; -l none keeps the defaults")
-    return create_many(metric_ids, options)
+        selection = Selection(selection.metric_ids, options)
+    return selection.build()
 
 
 def score_texts(

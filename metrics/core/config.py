@@ -94,9 +94,32 @@ def build_config(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
         raise ValueError(
             f"unknown option(s) {', '.join(unknown)} for {cls.__name__}; valid options: {', '.join(fields)}"
         )
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {name: _coerce(name, value, hints[name]) for name, value in options.items()}
     return cls(**values)
+
+
+_field_types: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """A config's field types, resolved once (resolving them was most of the cost of building a config)."""
+    known = _field_types.get(cls)
+    if known is None:
+        known = _field_types[cls] = typing.get_type_hints(cls)
+    return known
+
+
+def parse_value(cls: type, name: str, value: Any) -> Any:
+    """``value`` of option ``name`` of the config ``cls`` as the config holds it — text (``--set``) or a Python
+    value (a widget's, a JSON document's) converted to the field's type — checked against the option's metadata
+    (:func:`check_options` checks the same on the whole config, with the checks across fields)."""
+    options = {o.name: o for o in config_options(cls)}
+    if name not in options:
+        raise ValueError(f"unknown option {name!r} for {cls.__name__}; valid options: {', '.join(options)}")
+    typed = _coerce(name, value, _hints(cls)[name])
+    _check_value(options[name], typed)
+    return typed
 
 
 def check_range(

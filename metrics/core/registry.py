@@ -16,11 +16,10 @@ namespace.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 import pkgutil
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,48 +138,3 @@ def create(metric_id: str, options: Mapping[str, Any] | None = None) -> Metric[A
     """Build metric ``metric_id`` with its preset plus ``options`` (plain names, not namespaced)."""
     spec = spec_for(metric_id)
     return metric_class(metric_id).from_options({**spec.preset, **(options or {})})
-
-
-def parse_set_options(pairs: Iterable[str]) -> dict[str, dict[str, str]]:
-    """``["bleu.tokenize=intl", …]`` → ``{"bleu": {"tokenize": "intl"}}``, refusing malformed or unknown keys."""
-    families = {spec.family for spec in SPECS.values()}
-    result: dict[str, dict[str, str]] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        family, dot, name = key.strip().partition(".")
-        if not sep or not dot or not name:
-            raise ValueError(f"--set {pair!r}: expected FAMILY.OPTION=VALUE, e.g. bleu.tokenize=intl")
-        if family not in families:
-            raise ValueError(f"--set {pair!r}: unknown metric family {family!r}; valid: {', '.join(sorted(families))}")
-        result.setdefault(family, {})[name] = value.strip()
-    return result
-
-
-def create_many(
-    metric_ids: Iterable[str], family_options: Mapping[str, Mapping[str, Any]]
-) -> dict[str, Metric[Any, Any]]:
-    """Build several metrics, each with the options of its family that its config knows.
-
-    A family's options reach all its chosen metrics (``rouge.stemmer`` reaches ROUGE-1 and ROUGE-W alike); an option
-    only some of them take (``rouge.weight``, ROUGE-W's) goes to those. An option none of them takes, or options for a
-    family with no chosen metric, are refused.
-    """
-    ids = list(metric_ids)
-    by_family: dict[str, list[str]] = {}
-    for metric_id in ids:
-        by_family.setdefault(spec_for(metric_id).family, []).append(metric_id)
-    unused = sorted(set(family_options) - set(by_family))
-    if unused:
-        raise ValueError(f"options given for {', '.join(unused)} but no such metric was chosen")
-    metrics: dict[str, Metric[Any, Any]] = {}
-    for family, members in by_family.items():
-        options = dict(family_options.get(family, {}))
-        accepted = {m: {f.name for f in dataclasses.fields(metric_class(m).Config)} for m in members}
-        unknown = sorted(set(options) - set().union(*accepted.values()))
-        if unknown:
-            valid = sorted(set().union(*accepted.values()) - {k for m in members for k in spec_for(m).preset})
-            raise ValueError(f"unknown option(s) {', '.join(unknown)} for {family}; valid options: {', '.join(valid)}")
-        for metric_id in members:
-            mine = {k: v for k, v in options.items() if k in accepted[metric_id]}
-            metrics[metric_id] = create(metric_id, mine)
-    return {metric_id: metrics[metric_id] for metric_id in ids}

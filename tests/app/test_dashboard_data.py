@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard import intake, workspace
 from dashboard.dataset import Dataset
-from dashboard.options import changed_values, family_fields, validate
+from dashboard.options import family_fields, family_values
 from metrics.io.inputs import MAX_FILE_BYTES, InputError
 from tests.support.ui import (
     IMG,
@@ -164,10 +164,18 @@ def test_option_fields_come_from_the_config_metadata():
     assert bleu["lowercase"].kind == "bool" and bleu["smooth_value"].optional
     assert "word_order" not in {f.name for f in fields["chrf"]}  # fixed by the chrF++ preset
     values = {f.name: f.default for f in fields["bleu"]} | {"lowercase": True, "smooth_value": None}
-    assert changed_values(fields["bleu"], values) == {"lowercase": True}
-    assert changed_values(fields["bleu"], values | {"smooth_value": 0.2}) == {"lowercase": True, "smooth_value": 0.2}
-    assert validate("bleu", ["bleu"], {"max_ngram_order": 0}) is not None
-    assert validate("bleu", ["bleu"], {"max_ngram_order": 3}) is None
+    assert family_values(fields["bleu"], values, {}, ["bleu"]) == {"lowercase": True}
+    assert family_values(fields["bleu"], values | {"smooth_value": 0.2}, {"lowercase": True}, ["bleu"]) == {
+        "lowercase": True,
+        "smooth_value": 0.2,
+    }
+    # a stored option no chosen metric takes (ROUGE-W's, with ROUGE-1 alone) is kept, one a field shows follows it
+    rouge = family_fields(["rouge1"])["rouge"]
+    stored = {"weight": 1.5, "stemmer": True}
+    assert family_values(rouge, {f.name: f.default for f in rouge}, stored, ["rouge1"]) == {"weight": 1.5}
+    # one a chosen id fixes is dropped: it would turn chrF++ into another chrF
+    chrf = family_fields(["chrf", "chrf++"])["chrf"]
+    assert family_values(chrf, {f.name: f.default for f in chrf}, {"word_order": 1}, ["chrf", "chrf++"]) == {}
 
 
 def test_a_family_offers_the_choices_all_its_chosen_metrics_take():
@@ -175,7 +183,9 @@ def test_a_family_offers_the_choices_all_its_chosen_metrics_take():
     assert only_perl["tokenizer"].choices == ("default", "unicode", "whitespace")
     both = {f.name: f for f in family_fields(["rouge1", "rougeW"])["rouge"]}
     assert both["tokenizer"].choices == ("default", "unicode")  # rouge-score has no whitespace tokenizer
-    assert set(both) == {"stemmer", "tokenizer"}  # alpha, weight, multi_ref: ROUGE-W only
+    assert list(both) == ["stemmer", "tokenizer", "multi_ref", "alpha", "weight"]  # n is fixed by ROUGE-1's id
+    assert both["stemmer"].only == () and both["stemmer"].shown == both["stemmer"].option
+    assert both["weight"].only == ("rougeW",) and both["weight"].shown.label == "WLCS weight w (only ROUGE-W-1.2)"
 
 
 def test_a_choice_that_cannot_run_here_is_not_offered_and_says_why(monkeypatch):

@@ -16,7 +16,8 @@ from rouge_score.rouge_scorer import _summary_level_lcs, _union_lcs, lcs_ind
 from rouge_score.tokenizers import DefaultTokenizer
 
 from metrics.core.config import build_config
-from metrics.core.registry import create, create_many
+from metrics.core.registry import create
+from metrics.core.selection import Selection
 from metrics.families.rouge.lcs import (
     SentencePack,
     cell,
@@ -498,9 +499,9 @@ def test_summary_lcs_equals_rouge_score(ref_sents, can_sents):
 
 
 def test_options_reach_every_rouge_score_metric_and_bad_values_raise():
-    metrics = create_many(
-        ["rouge1", "rouge2", "rougeL", "rougeLsum"], {"rouge": {"stemmer": "true", "tokenizer": "unicode"}}
-    )
+    metrics = Selection(
+        ("rouge1", "rouge2", "rougeL", "rougeLsum"), {"rouge": {"stemmer": "true", "tokenizer": "unicode"}}
+    ).build()
     for metric in metrics.values():
         assert metric.config.stemmer is True and metric.config.tokenizer == "unicode"
         assert "stem:yes" in metric.signature() and "tok:unicode" in metric.signature()

@@ -17,7 +17,8 @@ import pytest
 
 from benchmarks import perl_rouge155
 from metrics.core.config import build_config
-from metrics.core.registry import create, create_many
+from metrics.core.registry import create
+from metrics.core.selection import Selection
 from metrics.families.rouge155.config import RougeSConfig, RougeWConfig
 from metrics.families.rouge155.printed import bootstrap_average, f_measure, printed_evaluation
 from metrics.families.rouge155.skip_bigram import RougeS, RougeSU, UnitKind, skip_occurrences, skip_total
@@ -165,7 +166,7 @@ def test_defaults_names_and_perl_flags() -> None:
 
 
 def test_family_options_reach_rouge155_metrics() -> None:
-    built = create_many(["rougeW", "rougeSU"], {"rouge": {"stemmer": "true", "tokenizer": "default"}})
+    built = Selection(("rougeW", "rougeSU"), {"rouge": {"stemmer": "true", "tokenizer": "default"}}).build()
     assert all(m.config.stemmer for m in built.values())
     assert create("rougeS", {"skip_distance": "none"}).name == "ROUGE-S*"
     assert create("rougeS", {"skip_distance": "9"}).name == "ROUGE-S9"

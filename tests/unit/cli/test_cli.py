@@ -133,16 +133,18 @@ def test_a_plain_score_run_imports_only_what_it_uses():
 
 
 def test_family_options_reach_only_the_metrics_that_take_them(capsys):
-    from metrics.core.registry import create_many
+    from metrics.core.selection import Selection
 
-    built = create_many(["rouge1", "rougeW"], {"rouge": {"stemmer": "true", "weight": "1.5"}})
+    built = Selection.from_set(["rouge1", "rougeW"], ["rouge.stemmer=true", "rouge.weight=1.5"]).build()
     assert built["rouge1"].config.stemmer and built["rougeW"].config.stemmer
     assert built["rougeW"].config.weight == 1.5
     assert (
         main(["score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--metrics", "rouge1", "--set", "rouge.weight=2"])
         == 2
     )
-    assert "unknown option(s) weight for rouge" in capsys.readouterr().err
+    assert "rouge.weight: no chosen rouge metric (rouge1) takes this option; valid options: stemmer, tokenizer" in (
+        capsys.readouterr().err
+    )
 
 
 def test_metrics_lists_every_option_with_label_default_values_and_help(capsys, monkeypatch):

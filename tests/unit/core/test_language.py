@@ -18,7 +18,8 @@ from metrics.core.language import (
     length_unit,
     text_length,
 )
-from metrics.core.registry import create, create_many
+from metrics.core.registry import create
+from metrics.core.selection import Selection
 from tests.support.corpora import slice_corpus
 from tests.support.parity import rel_close
 
@@ -81,7 +82,7 @@ def test_the_users_options_win_and_only_chosen_families_are_touched():
 def test_chinese_bleu_and_ter_equal_sacrebleu_with_the_same_choices():
     corpus = slice_corpus("wmt22-en-zh")
     options, _ = apply_language(language_settings(Language.CHINESE), {}, {"bleu", "ter"})
-    metrics = create_many(["bleu", "ter"], options)
+    metrics = Selection(("bleu", "ter"), options).build()
     hyps, refs = corpus.systems["Online-B"][:60], [r[:60] for r in corpus.refs]
     theirs = SacreBLEU(trg_lang="zh")  # what `sacrebleu -l en-zh` builds
     assert rel_close(metrics["bleu"].score(hyps, refs), theirs.corpus_score(hyps, refs).score)

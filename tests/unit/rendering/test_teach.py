@@ -32,8 +32,8 @@ def need(metric_id: str) -> None:
 
 def lesson_for(metric_id: str, hyp: str, refs: tuple[str, ...], **options: Any) -> tuple[teach.Lesson, Any]:
     need(metric_id)
-    metric_opts, lesson_opts = teach.split_options(metric_id, options)
-    metric = teach.make_metric(metric_id, metric_opts, CORPUS)
+    chosen, lesson_opts = teach.what_if(metric_id, options)
+    metric = teach.prepared(chosen.metric(metric_id), CORPUS)
     context = teach.Context(CORPUS, "test corpus", lesson_opts)
     return lessons.build_lesson(metric, hyp, refs, context), metric
 
@@ -301,7 +301,7 @@ def test_controls_follow_the_config_metadata():
         "tokenize: 13a → char"
     ]
     with pytest.raises(ValueError, match="smooth"):
-        teach.make_metric("bleu", {"smooth": "bogus"})
+        teach.what_if("bleu", {"smooth": "bogus"})
 
 
 def test_bleu_lesson_of_a_short_hypothesis_says_what_effective_order_does():
