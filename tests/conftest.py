@@ -71,21 +71,3 @@ def shared_corpus(folder: str, refs: list[str], src: str | None = None) -> Corpu
 def rel_close(a: float, b: float, tol: float = 1e-9) -> bool:
     """Relative closeness as the parity contract states it (absolute near zero)."""
     return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
-
-
-@pytest.fixture(autouse=True)
-def _navigation_as_served(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run ``app.py`` under AppTest as a server runs it. A ``pages/`` folder beside the entry point puts Streamlit in
-    its legacy mode, which runs the chosen page file *instead of* ``app.py``; a server leaves that mode for good
-    once ``app.py`` calls ``st.navigation``, but AppTest forgets it before every run. Keeping it off here makes every
-    run go through ``app.py`` (and its frame, the sidebar) as in the browser; pages run on their own stay testable
-    through ``AppTest.from_file("pages/…")``."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    legacy_init = PagesManager.__init__
-
-    def served_init(self: PagesManager, *args: object, **kwargs: object) -> None:
-        legacy_init(self, *args, **kwargs)  # type: ignore[arg-type]
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", served_init)

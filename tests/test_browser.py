@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from serving import streamlit_server
 
-from app_pages import PAGES
+from dashboard.navigation import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -170,7 +170,7 @@ def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, head
             links = page.locator("[data-testid='stSidebarNav'] a")
             links.first.wait_for(timeout=30_000)
             names = [link.inner_text().split("\n")[-1].strip() for link in links.all()]
-            assert names == [title for _, title, _ in PAGES], names
+            assert names == [spec.title for spec in PAGES], names
             page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect']").wait_for(timeout=30_000)
             assert page.locator("[data-testid='stException']").count() == 0
             page.close()

@@ -30,7 +30,7 @@ SCORE_COLUMNS = ["alpha · BLEU", "beta · BLEU", "gamma · BLEU", "alpha · chr
 @pytest.fixture
 def explorer():
     at = app("app.py", small_dataset(), ["bleu", "chrf"]).run()
-    at.switch_page("pages/2_Explorer.py").run()
+    at.switch_page("pages/explorer.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -109,7 +109,7 @@ def test_number_fallback_opens_the_segment_view(explorer):
 
 
 def test_explorer_escapes_hostile_text():
-    at = app("pages/2_Explorer.py", hostile_dataset(), ["bleu"]).run()
+    at = app("pages/explorer.py", hostile_dataset(), ["bleu"]).run()
     assert not at.exception
     for body in markdown_bodies(at):
         assert_escaped_markdown(body)

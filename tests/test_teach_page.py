@@ -17,7 +17,7 @@ from rendering import lessons, teach
 from rendering.teach_classics import by_key
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "5_Teach.py")
+PAGE = str(ROOT / "pages" / "teach.py")
 READY, MISSING = lessons.lesson_status()
 
 

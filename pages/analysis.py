@@ -10,7 +10,8 @@ from dataclasses import replace
 import streamlit as st
 
 from dashboard import analysis as compute
-from dashboard import segment_metadata, slices, state
+from dashboard import navigation, segment_metadata, slices, state
+from dashboard.navigation import Task
 from dashboard.sidebar import scored_page
 from metrics.analysis.buckets import LENGTH_DIFF_EDGES, LENGTH_EDGES, edge_labels, parse_edges
 from metrics.analysis.plan import BucketSpec, parse_spec
@@ -125,7 +126,7 @@ def open_segment(event: object, segments: Sequence[int], key: str) -> None:
     elif st.session_state.get(key) != chosen:
         st.session_state[key] = chosen
         state.set_segment(int(chosen))
-        st.switch_page("pages/3_Segment.py")
+        navigation.switch_to(Task.SEGMENT)
 
 
 def pair(key: str) -> tuple[str, str] | None:
