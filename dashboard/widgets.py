@@ -8,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.typing import DataframeState
 
 from metrics.core.config import Option
 from rendering.text import escape_markdown
@@ -62,3 +63,10 @@ def option_widget(
         option.label, **numbers, format="%d" if number is int else "%g", key=key, help=option.help
     )
     return None if chosen is None else number(chosen)
+
+
+def chosen_row(event: DeltaGenerator | DataframeState, n_rows: int) -> int | None:
+    """The position of the row a user chose in a table of ``n_rows`` drawn with ``on_select``; ``None`` when none
+    (or a row of an older, longer table)."""
+    rows = event.selection.rows if isinstance(event, DataframeState) else []
+    return rows[0] if rows and rows[0] < n_rows else None
