@@ -98,7 +98,7 @@ EX_PAGE: Choice[int] = Choice("ex_page")
 EX_OPENED: Key[int | None] = Key("ex_handled")  # the table row already opened, so that a rerun does not reopen it
 
 # ------------------------------------------------------------------------------------------------------- Analysis
-AN_BASELINE: Choice[str] = Choice("an_baseline")
+AN_BASELINE_BOX: Key[str] = Key("an_baseline")  # starts from the shared baseline, which outlives the page
 AN_SECTION: Choice[str] = Choice("an_section")
 AN_BUCKET_BY: Choice[str] = Choice("an_by")
 AN_BUCKET_METRIC: Choice[str] = Choice("an_by_metric")
