@@ -293,7 +293,8 @@ def _content_key(metric_id: str, all_options: dict[str, dict[str, Any]]) -> str:
 def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any, Any]], list[str]]:
     """The chosen metrics built with the current options; errors name the metric (it is then left out)."""
     all_options = options()
-    built, errors = {}, []
+    built: dict[str, Metric[Any, Any]] = {}
+    errors: list[str] = []
     for metric_id in ids:
         if metric_id in data.external:
             built[metric_id] = External(data.external[metric_id])

@@ -7,7 +7,7 @@ lookup. Every choice outlives a visit to a segment (``dashboard.keys``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -16,10 +16,10 @@ import streamlit as st
 from dashboard import analysis as compute
 from dashboard import keys, navigation, segment_metadata, slices, state
 from dashboard.dataset import Dataset
-from dashboard.keys import Choice, Key, all_among, among, within
+from dashboard.keys import Choice, Key, among, within
 from dashboard.navigation import Task
 from dashboard.sidebar import scored_page
-from dashboard.widgets import chosen_row
+from dashboard.widgets import chosen_row, select, select_many
 from metrics.analysis.buckets import LENGTH_DIFF_EDGES, LENGTH_EDGES, edge_labels, parse_edges
 from metrics.analysis.plan import BucketSpec, parse_spec
 from metrics.analysis.slices import Slice, parse_ranges
@@ -119,9 +119,7 @@ def chart_systems(scope: Scope, choice: Choice[list[str]]) -> list[str]:
     names = scope.names
     best = [scope.baseline, *[n for n in scope.ranked() if n != scope.baseline]]
     default = names if len(names) <= CHART_SYSTEMS else best[:CHART_SYSTEMS]
-    label = "Systems in the chart (the table has all)"
-    chosen = choice.keep(st.multiselect(label, names, default=default, key=choice.widget(all_among(names))))
-    return chosen or default
+    return select_many("Systems in the chart (the table has all)", names, choice, default=default)
 
 
 def open_segment(event: Any, segments: Sequence[int], opened: Key[int | None]) -> None:
@@ -140,18 +138,17 @@ def pair(scope: Scope, a_choice: Choice[str], b_choice: Choice[str]) -> tuple[st
     names = scope.names
     others = [n for n in scope.ranked() if n != scope.baseline]
     left, right = st.columns(2)
-    a = left.selectbox("System A", names, index=names.index(scope.baseline), key=a_choice.widget(among(names)))
-    b = right.selectbox(
-        "System B", names, index=names.index(others[0]) if others else 0, key=b_choice.widget(among(names))
-    )
-    a, b = a_choice.keep(a or scope.baseline), b_choice.keep(b or scope.baseline)
+    with left:
+        a = select("System A", names, a_choice, index=names.index(scope.baseline))
+    with right:
+        b = select("System B", names, b_choice, index=names.index(others[0]) if others else 0)
     if a == b:
         st.warning("A system compared with itself has no differences: choose two different systems.")
         return None
     return a, b
 
 
-def number_columns(columns: Sequence[str]) -> dict[str, Any]:
+def number_columns(columns: Iterable[str]) -> dict[str, Any]:
     found: dict[str, Any] = {c: st.column_config.NumberColumn(format="%.4f") for c in columns if c in FOUR_DECIMALS}
     if "human agreement (est.)" in columns:
         found["human agreement (est.)"] = st.column_config.ProgressColumn(
@@ -165,9 +162,7 @@ def word_metric(scope: Scope, choice: Choice[str]) -> str | None:
     if not word_level:
         st.caption("No chosen metric counts words; whitespace words are used.")
         return None
-    label = "Words as the tokens of"
-    key = choice.widget(among(word_level))
-    return choice.keep(st.selectbox(label, word_level, format_func=scope.labels.get, key=key))
+    return select("Words as the tokens of", word_level, choice, format_func=scope.labels.__getitem__)
 
 
 def show_table(frame: Any, key: str, rows: int | None = None, **columns: Any) -> None:
@@ -191,15 +186,13 @@ def bucket_controls(scope: Scope) -> BucketSpec | None:
     for column in meta.columns if meta is not None else ():
         choices[f"meta:{column}"] = f"Metadata: {column}"
     c1, c2, c3 = st.columns([3, 2, 3])
-    by = keys.AN_BUCKET_BY
-    kind = by.keep(
-        c1.selectbox("Bucket by", list(choices), format_func=choices.get, key=by.widget(among(list(choices))))
-    )
+    with c1:
+        kind = select("Bucket by", list(choices), keys.AN_BUCKET_BY, format_func=choices.__getitem__)
     metric_id = None
     if kind in ("ref-length", "length-diff", "score"):
         what = "Score of" if kind == "score" else "Length in the tokens of"
-        chosen = keys.AN_BUCKET_METRIC
-        metric_id = chosen.keep(c2.selectbox(what, metrics, format_func=labels.get, key=chosen.widget(among(metrics))))
+        with c2:
+            metric_id = select(what, metrics, keys.AN_BUCKET_METRIC, format_func=labels.__getitem__)
     defaults = {"ref-length": LENGTH_EDGES, "src-length": LENGTH_EDGES, "length-diff": LENGTH_DIFF_EDGES}
     hint = ":".join(f"{e:g}" for e in defaults.get(kind, ())) or "tenths of the scale"
     edges = keys.AN_BUCKET_EDGES.at(kind)
@@ -396,21 +389,17 @@ def show_documents(scope: Scope) -> None:
     ids = {"doc", "docid", "doc_id", "document", "document_id"}
     guess = next((c for c in meta.columns if c.lower() in ids), None)
     c1, c2 = st.columns(2)
-    by, under = keys.AN_DOC_COLUMN, keys.AN_DOC_METRIC
-    index = meta.columns.index(guess) if guess else 0
-    column = by.keep(
-        c1.selectbox("Document id column", meta.columns, index=index, key=by.widget(among(list(meta.columns))))
-    )
+    with c1:
+        index = meta.columns.index(guess) if guess else 0
+        column = select("Document id column", meta.columns, keys.AN_DOC_COLUMN, index=index)
     metrics = list(scope.evaluation.metrics)
-    metric_id = under.keep(
-        c2.selectbox("Scores under", metrics, format_func=scope.labels.get, key=under.widget(among(metrics)))
-    )
+    with c2:
+        metric_id = select("Scores under", metrics, keys.AN_DOC_METRIC, format_func=scope.labels.__getitem__)
     try:
-        found, flips = compute.documents(scope.evaluation, column or meta.columns[0])
+        found, flips = compute.documents(scope.evaluation, column)
     except ValueError as err:
         st.error(escape_markdown(str(err)))
         return
-    metric_id = metric_id or metrics[0]
     names = scope.names
     st.markdown(f"**{len(found)} documents**, scores under {escape_markdown(scope.labels[metric_id])}")
     two_decimals = {n: st.column_config.NumberColumn(format="%.2f") for n in names}

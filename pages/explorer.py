@@ -15,10 +15,10 @@ import streamlit as st
 
 from dashboard import keys, navigation, slices, state
 from dashboard.dataset import Dataset
-from dashboard.keys import all_among, among, within
+from dashboard.keys import Choice, within
 from dashboard.navigation import Task
 from dashboard.sidebar import scored_page
-from dashboard.widgets import chosen_row
+from dashboard.widgets import chosen_row, select, select_many
 from metrics.core.language import length_unit, text_length
 from metrics.evaluate import Evaluation
 from rendering.comparison import ComparedRow, comparison_html
@@ -56,27 +56,21 @@ def choose_focus(evaluation: Evaluation) -> Focus:
     labels = metric_labels(evaluation)
     all_metrics, all_systems = list(evaluation.metrics), [r.name for r in evaluation.systems]
     left, right = st.columns(2)
-    metric_ids = left.multiselect(
-        "Metrics",
-        all_metrics,
-        default=all_metrics,
-        format_func=labels.get,
-        key=keys.EX_METRICS.widget(all_among(all_metrics)),
-    )
-    systems = right.multiselect(
-        "Systems", all_systems, default=all_systems, key=keys.EX_SYSTEMS.widget(all_among(all_systems))
-    )
-    metric_ids = keys.EX_METRICS.keep(metric_ids) or all_metrics
-    systems = keys.EX_SYSTEMS.keep(systems) or all_systems
+    with left:
+        metric_ids = select_many(
+            "Metrics", all_metrics, keys.EX_METRICS, default=all_metrics, format_func=labels.__getitem__
+        )
+    with right:
+        systems = select_many("Systems", all_systems, keys.EX_SYSTEMS, default=all_systems)
     # The two systems under study lead every row: their difference, their scores and their outputs.
     d1, d2, d3 = st.columns(3)
-    a = keys.EX_DIFF_A.keep(d1.selectbox("Compare system A", systems, key=keys.EX_DIFF_A.widget(among(systems))))
-    others = [s for s in systems if s != a] or [a]
-    b = keys.EX_DIFF_B.keep(d2.selectbox("with system B", others, key=keys.EX_DIFF_B.widget(among(others))))
-    metric = d3.selectbox(
-        "under", metric_ids, format_func=labels.get, key=keys.EX_DIFF_METRIC.widget(among(metric_ids))
-    )
-    return Focus(metric_ids, systems, a, b, keys.EX_DIFF_METRIC.keep(metric), labels)
+    with d1:
+        a = select("Compare system A", systems, keys.EX_DIFF_A)
+    with d2:
+        b = select("with system B", [s for s in systems if s != a] or [a], keys.EX_DIFF_B)
+    with d3:
+        metric = select("under", metric_ids, keys.EX_DIFF_METRIC, format_func=labels.__getitem__)
+    return Focus(metric_ids, systems, a, b, metric, labels)
 
 
 def score_table(data: Dataset, evaluation: Evaluation, focus: Focus) -> pd.DataFrame:
@@ -130,46 +124,35 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
             mask &= (ref_lengths >= length[0]) & (ref_lengths <= length[1])
 
         c1, c2, c3 = st.columns(3)
-        offered = [NO_SCORE_FILTER, *focus.systems]
-        score_system = keys.EX_SCORE_SYSTEM.keep(
-            c1.selectbox("Score of system", offered, key=keys.EX_SCORE_SYSTEM.widget(among(offered)))
-        )
-        score_metric = keys.EX_SCORE_METRIC.keep(
-            c2.selectbox(
-                "under metric",
-                focus.metric_ids,
-                format_func=focus.labels.get,
-                key=keys.EX_SCORE_METRIC.widget(among(focus.metric_ids)),
+        with c1:
+            score_system = select("Score of system", [NO_SCORE_FILTER, *focus.systems], keys.EX_SCORE_SYSTEM)
+        with c2:
+            score_metric = select(
+                "under metric", focus.metric_ids, keys.EX_SCORE_METRIC, format_func=focus.labels.__getitem__
             )
-        )
         if score_system in focus.systems:
             column = column_name(score_system, focus.labels[score_metric])
-            mask &= _within_range(c3, "range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
+            with c3:
+                mask &= _within_range("range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
         if focus.compared:
-            mask &= _within_range(
-                st,
-                f"{focus.diff_column} range",
-                frame[focus.diff_column].to_numpy(),
-                keys.EX_DIFF_RANGE.at(focus.diff_column),
-            )
+            values = frame[focus.diff_column].to_numpy()
+            mask &= _within_range(f"{focus.diff_column} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column))
     return mask
 
 
-def _within_range(
-    place: object, label: str, values: np.ndarray, choice: keys.Choice[tuple[float, float]]
-) -> np.ndarray:
-    """A range slider over ``values`` in ``place``; the mask of the values in the chosen range."""
+def _within_range(label: str, values: np.ndarray, choice: Choice[tuple[float, float]]) -> np.ndarray:
+    """A range slider over ``values``; the mask of the values in the chosen range."""
     lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
     if not lo < hi:
         return np.ones(len(values), dtype=bool)
-    chosen = choice.keep(place.slider(label, lo, hi, (lo, hi), key=choice.widget(within(lo, hi))))  # type: ignore[attr-defined]
+    chosen = choice.keep(st.slider(label, lo, hi, (lo, hi), key=choice.widget(within(lo, hi))))
     return np.asarray((values >= chosen[0]) & (values <= chosen[1]))
 
 
 def sorted_view(view: pd.DataFrame, focus: Focus) -> pd.DataFrame:
     s1, s2 = st.columns([3, 1])
-    offered = ["segment", *[c for c in view.columns if c not in focus.texts]]
-    sort_by = keys.EX_SORT.keep(s1.selectbox("Sort by", offered, key=keys.EX_SORT.widget(among(offered))))
+    with s1:
+        sort_by = select("Sort by", ["segment", *[c for c in view.columns if c not in focus.texts]], keys.EX_SORT)
     descending = keys.EX_DESCENDING.keep(s2.toggle("Descending", key=keys.EX_DESCENDING.widget()))
     if sort_by == "segment":
         return view.sort_index(ascending=not descending)
