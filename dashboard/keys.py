@@ -120,3 +120,9 @@ AN_DIS_B: Choice[str] = Choice("an_dis_b")
 AN_NGRAM_OPENED: Key[int | None] = Key("an_ng_open")  # the row already opened, so that a rerun does not reopen it
 AN_DIS_OPENED: Key[int | None] = Key("an_dis_open")
 AN_METADATA_FILE: Key[str | None] = Key("an_meta_id")  # the id of the uploaded metadata file already read
+
+# -------------------------------------------------------------------------------------------------------- Segment
+SEG_METRIC: Choice[str] = Choice("seg_metric")
+SEG_SYSTEMS: Choice[list[str]] = Choice("seg_systems")
+SEG_REFERENCE: Choice[int] = Choice("seg_ref")
+SEG_COLUMNS: Choice[int] = Choice("seg_cols")

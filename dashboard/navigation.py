@@ -1,8 +1,8 @@
 """The app's pages, declared once: one per user task, in the menu's order (the first opens by default).
 
-``app.py`` routes with :func:`pages`; a page opens another with :func:`switch_to`, never by a file path. The URL
-paths are the ones the pages had when Streamlit named them from their files (``/Data``, ``/Explorer`` …), so
-bookmarks keep working.
+``app.py`` routes with :func:`pages`; a page opens another with :func:`switch_to`, never by a file path. A page's
+URL path is its file's name (``/data``, ``/explorer`` …; the overview, the default page, is also ``/``); the URLs
+of older versions (``/Data``) lead to the same pages.
 """
 
 from __future__ import annotations
@@ -29,8 +29,11 @@ class Task(Enum):
 class PageSpec:
     task: Task
     title: str
-    icon: str
-    url_path: str
+
+    @property
+    def url_path(self) -> str:
+        """The file's name, as Streamlit's legacy ``pages/`` mode names it too (see ``dashboard.legacy_pages``)."""
+        return self.task.value
 
     @property
     def file(self) -> Path:
@@ -39,12 +42,12 @@ class PageSpec:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec(Task.OVERVIEW, "Overview", "📊", "Overview"),
-    PageSpec(Task.DATA, "Data", "📂", "Data"),
-    PageSpec(Task.ANALYSIS, "Analysis", "🔍", "Analysis"),
-    PageSpec(Task.EXPLORER, "Explorer", "📋", "Explorer"),
-    PageSpec(Task.SEGMENT, "Segment", "🔬", "Segment"),
-    PageSpec(Task.TEACH, "Teach", "🎓", "Teach"),
+    PageSpec(Task.OVERVIEW, "Overview"),
+    PageSpec(Task.DATA, "Data"),
+    PageSpec(Task.ANALYSIS, "Analysis"),
+    PageSpec(Task.EXPLORER, "Explorer"),
+    PageSpec(Task.SEGMENT, "Segment"),
+    PageSpec(Task.TEACH, "Teach"),
 )
 _BY_TASK = {spec.task: spec for spec in PAGES}
 
@@ -52,11 +55,14 @@ _BY_TASK = {spec.task: spec for spec in PAGES}
 def page(task: Task) -> st.Page:
     """The ``st.Page`` of ``task`` (built inside a run: Streamlit resolves its file against the running app)."""
     spec = _BY_TASK[task]
-    return st.Page(spec.file, title=spec.title, icon=spec.icon, url_path=spec.url_path, default=spec is PAGES[0])
+    return st.Page(spec.file, title=spec.title, url_path=spec.url_path, default=spec is PAGES[0])
 
 
 def pages() -> list[st.Page]:
-    return [page(spec.task) for spec in PAGES]
+    """Every page, then each under its URL of the time the files were named ``0_Data.py`` … (``/Data``), out of the
+    menu, so that bookmarks keep working."""
+    old_urls = [st.Page(s.file, title=s.title, url_path=s.title, visibility="hidden") for s in PAGES]
+    return [*(page(spec.task) for spec in PAGES), *old_urls]
 
 
 def switch_to(task: Task) -> None:

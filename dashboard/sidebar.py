@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import state
+from dashboard import legacy_pages, state
 from dashboard.dataset import Dataset
 from dashboard.options import changed_values, family_fields, validate, widget_value
 from dashboard.widgets import option_widget
@@ -40,6 +40,8 @@ def app_frame() -> Iterator[None]:
 
 def page_setup(title: str) -> Dataset:
     """The opening of every page: its browser title, the frame unless ``app.py`` drew it, and the loaded data."""
+    if not _FRAMED.get():
+        legacy_pages.hand_routing_to_app()
     st.set_page_config(page_title=f"ScoreLens — {title}", layout="wide")
     if not _FRAMED.get():
         _draw_frame()

@@ -15,7 +15,6 @@ from dashboard.keys import Choice, all_among, among
 from metrics.core.config import Option
 from rendering.text import escape_markdown
 
-
 T = TypeVar("T")
 
 

@@ -206,7 +206,7 @@ with tab_sample:
         list(SAMPLES),
         format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title}",
         key="sample_choice",
-    )
+    ) or next(iter(SAMPLES))
     st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
     if st.button("Load example", key="load_sample", type="primary"):
         adopt(load_sample(choice))

@@ -80,7 +80,10 @@ if "teach_metric" not in ss or ss["teach_metric"] not in ready:
     _metric_changed()
 
 top = st.columns([2, 3])
-metric_id = top[0].selectbox("Metric", ready, format_func=teach.label, key="teach_metric", on_change=_metric_changed)
+metric_id = (
+    top[0].selectbox("Metric", ready, format_func=teach.label, key="teach_metric", on_change=_metric_changed)
+    or ready[0]
+)
 classics = classics_for(metric_id)
 options_keys = [OWN, *(c.key for c in classics)]
 if ss.get("teach_classic") not in options_keys:

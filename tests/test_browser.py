@@ -91,7 +91,7 @@ def test_upload_overview_explorer_and_segment_in_chromium(app_url, browser):
     by clicking a row, the segment view; screenshot each. Navigation uses the app's links (one session)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
     ARTIFACTS.mkdir(exist_ok=True)
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     _choose_files(page, "References", [SAMPLE / "ref.A.txt"])
     _choose_files(page, "System outputs", [SAMPLE / "sys" / f"{n}.txt" for n in ("LT22", "Online-B", "PROMT")])
@@ -156,7 +156,7 @@ def test_sidebar_options_survive_page_switches_in_chromium(app_url, browser):
 
 @pytest.mark.slow
 @pytest.mark.browser
-@pytest.mark.parametrize("path, heading", [("Data", "Data"), ("Explorer", "Sentence explorer")])
+@pytest.mark.parametrize("path, heading", [("data", "Data"), ("explorer", "Sentence explorer")])
 def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, heading):
     """A fresh server whose first request is a page's URL runs that page through app.py: its sessions, and every
     later one, get the app's navigation (no legacy "app" entry; Overview first) with the page's frame."""
@@ -173,6 +173,7 @@ def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, head
             assert names == [spec.title for spec in PAGES], names
             page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect']").wait_for(timeout=30_000)
             assert page.locator("[data-testid='stException']").count() == 0
+            assert page.get_by_text("Page not found").count() == 0
             page.close()
 
 
@@ -199,7 +200,7 @@ def test_overview_shows_every_system_and_metric_column_of_fifteen_systems(app_ur
             files.append(tmp_path / f"{path.stem} run {run}.txt")
             files[-1].write_bytes(path.read_bytes())
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     _choose_files(page, "References", [SAMPLE / "ref.A.txt"])
     _choose_files(page, "System outputs", files)
@@ -232,7 +233,7 @@ def test_a_quote_in_an_uploaded_file_name_stays_a_quote(app_url, browser, tmp_pa
     upload = tmp_path / 'my "best" run é&%20.txt'
     upload.write_bytes((SAMPLE / "sys" / "LT22.txt").read_bytes())
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     _choose_files(page, "System outputs", [upload])
     page.get_by_text(f"✓ {upload.name}: 300 segments").wait_for(timeout=30_000)
@@ -267,7 +268,7 @@ def test_next_clicks_of_eight_concurrent_sessions_are_not_lost(app_url, browser)
     sessions = [browser.new_page(viewport={"width": 1400, "height": 1000}) for _ in range(8)]
     boxes = [page.get_by_label("Segment (1–300)") for page in sessions]
     for page in sessions:
-        page.goto(f"{app_url}/Segment")
+        page.goto(f"{app_url}/segment")
     for page in sessions:
         page.get_by_text("1-gram precision").first.wait_for(timeout=120_000)
     shown = [_settled(page, box) for page, box in zip(sessions, boxes, strict=True)]
@@ -321,7 +322,7 @@ def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, br
     saved = tmp_path / "workspace.json"
     saved.write_text(workspace.dumps(data, workspace.Settings(("bleu", "ter"), {}, {})), encoding="utf-8")
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     page.get_by_role("tab", name="Workspace file").click()
     _choose_files(page, "Load a workspace file", [saved])
@@ -408,7 +409,7 @@ def test_evidence_is_wholly_visible_at_1400_px_with_three_columns(app_url, brows
     """Segment 10 (15–19 tokens per output) at the default three columns in a 1400 px window: each system's METEOR
     alignment shows every token (it showed 4 of 17), and the CIDEr-D tables show every column."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Segment")
+    page.goto(f"{app_url}/segment")
     page.get_by_text("1-gram precision").first.wait_for(timeout=120_000)
     box = page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect'] input").first
     for name in ("METEOR", "CIDEr-D"):
