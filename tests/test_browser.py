@@ -7,6 +7,7 @@ set by ``.ci/run``), where a missing browser is a failure.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -437,5 +438,78 @@ def test_evidence_is_wholly_visible_at_1400_px_with_three_columns(app_url, brows
         page.wait_for_timeout(1000)
         page.screenshot(path=str(ARTIFACTS / f"segment_{name.lower()}_three_columns.png"))
         page.set_viewport_size({"width": 1400, "height": 1000})
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
+
+
+def _select(page, label: str, option: str) -> None:
+    """Choose ``option`` in the select box labelled ``label``."""
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def _selected(page, label: str) -> str:
+    return page.get_by_role("combobox", name=label, exact=True).input_value()
+
+
+def _idle(page) -> None:
+    """Wait until the app has finished its run (and its fragments' runs)."""
+    page.wait_for_timeout(500)
+    page.wait_for_function("!document.querySelector(\"[data-testid='stStatusWidget']\")", timeout=90_000)
+    page.wait_for_timeout(500)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_explorer_and_analysis_choices_survive_a_visit_to_a_segment(app_url, browser):
+    """The error-analysis loop: choose systems, a filter and a sort in the Explorer and a section and systems in
+    Analysis, open a segment, come back: every choice is still set (Streamlit forgets a widget's state when a run
+    does not draw it; dashboard.keys keeps them)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/explorer")
+    page.get_by_role("heading", name="Sentence explorer").wait_for(timeout=90_000)
+    _idle(page)
+    _select(page, "Compare system A", "PROMT")
+    _idle(page)
+    _select(page, "with system B", "Online-B")
+    _idle(page)
+    text = page.get_by_label("Text contains")
+    text.fill("the")
+    text.press("Enter")
+    _idle(page)
+    _select(page, "Sort by", "PROMT · chrF2")
+    _idle(page)
+    page.get_by_text("Descending").click()
+    _idle(page)
+    page.get_by_role("button", name=re.compile(r"^#\d+$")).first.click()  # the first row of the side-by-side list
+    page.get_by_role("heading", name="Segment view").wait_for(timeout=60_000)
+    _idle(page)
+
+    page.get_by_role("link", name="Analysis").click()
+    page.get_by_role("heading", name="Error analysis").wait_for(timeout=60_000)
+    _idle(page)
+    page.get_by_text("N-grams A vs B", exact=True).click()
+    _idle(page)
+    _select(page, "System A", "Lan-Bridge")
+    _idle(page)
+    _select(page, "System B", "LT22")
+    _idle(page)
+    page.get_by_role("link", name="Segment").click()
+    page.get_by_role("heading", name="Segment view").wait_for(timeout=60_000)
+    _idle(page)
+
+    page.get_by_role("link", name="Explorer").click()
+    page.get_by_role("heading", name="Sentence explorer").wait_for(timeout=60_000)
+    _idle(page)
+    assert (_selected(page, "Compare system A"), _selected(page, "with system B")) == ("PROMT", "Online-B")
+    assert page.get_by_label("Text contains").input_value() == "the"
+    assert _selected(page, "Sort by") == "PROMT · chrF2"
+    assert page.get_by_label("Descending").is_checked()
+
+    page.get_by_role("link", name="Analysis").click()
+    page.get_by_role("heading", name="Error analysis").wait_for(timeout=60_000)
+    _idle(page)
+    page.get_by_text("matches more").first.wait_for(timeout=30_000)  # the n-gram section, not the first one
+    assert (_selected(page, "System A"), _selected(page, "System B")) == ("Lan-Bridge", "LT22")
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
