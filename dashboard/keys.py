@@ -36,6 +36,10 @@ class Key(Generic[T]):
     def exists(self) -> bool:
         return self.name in st.session_state
 
+    def at(self, part: object) -> Key[T]:
+        """The key of one of a family of values (one text box per reference)."""
+        return Key(f"{self.name}_{part}")
+
 
 @dataclass(frozen=True)
 class Choice(Generic[T]):
@@ -79,6 +83,28 @@ def within(low: float, high: float) -> Callable[[Any], bool]:
     """A kept range is valid for a slider from ``low`` to ``high``."""
     return lambda bounds: low <= bounds[0] <= bounds[1] <= high
 
+
+# ----------------------------------------------------------------------------------------------------------- Data
+DATA_NOTES: Key[list[str]] = Key("intake_notes")  # what the last load said, shown until the next one
+RENAME_ERROR: Key[str] = Key("rename_error")  # why a rename was refused, shown once
+PARSE_MEMO: Key[dict[Any, Any]] = Key("parse_memo")  # parsed uploads by content and column
+# A new uploader key per successful load empties the uploaders, so loaded files are not offered again.
+UPLOAD_ROUND: Key[int] = Key("upload_round")
+HUMAN_ROUND: Key[int] = Key("human_round")
+EXTERNAL_ROUND: Key[int] = Key("external_round")
+
+# ---------------------------------------------------------------------------------------------------------- Teach
+TEACH_METRIC: Key[str] = Key("teach_metric")
+TEACH_CLASSIC: Key[str] = Key("teach_classic")  # the classic example chosen, or "your own"
+TEACH_LOADED: Key[str | None] = Key("teach_loaded")  # the classic whose texts were put in the boxes last
+TEACH_HYP: Key[str] = Key("teach_hyp")
+TEACH_NREFS: Key[int] = Key("teach_nrefs")
+TEACH_REF: Key[str] = Key("teach_ref")  # .at(k)
+TEACH_DS_SYSTEM: Key[str] = Key("teach_ds_system")
+TEACH_DS_INDEX: Key[int] = Key("teach_ds_index")
+TEACH_OPTION: Key[Any] = Key("teach")  # .at(f"{metric}_{option}"): the what-if widgets
+TEACH_LAST: Key[Any] = Key("teach_last")  # (metric, texts), options and lesson of the last run …
+TEACH_PREV: Key[Any] = Key("teach_prev")  # … and of the run before, when only the options changed
 
 # ------------------------------------------------------------------------------------------------------- Explorer
 EX_METRICS: Choice[list[str]] = Choice("ex_metrics")

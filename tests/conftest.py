@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,3 +72,12 @@ def shared_corpus(folder: str, refs: list[str], src: str | None = None) -> Corpu
 def rel_close(a: float, b: float, tol: float = 1e-9) -> bool:
     """Relative closeness as the parity contract states it (absolute near zero)."""
     return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+@pytest.fixture(autouse=True)
+def _navigation_as_served() -> Iterator[None]:
+    """AppTest runs of ``app.py`` route as a server does after its first request (``dashboard.legacy_pages``)."""
+    from dashboard.legacy_pages import served_mode
+
+    with served_mode():
+        yield

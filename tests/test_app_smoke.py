@@ -103,7 +103,8 @@ def test_streamlit_still_needs_the_legacy_pages_workaround(monkeypatch):
 
     from dashboard import legacy_pages
 
-    monkeypatch.setattr(legacy_pages.PagesManager, "uses_pages_directory", None)
+    monkeypatch.setattr(PagesManager, "__init__", PagesManager.__init__.__wrapped__)  # undo the tests' served mode
+    monkeypatch.setattr(PagesManager, "uses_pages_directory", None)
     left: list[bool] = []
     monkeypatch.setattr(legacy_pages, "hand_routing_to_app", lambda: left.append(True))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
