@@ -64,10 +64,6 @@ class Choice(Generic[T]):
         st.session_state[KEPT + self.name] = value
         return value
 
-    def value(self) -> Any:
-        """The widget's value now, else the kept one (``None`` when neither)."""
-        return st.session_state.get(self.name, st.session_state.get(KEPT + self.name))
-
 
 def among(options: list[Any]) -> Callable[[Any], bool]:
     """A kept value is valid for a choice of one of ``options``."""
