@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import PAGES
+from dashboard.navigation import pages
 from dashboard.sidebar import app_frame
 
-page = st.navigation(
-    [st.Page(path, title=title, icon=icon, default=i == 0) for i, (path, title, icon) in enumerate(PAGES)]
-)
+page = st.navigation(pages())
 with app_frame():
     page.run()

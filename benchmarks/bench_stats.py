@@ -72,11 +72,10 @@ def budget_stats(
     n_systems: int = 10, n_segments: int = 2000, seed: int = 0, metric_ids: tuple[str, ...] = BUDGET_METRICS
 ) -> tuple[dict, dict]:
     """Metrics and tiled real statistics (see the module docstring): ``stats[metric][system]``."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import slice_corpus
-
+    sys.path.insert(0, str(ROOT))
     from metrics.core.base import SegmentStats
     from metrics.core.registry import create
+    from tests.support.corpora import slice_corpus
 
     corpus = slice_corpus("wmt22-de-en")
     rng = np.random.default_rng(seed)

@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         refs=tuple(tuple(read_lines(path)) for path in args.refs),
         ref_names=tuple(path.stem for path in args.refs),
     )
-    page = AppTest.from_file(str(ROOT / "pages" / "1_Overview.py"), default_timeout=600)
+    page = AppTest.from_file(str(ROOT / "pages" / "overview.py"), default_timeout=600)
     page.session_state["dataset"] = data
     page.session_state["metric_ids"] = args.metrics.split(",")
     page.session_state["baseline"] = next(iter(systems))

@@ -29,6 +29,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 import streamlit as st
@@ -260,9 +261,7 @@ def _compute(
                     bar.progress(min(max((k + fraction) / len(todo), 0.0), 1.0), text=text)
 
             show(0.0, job.message, force=True)
-            with store.claim(
-                job.key, waiting=lambda job=job: show(0.0, f"{job.message} (another session computes it)")
-            ):
+            with store.claim(job.key, waiting=partial(show, 0.0, f"{job.message} (another session computes it)")):
                 value = store.get(job.key)
                 if value is None:
                     token = _REPORT.set(show)

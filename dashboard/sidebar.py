@@ -13,9 +13,8 @@ from contextvars import ContextVar
 from pathlib import Path
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
-from dashboard import state
+from dashboard import legacy_pages, state
 from dashboard.dataset import Dataset
 from dashboard.options import family_fields, family_values, unoffered, widget_value
 from dashboard.widgets import option_widget
@@ -42,24 +41,11 @@ def app_frame() -> Iterator[None]:
 def page_setup(title: str) -> Dataset:
     """The opening of every page: its browser title, the frame unless ``app.py`` drew it, and the loaded data."""
     if not _FRAMED.get():
-        _hand_navigation_to_app()
+        legacy_pages.hand_routing_to_app()
     st.set_page_config(page_title=f"ScoreLens — {title}", layout="wide")
     if not _FRAMED.get():
         _draw_frame()
     return state.dataset()
-
-
-def _hand_navigation_to_app() -> None:
-    """Give the routing back to ``app.py`` when Streamlit ran a page file by itself from ``pages/``.
-
-    A ``pages/`` folder beside the entry point puts a fresh server in Streamlit's legacy multipage mode, which lasts
-    until ``app.py`` calls ``st.navigation``. When a server's first request is a deep link (``/Data``), legacy mode
-    runs that page file instead of ``app.py``, so ``app.py`` never claims the navigation and every session shows
-    the legacy menu until restart. Leaving the mode and rerunning makes this and every later run go through
-    ``app.py``, which routes to the same page (page ids are their URL paths in both modes)."""
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def _draw_frame() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from dashboard import keys
 from metrics.analysis.slices import MAX_NAME, Slice
 from rendering.text import escape_markdown
 
@@ -33,23 +34,31 @@ def remove(name: str) -> None:
 
 
 def describe_filters(values: Mapping[str, Any]) -> str:
-    """The explorer's active filters in words, from its widgets' values (``ex_*`` keys of the session)."""
+    """The explorer's active filters in words, from its widgets' values (the session's ``keys.EX_*``)."""
     parts = []
-    text = str(values.get("ex_text") or "").strip()
+    text = str(values.get(keys.EX_TEXT.name) or "").strip()
     if text:
         parts.append(f"text contains {text!r}")
-    length = values.get("ex_len")
+    length = values.get(keys.EX_LENGTH.name)
     if length:
         parts.append(f"reference length {length[0]}–{length[1]} words")
-    score_system = values.get("ex_score_sys")
-    diff_system = values.get("ex_diff_a")
+    score_system = values.get(keys.EX_SCORE_SYSTEM.name)
+    diff_system = values.get(keys.EX_DIFF_A.name)
     for key, value in values.items():
         if not isinstance(key, str) or not value:
             continue
         prefix, _, column = key.partition(":")
         # a range widget of a filter switched off may linger in the session until the run ends
-        live = prefix == "ex_score_range" and isinstance(score_system, str) and column.startswith(f"{score_system} · ")
-        live |= prefix == "ex_diff_range" and isinstance(diff_system, str) and column.startswith(f"{diff_system} − ")
+        live = (
+            prefix == keys.EX_SCORE_RANGE.name
+            and isinstance(score_system, str)
+            and column.startswith(f"{score_system} · ")
+        )
+        live |= (
+            prefix == keys.EX_DIFF_RANGE.name
+            and isinstance(diff_system, str)
+            and column.startswith(f"{diff_system} − ")
+        )
         if live:
             parts.append(f"{column} in {value[0]:.4g}–{value[1]:.4g}")
     return "; ".join(parts) or "all segments"

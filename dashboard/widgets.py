@@ -1,16 +1,52 @@
-"""The widget of one metric option, drawn from its metadata: the sidebar's options and the Teach page's what-ifs
-are both drawn here, so they share labels, help, bounds, steps and choice labels."""
+"""Widgets the pages share: the widget of one metric option, drawn from its metadata (the sidebar's options and the
+Teach page's what-ifs are both drawn here, so they share labels, help, bounds, steps and choice labels), select
+boxes whose choice outlives the page, and the row chosen in a table."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.typing import DataframeState
 
+from dashboard.keys import Choice, all_among, among
 from metrics.core.config import Option
 from rendering.text import escape_markdown
+
+T = TypeVar("T")
+
+
+def select(
+    label: str,
+    options: Sequence[T],
+    choice: Choice[T],
+    *,
+    format_func: Callable[[T], str] = str,
+    index: int = 0,
+    help: str | None = None,
+) -> T:
+    """A select box of ``options`` (never empty) whose value outlives the page; starts on ``options[index]``."""
+    found = st.selectbox(
+        label, options, index=index, format_func=format_func, key=choice.widget(among(list(options))), help=help
+    )
+    return choice.keep(options[index] if found is None else found)
+
+
+def select_many(
+    label: str,
+    options: Sequence[T],
+    choice: Choice[list[T]],
+    *,
+    default: Sequence[T],
+    format_func: Callable[[T], str] = str,
+) -> list[T]:
+    """A multiselect of ``options`` whose value outlives the page; ``default`` when nothing is chosen."""
+    found = st.multiselect(
+        label, options, default=default, format_func=format_func, key=choice.widget(all_among(list(options)))
+    )
+    return choice.keep(found) or list(default)
 
 
 def option_widget(
@@ -62,3 +98,10 @@ def option_widget(
         option.label, **numbers, format="%d" if number is int else "%g", key=key, help=option.help
     )
     return None if chosen is None else number(chosen)
+
+
+def chosen_row(event: DeltaGenerator | DataframeState, n_rows: int) -> int | None:
+    """The position of the row a user chose in a table of ``n_rows`` drawn with ``on_select``; ``None`` when none
+    (or a row of an older, longer table)."""
+    rows = event.selection.rows if isinstance(event, DataframeState) else []
+    return rows[0] if rows and rows[0] < n_rows else None

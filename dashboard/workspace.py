@@ -179,7 +179,8 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
     view = raw.get("view", {})
     if not isinstance(view, dict):
         raise InputError(source, "settings.view must be an object")
-    title = document.get("title") if isinstance(document.get("title"), str) else "Workspace"
+    title = document.get("title")
+    title = title if isinstance(title, str) else "Workspace"
     human = _human(document.get("human"), source)
     raw_external = document.get("external", [])
     if not isinstance(raw_external, list):

@@ -2,7 +2,7 @@
 
 Every lesson is built from ``metric.explain(hyp, refs)`` — the frozen explanation computed on the same code path as
 the score — so the numbers a teacher shows can never disagree with the number the metric reports. A lesson is a
-plain value (:class:`Lesson`: steps with Markdown, LaTeX, tables and figures) that ``pages/5_Teach.py`` lays out;
+plain value (:class:`Lesson`: steps with Markdown, LaTeX, tables and figures) that ``pages/teach.py`` lays out;
 nothing here imports Streamlit.
 
 Lessons are found by explanation type: a lesson module in :mod:`rendering.lessons` registers its builder with

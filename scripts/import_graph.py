@@ -21,7 +21,7 @@ from enum import Enum
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOP_LEVEL = ("metrics", "rendering", "dashboard", "pages", "app.py", "app_pages.py")
+TOP_LEVEL = ("metrics", "rendering", "dashboard", "pages", "app.py")
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ ROOMS = (
     Room("cli", ("metrics.cli",)),
     Room("rendering", ("rendering",)),
     Room("dashboard", ("dashboard",)),
-    Room("pages", ("pages", "app", "app_pages")),
+    Room("pages", ("pages", "app")),
 )
 
 # The one arrow back up by design: the registry finds the families by importing them.

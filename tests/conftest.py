@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,18 +27,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _navigation_as_served(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run ``app.py`` under AppTest as a server runs it. A ``pages/`` folder beside the entry point puts Streamlit in
-    its legacy mode, which runs the chosen page file *instead of* ``app.py``; a server leaves that mode for good
-    once ``app.py`` calls ``st.navigation``, but AppTest forgets it before every run. Keeping it off here makes every
-    run go through ``app.py`` (and its frame, the sidebar) as in the browser; pages run on their own stay testable
-    through ``AppTest.from_file("pages/…")``."""
-    from streamlit.runtime.pages_manager import PagesManager
+def _navigation_as_served() -> Iterator[None]:
+    """AppTest runs of ``app.py`` route as a server does after its first request (``dashboard.legacy_pages``)."""
+    from dashboard.legacy_pages import served_mode
 
-    legacy_init = PagesManager.__init__
-
-    def served_init(self: PagesManager, *args: object, **kwargs: object) -> None:
-        legacy_init(self, *args, **kwargs)  # type: ignore[arg-type]
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", served_init)
+    with served_mode():
+        yield

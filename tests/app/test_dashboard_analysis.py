@@ -28,7 +28,7 @@ from tests.support.ui import (
     with_downloads,
 )
 
-PAGE = "pages/4_Analysis.py"
+PAGE = "pages/analysis.py"
 SECTIONS = (
     "Buckets",
     "Words by frequency",
@@ -152,7 +152,7 @@ def test_slices_are_scored_and_saved_from_the_explorer(deen):
     refs = [list(r[:50]) for r in deen.refs]
     assert row["slice"] == "first fifty" and rel_close(row["score"], BLEU().corpus_score(hyps, refs).score)
 
-    explorer = app("pages/2_Explorer.py", small_dataset(), ["bleu"]).run()
+    explorer = app("pages/explorer.py", small_dataset(), ["bleu"]).run()
     explorer.text_input(key="ex_text").set_value("dog").run()
     explorer.text_input(key="ex_slice_name").set_value("dogs").run()
     explorer.button(key="ex_slice_save").click().run()
@@ -184,7 +184,7 @@ def test_metadata_goes_with_the_workspace():
     with pytest.raises(InputError, match=r"ws.json: settings.metadata.columns\['doc'\] has 1 values .* 4 segments"):
         workspace.loads(json.dumps(document), "ws.json")
     # the Data page's workspace load puts it where the Analysis page reads it
-    at = app("pages/0_Data.py", data, ["bleu"]).run()
+    at = app("pages/data.py", data, ["bleu"]).run()
     at.file_uploader(key="up_workspace").set_value(("ws.json", workspace.dumps(data, settings).encode(), "x"))
     at.run()
     at.button(key="load_workspace").click().run()

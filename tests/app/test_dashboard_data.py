@@ -80,7 +80,7 @@ def test_the_servers_upload_limit_lets_files_over_the_dashboards_reach_its_messa
 def test_an_unreadable_reference_holds_the_systems_back_without_a_misleading_count(monkeypatch):
     """A reference over the limit, and a system of another length than the loaded references: the page says what
     is wrong with the reference, and not that the system's count differs from references it was not meant for."""
-    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    at = app("pages/data.py", small_dataset(), ["bleu"]).run()
     uploaders = {u.key: u for u in at.file_uploader}
     big = b"a reference line\n" * (intake.MAX_UPLOAD_BYTES // 17 + 1)
     uploaders["up_refs"].set_value([("ref.txt", big, "text/plain")])
@@ -208,7 +208,7 @@ def _uploaded(at, key, files):
 
 
 def test_upload_page_loads_good_files_and_reports_bad_ones():
-    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    at = app("pages/data.py", small_dataset(), ["bleu"]).run()
     assert not at.exception
     _uploaded(at, "up_refs", [("ref.txt", REF)])
     _uploaded(at, "up_systems", [("a.txt", SYS_A), ("b.csv", b"id,text\n1,x\n2,y\n3,z\n"), ("bad.txt", b"x\n\xff\n")])
@@ -224,7 +224,7 @@ def test_upload_page_loads_good_files_and_reports_bad_ones():
 
 def test_a_bad_upload_never_replaces_the_loaded_data():
     before = small_dataset()
-    at = app("pages/0_Data.py", before, ["bleu"]).run()
+    at = app("pages/data.py", before, ["bleu"]).run()
     _uploaded(at, "up_refs", [("ref.txt", REF)])
     _uploaded(at, "up_systems", [("short.txt", b"only one line\n")])
     at.run()
@@ -234,7 +234,7 @@ def test_a_bad_upload_never_replaces_the_loaded_data():
 
 
 def test_systems_without_references_are_added_and_crlf_is_reported():
-    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    at = app("pages/data.py", small_dataset(), ["bleu"]).run()
     _uploaded(at, "up_systems", [("delta.txt", b"a\r\nb\r\nc\r\nd\r\n")])
     at.run()
     assert "converted Windows (CRLF) line endings" in shown(" ".join(m.value for m in at.markdown))
@@ -246,7 +246,7 @@ def test_systems_without_references_are_added_and_crlf_is_reported():
 
 def test_rename_and_remove_systems():
     data = small_dataset()
-    at = app("pages/0_Data.py", data, ["bleu"]).run()
+    at = app("pages/data.py", data, ["bleu"]).run()
     at.text_input(key=f"rename:{data.system_id('alpha')}").set_value("Alpha 2").run()
     assert list(at.session_state["dataset"].systems) == ["Alpha 2", "beta", "gamma"]
     assert at.session_state["baseline"] == "Alpha 2"
@@ -260,12 +260,12 @@ def test_rename_and_remove_systems():
 def test_identical_outputs_stay_two_systems_through_upload_rename_and_every_page():
     """A re-run or a copied baseline gives two byte-identical files: each keeps its own id, so the Data page's
     widgets never collide, renaming one leaves the other alone, and every page shows both."""
-    import app_pages
+    from dashboard import navigation
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.session_state["dataset"] = small_dataset()
     at.session_state["metric_ids"] = ["bleu", "chrf"]
-    at.switch_page("pages/0_Data.py").run()
+    at.switch_page("pages/data.py").run()
     _uploaded(at, "up_refs", [("ref.txt", REF)])
     _uploaded(at, "up_systems", [("a.txt", SYS_A), ("a copy.txt", SYS_A), ("b.txt", b"x\ny\nz\n")])
     at.run()
@@ -282,17 +282,17 @@ def test_identical_outputs_stay_two_systems_through_upload_rename_and_every_page
     assert list(at.session_state["dataset"].systems) == ["a", "rerun", "b"]
     assert [t.value for t in at.text_input if t.key.startswith("rename:")] == ["a", "rerun", "b"]
 
-    for page in app_pages.page_files():
-        at.switch_page(page).run()
-        assert not at.exception, (page, at.exception)
-    at.switch_page("pages/1_Overview.py").run()
+    for spec in navigation.PAGES:
+        at.switch_page(str(spec.file)).run()
+        assert not at.exception, (spec.file, at.exception)
+    at.switch_page("pages/overview.py").run()
     table = at.dataframe[0].value
     assert list(table.index) == ["a", "rerun", "b"]
     assert table.loc["a", "BLEU"] == table.loc["rerun", "BLEU"]
-    at.switch_page("pages/3_Segment.py").run()
+    at.switch_page("pages/segment.py").run()
     assert list(at.dataframe[0].value.index) == ["a", "rerun", "b"]
 
-    at.switch_page("pages/0_Data.py").run()
+    at.switch_page("pages/data.py").run()
     at.button(key="remove:s1").click().run()
     assert not at.exception, at.exception
     assert list(at.session_state["dataset"].systems) == ["rerun", "b"]
@@ -300,7 +300,7 @@ def test_identical_outputs_stay_two_systems_through_upload_rename_and_every_page
 
 
 def test_paste_and_sample_and_workspace_round_trip():
-    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    at = app("pages/data.py", small_dataset(), ["bleu"]).run()
     at.text_area(key="paste_ref").set_value("one\ntwo\n")
     at.text_input(key="paste_name").set_value("mine")
     at.text_area(key="paste_sys").set_value("one\n2\n")
@@ -323,7 +323,7 @@ def test_paste_and_sample_and_workspace_round_trip():
 
 
 def test_data_page_escapes_hostile_names():
-    at = app("pages/0_Data.py", hostile_dataset(), ["bleu"]).run()
+    at = app("pages/data.py", hostile_dataset(), ["bleu"]).run()
     assert not at.exception
     for body in markdown_bodies(at):
         assert_escaped_markdown(body)
@@ -344,7 +344,7 @@ def test_names_keep_inner_dots():
 
 
 def test_uploaders_are_emptied_after_a_load():
-    at = app("pages/0_Data.py", small_dataset(), ["bleu"]).run()
+    at = app("pages/data.py", small_dataset(), ["bleu"]).run()
     _uploaded(at, "up_systems", [("delta.txt", b"a\nb\nc\nd\n")])
     at.run()
     at.button(key="load_files").click().run()

@@ -16,7 +16,7 @@ def _lines(path, n: int = N) -> bytes:
 
 
 def _upload(at, refs, systems):
-    at.switch_page("pages/0_Data.py").run()
+    at.switch_page("pages/data.py").run()
     uploaders = {u.key.split(":")[0]: u for u in at.file_uploader}  # a load renews their keys (up_refs:1, …)
     uploaders["up_refs"].set_value([(name, data, "text/plain") for name, data in refs])
     uploaders["up_systems"].set_value([(name, data, "text/plain") for name, data in systems])
@@ -43,7 +43,7 @@ def test_uploaded_summaries_get_rouge_and_say_why():
     _upload(at, refs, [(system.name, _lines(system, 20))])
     assert at.session_state["metric_ids"] == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
     assert "Metrics chosen from the data — 1 reference per segment, " in _texts(at)
-    at.switch_page("pages/1_Overview.py").run()
+    at.switch_page("pages/overview.py").run()
     assert not at.exception, at.exception
     assert "several sentences per reference read as summaries, so ROUGE-1/2/L/Lsum" in _texts(at)
     at.multiselect(key=setting_key(at, "metrics_box")).set_value(
@@ -60,7 +60,7 @@ def test_chinese_references_get_sacrebleus_choice_stated_in_signature_and_screen
         "bleu": {"tokenize": "zh"},
         "ter": {"normalized": True, "asian_support": True},
     }
-    at.switch_page("pages/1_Overview.py").run()
+    at.switch_page("pages/overview.py").run()
     assert not at.exception, at.exception
     info = " ".join(shown(i.value) for i in at.info)
     assert "References look Chinese (9" in info and "bleu.tokenize=zh (sacrebleu's choice for -l xx-zh)" in info
@@ -83,7 +83,7 @@ def test_chinese_references_get_sacrebleus_choice_stated_in_signature_and_screen
 def test_rouge_warnings_come_once_per_kind_listing_systems():
     at = app("app.py", small_dataset(), ["bleu"]).run()
     _chinese(at)
-    at.switch_page("pages/1_Overview.py").run()
+    at.switch_page("pages/overview.py").run()
     at.multiselect(key=setting_key(at, "metrics_box")).set_value(["rouge1", "rouge2", "rougeL"]).run()
     assert not at.exception, at.exception
     warnings = [shown(w.value) for w in at.warning]
@@ -96,7 +96,7 @@ def test_rouge_warnings_come_once_per_kind_listing_systems():
 def test_the_explorer_counts_characters_of_chinese_references():
     at = app("app.py", small_dataset(), ["bleu"]).run()
     _chinese(at)
-    at.switch_page("pages/2_Explorer.py").run()
+    at.switch_page("pages/explorer.py").run()
     assert not at.exception, at.exception
     frame = at.dataframe[0].value
     first = (ZH / "ref.A.txt").read_text(encoding="utf-8").split("\n")[0]

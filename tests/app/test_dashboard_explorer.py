@@ -30,7 +30,7 @@ SCORE_COLUMNS = ["alpha · BLEU", "beta · BLEU", "gamma · BLEU", "alpha · chr
 @pytest.fixture
 def explorer():
     at = app("app.py", small_dataset(), ["bleu", "chrf"]).run()
-    at.switch_page("pages/2_Explorer.py").run()
+    at.switch_page("pages/explorer.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -109,7 +109,7 @@ def test_number_fallback_opens_the_segment_view(explorer):
 
 
 def test_explorer_escapes_hostile_text():
-    at = app("pages/2_Explorer.py", hostile_dataset(), ["bleu"]).run()
+    at = app("pages/explorer.py", hostile_dataset(), ["bleu"]).run()
     assert not at.exception
     for body in markdown_bodies(at):
         assert_escaped_markdown(body)
@@ -158,3 +158,22 @@ def test_difference_spans_of_words_and_of_characters():
     a_spans, b_spans = difference_spans("我爱猫", "我喜欢猫", "characters")
     assert [(s.start, s.end) for s in a_spans] == [(1, 2)] and [(s.start, s.end) for s in b_spans] == [(1, 3)]
     assert difference_spans("same text", "same text") == ([], [])
+
+
+def test_choices_survive_a_visit_to_the_segment_view(explorer):
+    """Streamlit drops the state of widgets a run does not draw; the Explorer's and Analysis's choices come back."""
+    explorer.selectbox(key="ex_diff_a").set_value("gamma").run()
+    explorer.text_input(key="ex_text").set_value("the").run()
+    explorer.selectbox(key="ex_sort").set_value("gamma · chrF2").run()
+    explorer.toggle(key="ex_desc").set_value(True).run()
+    explorer.switch_page("pages/analysis.py").run()
+    explorer.selectbox(key="an_by").set_value("length-diff").run()
+    explorer.switch_page("pages/segment.py").run()
+    assert "ex_sort" not in explorer.session_state and "an_by" not in explorer.session_state  # forgotten widgets
+    explorer.switch_page("pages/explorer.py").run()
+    assert not explorer.exception, explorer.exception
+    assert explorer.selectbox(key="ex_diff_a").value == "gamma" and explorer.text_input(key="ex_text").value == "the"
+    assert explorer.selectbox(key="ex_sort").value == "gamma · chrF2" and explorer.toggle(key="ex_desc").value
+    assert list(table(explorer).columns[:2]) == ["gamma − beta · BLEU", "gamma · BLEU"]
+    explorer.switch_page("pages/analysis.py").run()
+    assert explorer.selectbox(key="an_by").value == "length-diff"

@@ -180,7 +180,7 @@ def test_reruns_and_renames_do_not_recompute_correlations(caption_overview, monk
 
 def test_a_bad_human_file_is_reported_and_never_replaces_the_loaded_data():
     before = small_dataset()
-    at = app("pages/0_Data.py", before, ["bleu"]).run()
+    at = app("pages/data.py", before, ["bleu"]).run()
     bad = GOOD.replace(b'"seg_id": "3"', b'"seg_id": "33"', 1)
     at.file_uploader(key="up_human").set_value(("judged.jsonl", bad, "application/json")).run()
     assert any(shown(e.value).startswith("judged.jsonl, line 3: segment id '33'") for e in at.error)

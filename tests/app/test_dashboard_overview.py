@@ -144,9 +144,9 @@ def test_rerun_and_page_switch_never_recompute(monkeypatch):
     monkeypatch.setattr(significance, "all_pairs", forbidden)
     at.run()
     assert not at.exception
-    at.switch_page("pages/2_Explorer.py").run()
+    at.switch_page("pages/explorer.py").run()
     assert not at.exception
-    at.switch_page("pages/3_Segment.py").run()
+    at.switch_page("pages/segment.py").run()
     assert not at.exception
     at.button(key="seg_next").click().run()
     assert not at.exception and at.session_state["segment"] == 1
@@ -190,7 +190,7 @@ def test_twelve_systems_fit_every_page():
     assert list(table.index) == list(systems) and table["BLEU"].idxmax() == "sys00"
     groups = [shown(m.value) for m in at.markdown if m.value.startswith("- BLEU")]
     assert groups and groups[0].count("sys") == 12
-    at.switch_page("pages/3_Segment.py").run()
+    at.switch_page("pages/segment.py").run()
     assert not at.exception
     assert sum(" — BLEU " in shown(m.value) for m in at.markdown) == 12
 

@@ -28,7 +28,7 @@ VIEWS = installed_views()
 
 def test_side_by_side_cards_with_bleu_evidence():
     data = small_dataset()
-    at = app("pages/3_Segment.py", data, ["bleu", "chrf"], segment=1).run()
+    at = app("pages/segment.py", data, ["bleu", "chrf"], segment=1).run()
     assert not at.exception, at.exception
     scores = at.dataframe[0].value
     bleu = create("bleu")
@@ -43,7 +43,7 @@ def test_side_by_side_cards_with_bleu_evidence():
 
 
 def test_order_choice_and_navigation():
-    at = app("pages/3_Segment.py", small_dataset(), ["bleu"]).run()
+    at = app("pages/segment.py", small_dataset(), ["bleu"]).run()
     at.radio(key="seg_order:bleu").set_value("2-grams").run()
     assert sum("2-gram precision" in assert_safe_html(b) for b in html_bodies(at)) == 3
     at.button(key="seg_next").click().run()
@@ -57,7 +57,7 @@ def test_order_choice_and_navigation():
 
 def test_reference_choice_switches_the_per_reference_evidence():
     data = hostile_dataset()
-    at = app("pages/3_Segment.py", data, ["ter"]).run()
+    at = app("pages/segment.py", data, ["ter"]).run()
     at.selectbox(key="seg_ref").set_value(2).run()
     titles = [shown(c.value) for c in at.caption]
     assert "Against reference 2" in titles
@@ -65,7 +65,7 @@ def test_reference_choice_switches_the_per_reference_evidence():
 
 @pytest.mark.parametrize("metric_id", VIEWS)
 def test_every_evidence_view_shows_hostile_text_literally(metric_id):
-    at = app("pages/3_Segment.py", hostile_dataset(), [metric_id], seg_metric=metric_id).run()
+    at = app("pages/segment.py", hostile_dataset(), [metric_id], seg_metric=metric_id).run()
     assert not at.exception, at.exception
     bodies = html_bodies(at)
     texts = [assert_safe_html(body) for body in bodies]
@@ -88,7 +88,7 @@ def test_wide_evidence_takes_a_full_row_and_one_column_keeps_everything_in_the_c
     """METEOR's alignment drawing and its matches table, at three columns, sit in full-width blocks after the row
     of cards (at a third of a 1400 px window they were cut off after 4 of 17 tokens); the counts stay in the cards.
     """
-    at = app("pages/3_Segment.py", small_dataset(), ["meteor"], seg_metric="meteor", seg_cols=3).run()
+    at = app("pages/segment.py", small_dataset(), ["meteor"], seg_metric="meteor", seg_cols=3).run()
     assert not at.exception, at.exception
     drawings = [b for b in html_bodies(at) if "word alignment" in b]
     assert len(drawings) == 3 and not any("word alignment" in b.proto.body for c in at.columns for b in c.get("html"))

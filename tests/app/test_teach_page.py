@@ -16,7 +16,7 @@ from rendering import lessons, teach
 from rendering.teach_classics import by_key
 from tests.support.paths import ROOT
 
-PAGE = str(ROOT / "pages" / "5_Teach.py")
+PAGE = str(ROOT / "pages" / "teach.py")
 READY, MISSING = lessons.lesson_status()
 
 

@@ -7,6 +7,7 @@ set by ``.ci/run``), where a missing browser is a failure.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app_pages import PAGES
+from dashboard.navigation import PAGES
 from tests.support.paths import ROOT
 from tests.support.serving import streamlit_server
 
@@ -91,7 +92,7 @@ def test_upload_overview_explorer_and_segment_in_chromium(app_url, browser):
     by clicking a row, the segment view; screenshot each. Navigation uses the app's links (one session)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
     ARTIFACTS.mkdir(exist_ok=True)
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     _choose_files(page, "References", [SAMPLE / "ref.A.txt"])
     _choose_files(page, "System outputs", [SAMPLE / "sys" / f"{n}.txt" for n in ("LT22", "Online-B", "PROMT")])
@@ -156,7 +157,7 @@ def test_sidebar_options_survive_page_switches_in_chromium(app_url, browser):
 
 @pytest.mark.slow
 @pytest.mark.browser
-@pytest.mark.parametrize("path, heading", [("Data", "Data"), ("Explorer", "Sentence explorer")])
+@pytest.mark.parametrize("path, heading", [("data", "Data"), ("explorer", "Sentence explorer")])
 def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, heading):
     """A fresh server whose first request is a page's URL runs that page through app.py: its sessions, and every
     later one, get the app's navigation (no legacy "app" entry; Overview first) with the page's frame."""
@@ -170,9 +171,10 @@ def test_deep_link_as_first_request_keeps_the_app_navigation(browser, path, head
             links = page.locator("[data-testid='stSidebarNav'] a")
             links.first.wait_for(timeout=30_000)
             names = [link.inner_text().split("\n")[-1].strip() for link in links.all()]
-            assert names == [title for _, title, _ in PAGES], names
+            assert names == [spec.title for spec in PAGES], names
             page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect']").wait_for(timeout=30_000)
             assert page.locator("[data-testid='stException']").count() == 0
+            assert page.get_by_text("Page not found").count() == 0
             page.close()
 
 
@@ -199,7 +201,7 @@ def test_overview_shows_every_system_and_metric_column_of_fifteen_systems(app_ur
             files.append(tmp_path / f"{path.stem} run {run}.txt")
             files[-1].write_bytes(path.read_bytes())
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     _choose_files(page, "References", [SAMPLE / "ref.A.txt"])
     _choose_files(page, "System outputs", files)
@@ -232,7 +234,7 @@ def test_a_quote_in_an_uploaded_file_name_stays_a_quote(app_url, browser, tmp_pa
     upload = tmp_path / 'my "best" run é&%20.txt'
     upload.write_bytes((SAMPLE / "sys" / "LT22.txt").read_bytes())
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     _choose_files(page, "System outputs", [upload])
     page.get_by_text(f"✓ {upload.name}: 300 segments").wait_for(timeout=30_000)
@@ -267,7 +269,7 @@ def test_next_clicks_of_eight_concurrent_sessions_are_not_lost(app_url, browser)
     sessions = [browser.new_page(viewport={"width": 1400, "height": 1000}) for _ in range(8)]
     boxes = [page.get_by_label("Segment (1–300)") for page in sessions]
     for page in sessions:
-        page.goto(f"{app_url}/Segment")
+        page.goto(f"{app_url}/segment")
     for page in sessions:
         page.get_by_text("1-gram precision").first.wait_for(timeout=120_000)
     shown = [_settled(page, box) for page, box in zip(sessions, boxes, strict=True)]
@@ -321,7 +323,7 @@ def test_long_scoring_shows_segments_and_stops_keeping_what_finished(app_url, br
     saved = tmp_path / "workspace.json"
     saved.write_text(workspace.dumps(data, workspace.Settings(("bleu", "ter"), {}, {})), encoding="utf-8")
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Data")
+    page.goto(f"{app_url}/data")
     page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
     page.get_by_role("tab", name="Workspace file").click()
     _choose_files(page, "Load a workspace file", [saved])
@@ -408,7 +410,7 @@ def test_evidence_is_wholly_visible_at_1400_px_with_three_columns(app_url, brows
     """Segment 10 (15–19 tokens per output) at the default three columns in a 1400 px window: each system's METEOR
     alignment shows every token (it showed 4 of 17), and the CIDEr-D tables show every column."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/Segment")
+    page.goto(f"{app_url}/segment")
     page.get_by_text("1-gram precision").first.wait_for(timeout=120_000)
     box = page.locator("[data-testid='stSidebar'] [data-testid='stMultiSelect'] input").first
     for name in ("METEOR", "CIDEr-D"):
@@ -436,5 +438,78 @@ def test_evidence_is_wholly_visible_at_1400_px_with_three_columns(app_url, brows
         page.wait_for_timeout(1000)
         page.screenshot(path=str(ARTIFACTS / f"segment_{name.lower()}_three_columns.png"))
         page.set_viewport_size({"width": 1400, "height": 1000})
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
+
+
+def _select(page, label: str, option: str) -> None:
+    """Choose ``option`` in the select box labelled ``label``."""
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def _selected(page, label: str) -> str:
+    return page.get_by_role("combobox", name=label, exact=True).input_value()
+
+
+def _idle(page) -> None:
+    """Wait until the app has finished its run (and its fragments' runs)."""
+    page.wait_for_timeout(500)
+    page.wait_for_function("!document.querySelector(\"[data-testid='stStatusWidget']\")", timeout=90_000)
+    page.wait_for_timeout(500)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_explorer_and_analysis_choices_survive_a_visit_to_a_segment(app_url, browser):
+    """The error-analysis loop: choose systems, a filter and a sort in the Explorer and a section and systems in
+    Analysis, open a segment, come back: every choice is still set (Streamlit forgets a widget's state when a run
+    does not draw it; dashboard.keys keeps them)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/explorer")
+    page.get_by_role("heading", name="Sentence explorer").wait_for(timeout=90_000)
+    _idle(page)
+    _select(page, "Compare system A", "PROMT")
+    _idle(page)
+    _select(page, "with system B", "Online-B")
+    _idle(page)
+    text = page.get_by_label("Text contains")
+    text.fill("the")
+    text.press("Enter")
+    _idle(page)
+    _select(page, "Sort by", "PROMT · chrF2")
+    _idle(page)
+    page.get_by_text("Descending").click()
+    _idle(page)
+    page.get_by_role("button", name=re.compile(r"^#\d+$")).first.click()  # the first row of the side-by-side list
+    page.get_by_role("heading", name="Segment view").wait_for(timeout=60_000)
+    _idle(page)
+
+    page.get_by_role("link", name="Analysis").click()
+    page.get_by_role("heading", name="Error analysis").wait_for(timeout=60_000)
+    _idle(page)
+    page.get_by_text("N-grams A vs B", exact=True).click()
+    _idle(page)
+    _select(page, "System A", "Lan-Bridge")
+    _idle(page)
+    _select(page, "System B", "LT22")
+    _idle(page)
+    page.get_by_role("link", name="Segment").click()
+    page.get_by_role("heading", name="Segment view").wait_for(timeout=60_000)
+    _idle(page)
+
+    page.get_by_role("link", name="Explorer").click()
+    page.get_by_role("heading", name="Sentence explorer").wait_for(timeout=60_000)
+    _idle(page)
+    assert (_selected(page, "Compare system A"), _selected(page, "with system B")) == ("PROMT", "Online-B")
+    assert page.get_by_label("Text contains").input_value() == "the"
+    assert _selected(page, "Sort by") == "PROMT · chrF2"
+    assert page.get_by_label("Descending").is_checked()
+
+    page.get_by_role("link", name="Analysis").click()
+    page.get_by_role("heading", name="Error analysis").wait_for(timeout=60_000)
+    _idle(page)
+    page.get_by_text("matches more").first.wait_for(timeout=30_000)  # the n-gram section, not the first one
+    assert (_selected(page, "System A"), _selected(page, "System B")) == ("Lan-Bridge", "LT22")
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()

@@ -257,7 +257,7 @@ def test_external_scores_follow_renames_removals_and_the_workspace():
 
 def test_data_page_adds_an_external_metric_that_every_page_shows():
     data = small_dataset()
-    at = app("pages/0_Data.py", data, ["bleu"]).run()
+    at = app("pages/data.py", data, ["bleu"]).run()
     bad = jsonl({n: [1.0, 2.0, 3.0, 4.0] for n in data.systems}).replace(b'"score": 3.0', b'"score": "x"', 1)
     at.file_uploader(key="up_external").set_value(("judge.jsonl", bad, "application/json")).run()
     assert any(shown(e.value).startswith("judge.jsonl, line 3: score 'x' is text") for e in at.error)
@@ -275,7 +275,7 @@ def test_data_page_adds_an_external_metric_that_every_page_shows():
     assert not overview.exception, overview.exception
     table = next(d.value for d in overview.dataframe if any("judge" in str(c) for c in d.value.columns))
     assert table is not None
-    segment = app("pages/3_Segment.py", loaded, ["bleu", "judge"], seg_metric="judge").run()
+    segment = app("pages/segment.py", loaded, ["bleu", "judge"], seg_metric="judge").run()
     assert not segment.exception, segment.exception
     assert any("judge.jsonl, line 1" in body for body in (e.proto.body for e in segment.get("html")))
 
@@ -285,12 +285,12 @@ def test_explorer_columns_and_analysis_buckets_hold_the_files_scores():
     values = {n: [0.5 * k, 2.0, -1.0, 3.0 + k] for k, n in enumerate(data.systems)}
     data = data.with_external(parse_external(jsonl(values), "judge.jsonl", "judge", list(data.systems), 4))
     at = app("app.py", data, ["bleu", "judge"]).run()
-    at.switch_page("pages/2_Explorer.py").run()
+    at.switch_page("pages/explorer.py").run()
     assert not at.exception, at.exception
     frame = at.dataframe[0].value
     for name in data.systems:
         assert list(frame[f"{name} · judge"]) == values[name]
-    at = app("pages/4_Analysis.py", data, ["bleu", "judge"], an_section="Buckets").run()
+    at = app("pages/analysis.py", data, ["bleu", "judge"], an_section="Buckets").run()
     assert not at.exception, at.exception
     buckets = at.dataframe[0].value
     rows = buckets[buckets["metric"] == "judge"].set_index("system")

@@ -181,7 +181,7 @@ def test_a_workspace_keeps_an_option_one_chosen_member_takes_and_notes_one_none_
     options = {"rouge": {"weight": "1.5", "stemmer": True}, "bleu": {"max_ngram_order": 12}}
     saved = workspace.dumps(small_dataset(), workspace.Settings(("rouge1", "rougeW", "bleu"), options))
     at = app("app.py", small_dataset(), ["bleu"]).run()
-    at.switch_page("pages/0_Data.py").run()
+    at.switch_page("pages/data.py").run()
     at.file_uploader(key="up_workspace").set_value(("ws.json", saved.encode(), "application/json"))
     at.run()
     at.button(key="load_workspace").click().run()
@@ -190,7 +190,7 @@ def test_a_workspace_keeps_an_option_one_chosen_member_takes_and_notes_one_none_
     assert at.session_state["metric_options"] == {"rouge": {"weight": 1.5, "stemmer": True}}  # as the sidebar shows it
     notes = at.session_state["intake_notes"]
     assert any(n.startswith("options for bleu not applied: bleu.max_ngram_order: ") for n in notes), notes
-    at.switch_page("pages/1_Overview.py").run()
+    at.switch_page("pages/overview.py").run()
     assert not at.exception and not at.error
     assert any("type:rougeW-1.5|tok:default|stem:yes" in c.value for c in at.code)
 

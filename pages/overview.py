@@ -3,6 +3,8 @@ charts and downloads. The default page: a fresh session opens here on the bundle
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import streamlit as st
 
 from dashboard import state
@@ -49,7 +51,7 @@ baseline_box = state.widget_key("baseline_box")
 if st.session_state.get(baseline_box) not in names:
     st.session_state[baseline_box] = st.session_state[state.BASELINE]
 left, right = st.columns(2)
-baseline = left.selectbox("Baseline for significance", names, key=baseline_box)
+baseline = left.selectbox("Baseline for significance", names, key=baseline_box) or names[0]
 auto = state.auto_resamples(len(names))
 chosen_count = right.selectbox(
     "Bootstrap resamples",
@@ -178,7 +180,7 @@ if data.human is not None:
     if correlations:
         found = [c for metric_id in correlations for c in correlations[metric_id]]
         correlation_frame = correlation_table(found, labels)
-        coefficients = [c for c in METHOD_LABELS.values() if c in correlation_frame]
+        coefficients: list[Hashable] = [c for c in METHOD_LABELS.values() if c in correlation_frame]
         st.dataframe(
             correlation_frame.style.format("{:.4f}", subset=coefficients, na_rep="undefined"),
             hide_index=True,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from dashboard import intake, state, workspace
+from dashboard import intake, keys, state, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import METRICS_BOX, page_setup
@@ -27,7 +27,7 @@ def show_error(err: Exception) -> None:
 def adopt(new: Dataset, notes: tuple[str, ...] | list[str] = (), *, keep_metrics: bool = False) -> None:
     state.set_dataset(new, keep_metrics=keep_metrics)
     state.reset_widgets()
-    st.session_state["intake_notes"] = list(notes)
+    keys.DATA_NOTES.set(list(notes))
     st.rerun()
 
 
@@ -38,8 +38,8 @@ st.markdown(
     f"**{escape_markdown(data.title)}** — {len(data)} segments; references: "
     f"{escape_markdown(', '.join(data.ref_names))}; source: {'yes' if data.source is not None else 'no'}."
 )
-for message in st.session_state.get("intake_notes", []):
-    st.info(escape_markdown(message), icon="ℹ️")
+for note in keys.DATA_NOTES.get([]):
+    st.info(escape_markdown(note), icon="ℹ️")
 for message in (state.metric_choice_note(state.metric_ids()), state.language_note(state.metric_ids())):
     if message:
         st.caption(escape_markdown(message))
@@ -57,7 +57,7 @@ def rename(system_id: str, key: str) -> None:
         renamed = current.renamed(old, st.session_state[key])
     except InputError as err:
         st.session_state[key] = old
-        st.session_state["rename_error"] = str(err)
+        keys.RENAME_ERROR.set(str(err))
         return
     state.set_dataset(renamed, keep_metrics=True)
     if st.session_state.get(state.BASELINE) == old:
@@ -85,8 +85,9 @@ for start in range(0, len(names), per_row):
             st.text_input(f"System {names.index(name) + 1}", key=key, on_change=rename, args=(system_id, key))
             if len(names) > 1:
                 st.button("Remove", key=f"remove:{system_id}", on_click=remove, args=(system_id,))
-if "rename_error" in st.session_state:
-    show_error(InputError("rename", st.session_state.pop("rename_error")))
+if keys.RENAME_ERROR.exists():
+    show_error(InputError("rename", keys.RENAME_ERROR.get("")))
+    keys.RENAME_ERROR.pop()
 
 # ------------------------------------------------------------------------------------------------- loading
 
@@ -97,7 +98,8 @@ tab_upload, tab_paste, tab_sample, tab_human, tab_external, tab_workspace = st.t
 
 def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
     """Parse each upload (tables get a column chooser); results are memoized per content and column."""
-    memo = st.session_state.setdefault("parse_memo", {})
+    memo = keys.PARSE_MEMO.get({})
+    keys.PARSE_MEMO.set(memo)
     results = []
     for upload in uploads:
         name, content = intake.upload_name(upload), upload.getvalue()
@@ -141,8 +143,7 @@ with tab_upload:
         f"{intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file (the command line `scorelens score` reads up to "
         f"{intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems are added to the loaded data."
     )
-    # A new key per successful load empties the uploaders, so loaded files are not offered again.
-    round_ = st.session_state.get("upload_round", 0)
+    round_ = keys.UPLOAD_ROUND.get(0)
     suffix = f":{round_}" if round_ else ""
     ref_uploads = st.file_uploader("References", accept_multiple_files=True, key=f"up_refs{suffix}")
     sys_uploads = st.file_uploader("System outputs", accept_multiple_files=True, key=f"up_systems{suffix}")
@@ -172,7 +173,7 @@ with tab_upload:
             notes = [
                 note for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for note in f.notes
             ]
-            st.session_state["upload_round"] = round_ + 1
+            keys.UPLOAD_ROUND.set(round_ + 1)
             adopt(new, notes, keep_metrics=True)
 
 
@@ -206,7 +207,7 @@ with tab_sample:
         list(SAMPLES),
         format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title}",
         key="sample_choice",
-    )
+    ) or next(iter(SAMPLES))
     st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
     if st.button("Load example", key="load_sample", type="primary"):
         adopt(load_sample(choice))
@@ -225,7 +226,7 @@ with tab_human:
         )
         if st.button("Remove human scores", key="drop_human"):
             adopt(data.with_human(None), keep_metrics=True)
-    human_round = st.session_state.get("human_round", 0)
+    human_round = keys.HUMAN_ROUND.get(0)
     human_suffix = f":{human_round}" if human_round else ""
     human_upload = st.file_uploader("Human scores (.jsonl)", key=f"up_human{human_suffix}")
     ids_upload = st.file_uploader("Segment ids (optional, one per line)", key=f"up_human_ids{human_suffix}")
@@ -252,7 +253,7 @@ with tab_human:
             for note in human_notes:
                 st.info(escape_markdown(note), icon="ℹ️")
             if st.button("Attach these human scores", key="load_human", type="primary"):
-                st.session_state["human_round"] = human_round + 1
+                keys.HUMAN_ROUND.set(human_round + 1)
                 adopt(with_human, [f"human scores {human_name} attached", *human_notes], keep_metrics=True)
 
 
@@ -260,11 +261,11 @@ def change_external(new: Dataset, metric_ids: list[str], what: str, notes: tuple
     """Button callback: adopt the data with an external metric added or removed, and choose the metrics — here,
     before the sidebar's metric box is drawn, so that the box shows the new choice."""
     if what.endswith("added"):
-        st.session_state["external_round"] = st.session_state.get("external_round", 0) + 1
+        keys.EXTERNAL_ROUND.set(keys.EXTERNAL_ROUND.get(0) + 1)
     state.set_dataset(new, keep_metrics=True)
     state.set_metric_ids(metric_ids)
     st.session_state[state.widget_key(METRICS_BOX)] = state.metric_ids()
-    st.session_state["intake_notes"] = [f"external scores {what}", *notes]
+    keys.DATA_NOTES.set([f"external scores {what}", *notes])
 
 
 with tab_external:
@@ -287,7 +288,7 @@ with tab_external:
             on_click=change_external,
             args=(data.without_external(name), [m for m in state.metric_ids() if m != name], f"{name} removed"),
         )
-    external_round = st.session_state.get("external_round", 0)
+    external_round = keys.EXTERNAL_ROUND.get(0)
     external_suffix = f":{external_round}" if external_round else ""
     external_upload = st.file_uploader(
         "External scores", type=["jsonl", "ndjson", "tsv", "csv"], key=f"up_external{external_suffix}"
@@ -360,5 +361,5 @@ with tab_workspace:
         else:
             state.set_dataset(new)
             notes = state.apply_settings(loaded)
-            st.session_state["intake_notes"] = [f"workspace {saved_name} loaded", *notes]
+            keys.DATA_NOTES.set([f"workspace {saved_name} loaded", *notes])
             st.rerun()

@@ -4,11 +4,14 @@ metrics' explanation objects. Choosing a segment never recomputes corpus statist
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
+from dashboard import keys, state
 from dashboard.sidebar import scored_page
+from dashboard.widgets import select, select_many
 from rendering.evidence import explanation_parts, order_labels
 from rendering.ngram_view import plain_html
 from rendering.parts import Part
@@ -41,14 +44,18 @@ nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disable
 nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=index == n - 1)
 
 controls = st.columns([2, 2, 2, 1])
-metric_id = controls[0].selectbox("Evidence of", list(evaluation.metrics), format_func=labels.get, key="seg_metric")
+with controls[0]:
+    metric_id = select("Evidence of", list(evaluation.metrics), keys.SEG_METRIC, format_func=labels.__getitem__)
 all_systems = [r.name for r in evaluation.systems]
-shown = controls[1].multiselect("Systems", all_systems, default=all_systems, key="seg_systems") or all_systems
+with controls[1]:
+    shown = select_many("Systems", all_systems, keys.SEG_SYSTEMS, default=all_systems)
 reference_options = ["best (as scored)", *(f"reference {k + 1}: {name}" for k, name in enumerate(data.ref_names))]
-reference_choice = controls[2].selectbox(
-    "Reference", range(len(reference_options)), format_func=lambda k: reference_options[k], key="seg_ref"
-)
-per_row = controls[3].number_input("Columns", 1, 4, min(3, len(shown)), key="seg_cols")
+with controls[2]:
+    reference_choice = select(
+        "Reference", range(len(reference_options)), keys.SEG_REFERENCE, format_func=reference_options.__getitem__
+    )
+columns = keys.SEG_COLUMNS
+per_row = columns.keep(int(controls[3].number_input("Columns", 1, 4, min(3, len(shown)), key=columns.widget())))
 
 if data.source is not None:
     st.markdown("**Source**")
@@ -69,7 +76,7 @@ orders = order_labels(explanations[shown[0]])
 order = 1
 if orders:
     label = st.radio("n-gram order", orders, horizontal=True, key=f"seg_order:{metric_id}")
-    order = orders.index(label) + 1
+    order = orders.index(label) + 1 if label is not None else 1
 st.caption(f"Signature: {escape_markdown(evaluation.signatures[metric_id])}")
 
 
@@ -82,7 +89,7 @@ def show(part: Part, key: str) -> None:
         st.plotly_chart(part.payload, key=key)
     elif part.kind == "table":
         # Every row in view while that stays short; a longer table scrolls inside its frame.
-        height = "content" if len(part.payload) <= TABLE_ROWS_SHOWN else "auto"
+        height: Literal["content", "auto"] = "content" if len(part.payload) <= TABLE_ROWS_SHOWN else "auto"
         st.dataframe(part.payload, key=key, hide_index=True, height=height)
     else:
         st.caption(escape_markdown(str(part.payload)))

@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import keys
 from dashboard.sidebar import page_setup
 from dashboard.widgets import option_widget
 from metrics.core.base import Metric
@@ -29,26 +30,25 @@ ready, missing = lessons.lesson_status()
 if not ready:
     st.error("No metric lessons are available in this installation.")
     st.stop()
-ss = st.session_state
 
 
 def _load(classic: Classic) -> None:
-    ss["teach_hyp"] = classic.hyp
-    ss["teach_nrefs"] = len(classic.refs)
+    keys.TEACH_HYP.set(classic.hyp)
+    keys.TEACH_NREFS.set(len(classic.refs))
     for k, ref in enumerate(classic.refs):
-        ss[f"teach_ref_{k}"] = ref
-    ss["teach_loaded"] = classic.key
+        keys.TEACH_REF.at(k).set(ref)
+    keys.TEACH_LOADED.set(classic.key)
 
 
 def _texts() -> tuple[str, tuple[str, ...]]:
-    n = int(ss.get("teach_nrefs", 1))
-    return ss.get("teach_hyp", ""), tuple(ss.get(f"teach_ref_{k}", "") for k in range(n))
+    n = int(keys.TEACH_NREFS.get(1))
+    return keys.TEACH_HYP.get(""), tuple(keys.TEACH_REF.at(k).get("") for k in range(n))
 
 
 def _untouched() -> bool:
     """True while the text fields still hold the classic loaded last (or nothing)."""
     hyp, refs = _texts()
-    loaded = ss.get("teach_loaded")
+    loaded = keys.TEACH_LOADED.get(None)
     if loaded is None:
         return not hyp.strip()
     classic = by_key(loaded)
@@ -56,61 +56,64 @@ def _untouched() -> bool:
 
 
 def _metric_changed() -> None:
-    classics = classics_for(ss["teach_metric"])
+    classics = classics_for(keys.TEACH_METRIC.get(""))
     if _untouched() and classics:
-        ss["teach_classic"] = classics[0].key
+        keys.TEACH_CLASSIC.set(classics[0].key)
         _load(classics[0])
     elif not _untouched():
-        ss["teach_classic"] = OWN
+        keys.TEACH_CLASSIC.set(OWN)
 
 
 def _edited() -> None:
     if not _untouched():
-        ss["teach_classic"] = OWN
+        keys.TEACH_CLASSIC.set(OWN)
 
 
 def _classic_changed() -> None:
-    key = ss["teach_classic"]
+    key = keys.TEACH_CLASSIC.get("")
     if key != OWN:
         _load(by_key(key))
 
 
-if "teach_metric" not in ss or ss["teach_metric"] not in ready:
-    ss["teach_metric"] = ready[0]
+if not keys.TEACH_METRIC.exists() or keys.TEACH_METRIC.get("") not in ready:
+    keys.TEACH_METRIC.set(ready[0])
     _metric_changed()
 
 top = st.columns([2, 3])
-metric_id = top[0].selectbox("Metric", ready, format_func=teach.label, key="teach_metric", on_change=_metric_changed)
+metric_id = (
+    top[0].selectbox("Metric", ready, format_func=teach.label, key=keys.TEACH_METRIC.name, on_change=_metric_changed)
+    or ready[0]
+)
 classics = classics_for(metric_id)
 options_keys = [OWN, *(c.key for c in classics)]
-if ss.get("teach_classic") not in options_keys:
-    ss["teach_classic"] = OWN
+if keys.TEACH_CLASSIC.get("") not in options_keys:
+    keys.TEACH_CLASSIC.set(OWN)
 top[1].selectbox(
     "Preloaded classic",
     options_keys,
     format_func=lambda k: k if k == OWN else by_key(k).title,
-    key="teach_classic",
+    key=keys.TEACH_CLASSIC.name,
     on_change=_classic_changed,
 )
 
 
 def _load_segment() -> None:
     """Put one segment of the loaded dataset (a system's output and its references) into the text fields."""
-    index = int(ss["teach_ds_index"]) - 1
+    index = int(keys.TEACH_DS_INDEX.get(1)) - 1
     refs = [stream[index] for stream in data.refs if stream[index] is not None][:MAX_REFS]
-    ss["teach_hyp"] = data.systems[ss["teach_ds_system"]][index]
-    ss["teach_nrefs"] = max(1, len(refs))
+    keys.TEACH_HYP.set(data.systems[keys.TEACH_DS_SYSTEM.get("")][index])
+    keys.TEACH_NREFS.set(max(1, len(refs)))
     for k, ref in enumerate(refs):
-        ss[f"teach_ref_{k}"] = ref
-    ss["teach_classic"] = OWN
-    ss["teach_loaded"] = None
+        keys.TEACH_REF.at(k).set(ref)
+    keys.TEACH_CLASSIC.set(OWN)
+    keys.TEACH_LOADED.set(None)
 
 
 if data.systems and len(data):
     with st.expander("…or take a segment of the loaded dataset", expanded=False):
         cols = st.columns([3, 2, 1])
-        cols[0].selectbox("System", list(data.systems), key="teach_ds_system")
-        cols[1].number_input(f"Segment (1–{len(data)})", 1, len(data), key="teach_ds_index")
+        cols[0].selectbox("System", list(data.systems), key=keys.TEACH_DS_SYSTEM.name)
+        cols[1].number_input(f"Segment (1–{len(data)})", 1, len(data), key=keys.TEACH_DS_INDEX.name)
         cols[2].button("Use it", key="teach_ds_load", on_click=_load_segment)
 if missing:
     st.caption(
@@ -121,19 +124,21 @@ if missing:
 
 hyp = st.text_area(
     "Hypothesis (system output)",
-    key="teach_hyp",
+    key=keys.TEACH_HYP.name,
     height=80,
     on_change=_edited,
     help="New lines separate sentences (ROUGE-Lsum).",
 )
-nrefs = int(st.number_input("Number of references", 1, MAX_REFS, key="teach_nrefs", on_change=_edited))
+nrefs = int(st.number_input("Number of references", 1, MAX_REFS, key=keys.TEACH_NREFS.name, on_change=_edited))
 ref_cols = st.columns(min(nrefs, 4))
 refs = tuple(
-    ref_cols[k % len(ref_cols)].text_area(f"Reference {k + 1}", key=f"teach_ref_{k}", height=80, on_change=_edited)
+    ref_cols[k % len(ref_cols)].text_area(
+        f"Reference {k + 1}", key=keys.TEACH_REF.at(k).name, height=80, on_change=_edited
+    )
     for k in range(nrefs)
 )
-if ss.get("teach_classic", OWN) != OWN:
-    classic = by_key(ss["teach_classic"])
+if keys.TEACH_CLASSIC.get(OWN) != OWN:
+    classic = by_key(keys.TEACH_CLASSIC.get(""))
     if (hyp, refs) == (classic.hyp, classic.refs):
         st.info(
             f"Textbook numbers (default settings): {escape_markdown(classic.expect)}"
@@ -146,7 +151,7 @@ controls = teach.controls(metric_id)
 
 def _reset() -> None:
     for control in controls:
-        ss.pop(f"teach_{metric_id}_{control.name}", None)
+        keys.TEACH_OPTION.at(f"{metric_id}_{control.name}").pop()
 
 
 options: dict[str, Any] = {}
@@ -158,7 +163,7 @@ if controls:
             options[control.name] = option_widget(
                 cols[i % len(cols)],
                 option,
-                f"teach_{metric_id}_{control.name}",
+                keys.TEACH_OPTION.at(f"{metric_id}_{control.name}").name,
                 control.default,
                 option.offered(),
                 option.unavailable(),
@@ -197,13 +202,13 @@ except Exception as error:  # a bad option (ValueError names the valid ones) or 
 
 # Remember the lesson of the previous settings for this pair, to show what the last change did.
 pair = (metric_id, hyp, refs)
-last = ss.get("teach_last")
+last = keys.TEACH_LAST.get(None)
 if last is not None and last[0] == pair and last[1] != options:
-    ss["teach_prev"] = last
+    keys.TEACH_PREV.set(last)
 elif last is not None and last[0] != pair:
-    ss.pop("teach_prev", None)
-ss["teach_last"] = (pair, dict(options), lesson)
-previous = ss.get("teach_prev")
+    keys.TEACH_PREV.pop()
+keys.TEACH_LAST.set((pair, dict(options), lesson))
+previous = keys.TEACH_PREV.get(None)
 
 head = st.columns([1, 3])
 head[0].metric(lesson.name, lesson.score_text)

@@ -1,0 +1,150 @@
+"""The pages' keys in Streamlit's session state, in one place and typed: what a page keeps between its runs
+(:class:`Key`) and the choices a user makes on a page that must outlive a visit to another page (:class:`Choice`).
+
+Streamlit forgets the state of a widget that a run does not draw, so opening a segment from the Explorer or the
+Analysis page used to reset their systems, filters, sort and section. A :class:`Choice` also keeps its widget's value
+under a key no widget owns and puts it back before the widget is drawn again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
+
+import streamlit as st
+
+T = TypeVar("T")
+KEPT = "kept:"  # the prefix of the keys under which choices outlive their widgets
+
+
+@dataclass(frozen=True)
+class Key(Generic[T]):
+    """A value a page keeps in the session under ``name``."""
+
+    name: str
+
+    def get(self, default: T) -> T:
+        return cast(T, st.session_state.get(self.name, default))
+
+    def set(self, value: T) -> None:
+        st.session_state[self.name] = value
+
+    def pop(self) -> None:
+        st.session_state.pop(self.name, None)
+
+    def exists(self) -> bool:
+        return self.name in st.session_state
+
+    def at(self, part: object) -> Key[T]:
+        """The key of one of a family of values (one text box per reference)."""
+        return Key(f"{self.name}_{part}")
+
+
+@dataclass(frozen=True)
+class Choice(Generic[T]):
+    """The key of a widget whose value outlives the page: draw the widget with ``key=choice.widget()`` and pass
+    its value to :meth:`keep`."""
+
+    name: str
+
+    def at(self, part: str) -> Choice[T]:
+        """The choice of one of a family of widgets (one range slider per score column)."""
+        return Choice(f"{self.name}:{part}")
+
+    def widget(self, valid: Callable[[T], bool] | None = None) -> str:
+        """The widget's key, with the value kept from an earlier visit put back if the widget lost it and the value
+        is still ``valid`` (the data may have changed since: a system renamed, a column gone)."""
+        kept = st.session_state.get(KEPT + self.name)
+        if self.name not in st.session_state and kept is not None and (valid is None or valid(kept)):
+            st.session_state[self.name] = kept
+        return self.name
+
+    def keep(self, value: T) -> T:
+        st.session_state[KEPT + self.name] = value
+        return value
+
+
+def among(options: list[Any]) -> Callable[[Any], bool]:
+    """A kept value is valid for a choice of one of ``options``."""
+    return lambda value: value in options
+
+
+def all_among(options: list[Any]) -> Callable[[Any], bool]:
+    """A kept value is valid for a choice of several of ``options``."""
+    return lambda values: all(v in options for v in values)
+
+
+def within(low: float, high: float) -> Callable[[Any], bool]:
+    """A kept range is valid for a slider from ``low`` to ``high``."""
+    return lambda bounds: low <= bounds[0] <= bounds[1] <= high
+
+
+# ----------------------------------------------------------------------------------------------------------- Data
+DATA_NOTES: Key[list[str]] = Key("intake_notes")  # what the last load said, shown until the next one
+RENAME_ERROR: Key[str] = Key("rename_error")  # why a rename was refused, shown once
+PARSE_MEMO: Key[dict[Any, Any]] = Key("parse_memo")  # parsed uploads by content and column
+# A new uploader key per successful load empties the uploaders, so loaded files are not offered again.
+UPLOAD_ROUND: Key[int] = Key("upload_round")
+HUMAN_ROUND: Key[int] = Key("human_round")
+EXTERNAL_ROUND: Key[int] = Key("external_round")
+
+# ---------------------------------------------------------------------------------------------------------- Teach
+TEACH_METRIC: Key[str] = Key("teach_metric")
+TEACH_CLASSIC: Key[str] = Key("teach_classic")  # the classic example chosen, or "your own"
+TEACH_LOADED: Key[str | None] = Key("teach_loaded")  # the classic whose texts were put in the boxes last
+TEACH_HYP: Key[str] = Key("teach_hyp")
+TEACH_NREFS: Key[int] = Key("teach_nrefs")
+TEACH_REF: Key[str] = Key("teach_ref")  # .at(k)
+TEACH_DS_SYSTEM: Key[str] = Key("teach_ds_system")
+TEACH_DS_INDEX: Key[int] = Key("teach_ds_index")
+TEACH_OPTION: Key[Any] = Key("teach")  # .at(f"{metric}_{option}"): the what-if widgets
+TEACH_LAST: Key[Any] = Key("teach_last")  # (metric, texts), options and lesson of the last run …
+TEACH_PREV: Key[Any] = Key("teach_prev")  # … and of the run before, when only the options changed
+
+# ------------------------------------------------------------------------------------------------------- Explorer
+EX_METRICS: Choice[list[str]] = Choice("ex_metrics")
+EX_SYSTEMS: Choice[list[str]] = Choice("ex_systems")
+EX_DIFF_A: Choice[str] = Choice("ex_diff_a")
+EX_DIFF_B: Choice[str] = Choice("ex_diff_b")
+EX_DIFF_METRIC: Choice[str] = Choice("ex_diff_metric")
+EX_TEXT: Choice[str] = Choice("ex_text")
+EX_LENGTH: Choice[tuple[int, int]] = Choice("ex_len")
+EX_SCORE_SYSTEM: Choice[str] = Choice("ex_score_sys")
+EX_SCORE_METRIC: Choice[str] = Choice("ex_score_metric")
+EX_SCORE_RANGE: Choice[tuple[float, float]] = Choice("ex_score_range")  # .at(column)
+EX_DIFF_RANGE: Choice[tuple[float, float]] = Choice("ex_diff_range")  # .at(column)
+EX_SORT: Choice[str] = Choice("ex_sort")
+EX_DESCENDING: Choice[bool] = Choice("ex_desc")
+EX_PAGE: Choice[int] = Choice("ex_page")
+EX_OPENED: Key[int | None] = Key("ex_handled")  # the table row already opened, so that a rerun does not reopen it
+
+# ------------------------------------------------------------------------------------------------------- Analysis
+AN_BASELINE_BOX: Key[str] = Key("an_baseline")  # starts from the shared baseline, which outlives the page
+AN_SECTION: Choice[str] = Choice("an_section")
+AN_BUCKET_BY: Choice[str] = Choice("an_by")
+AN_BUCKET_METRIC: Choice[str] = Choice("an_by_metric")
+AN_BUCKET_EDGES: Choice[str] = Choice("an_edges")  # .at(what buckets are made by)
+AN_BUCKET_SYSTEMS: Choice[list[str]] = Choice("an_chart_systems")
+AN_WORDS_METRIC: Choice[str] = Choice("an_words_metric")
+AN_WORDS_SYSTEMS: Choice[list[str]] = Choice("an_words_systems")
+AN_NGRAM_A: Choice[str] = Choice("an_ng_a")
+AN_NGRAM_B: Choice[str] = Choice("an_ng_b")
+AN_NGRAM_METRIC: Choice[str] = Choice("an_ng_metric")
+AN_NGRAM_ORDERS: Choice[tuple[int, int]] = Choice("an_ng_orders")
+AN_NGRAM_TOP: Choice[int] = Choice("an_ng_top")
+AN_SLICE_SYSTEMS: Choice[list[str]] = Choice("an_slice_systems")
+AN_DOC_COLUMN: Choice[str] = Choice("an_doc_column")
+AN_DOC_METRIC: Choice[str] = Choice("an_doc_metric")
+AN_TRUST_BASELINE: Choice[bool] = Choice("an_trust_baseline")
+AN_DIS_A: Choice[str] = Choice("an_dis_a")
+AN_DIS_B: Choice[str] = Choice("an_dis_b")
+AN_NGRAM_OPENED: Key[int | None] = Key("an_ng_open")  # the row already opened, so that a rerun does not reopen it
+AN_DIS_OPENED: Key[int | None] = Key("an_dis_open")
+AN_METADATA_FILE: Key[str | None] = Key("an_meta_id")  # the id of the uploaded metadata file already read
+
+# -------------------------------------------------------------------------------------------------------- Segment
+SEG_METRIC: Choice[str] = Choice("seg_metric")
+SEG_SYSTEMS: Choice[list[str]] = Choice("seg_systems")
+SEG_REFERENCE: Choice[int] = Choice("seg_ref")
+SEG_COLUMNS: Choice[int] = Choice("seg_cols")

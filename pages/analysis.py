@@ -1,0 +1,540 @@
+"""Error analysis across the corpus: where and on what system A beats system B, and how far a difference can be
+trusted — buckets, word accuracy by frequency, characteristic n-grams, slices, documents, human agreement of
+differences, and segments where metrics disagree. Only the chosen section is computed; each is cached by content.
+
+Each section is a fragment: its widgets rerun the section alone, not the frame, the sidebar and the evaluation
+lookup. Every choice outlives a visit to a segment (``dashboard.keys``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import streamlit as st
+
+from dashboard import analysis as compute
+from dashboard import keys, navigation, segment_metadata, slices, state
+from dashboard.dataset import Dataset
+from dashboard.keys import Choice, Key, among, within
+from dashboard.navigation import Task
+from dashboard.sidebar import scored_page
+from dashboard.widgets import chosen_row, select, select_many
+from metrics.analysis.buckets import LENGTH_DIFF_EDGES, LENGTH_EDGES, edge_labels, parse_edges
+from metrics.analysis.plan import BucketSpec, parse_spec
+from metrics.analysis.slices import Slice, parse_ranges
+from metrics.analysis.units import token_unit
+from metrics.core.evaluation import Evaluation
+from metrics.io.inputs import InputError, parse_segments
+from metrics.io.metadata import SUFFIXES, parse_metadata
+from metrics.reports.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, to_json
+from metrics.reports.archive import analysis_zip
+from metrics.reports.latex import analysis_latex
+from rendering.analysis import (
+    agreement_frame,
+    bucket_figure,
+    bucket_frame,
+    counts_figure,
+    disagreement_frame,
+    document_frame,
+    flips_frame,
+    ngram_frame,
+    segments_frame,
+    table_height,
+    word_figure,
+    word_frame,
+)
+from rendering.tables import metric_labels
+from rendering.text import escape_markdown
+
+CHART_SYSTEMS = 8  # more bars per bucket than this stop being readable; the tables keep every system
+FOUR_DECIMALS = (
+    "score",
+    "95% CI low",
+    "95% CI high",
+    "precision",
+    "recall",
+    "F-measure",
+    "F 95% CI low",
+    "F 95% CI high",
+    "ratio",
+    "Δ = A − B",
+    "Δ A − B (A's metric)",
+    "Δ A − B (B's metric)",
+    "size (SD)",
+    "share of pairs",
+    "p vs baseline",
+    "p (paired bootstrap)",
+)
+AGREEMENT_HELP = (
+    "estimated share of human pairwise judgements agreeing with the metric on a difference this large "
+    "(Kocmi et al. 2024, WMT system pairs)"
+)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What every section works on: the data, its evaluation and the baseline every system is tested against."""
+
+    data: Dataset
+    evaluation: Evaluation
+    baseline: str
+
+    @property
+    def names(self) -> list[str]:
+        return [r.name for r in self.evaluation.systems]
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return metric_labels(self.evaluation)
+
+    def settings(self, tokens: str | None = None) -> AnalysisSettings:
+        return AnalysisSettings(compute.SETTINGS, self.baseline, tokens=tokens)
+
+    def document(self, settings: AnalysisSettings, **sections: Any) -> Analysis:
+        return Analysis(analysis_header(self.evaluation, settings, self.data.title), settings, **sections)
+
+    def ranked(self) -> list[str]:
+        """The systems, best first under the first metric."""
+        first = next(iter(self.evaluation.metrics))
+        higher = self.evaluation.metrics[first].higher_is_better
+        return sorted(self.names, key=lambda n: self.evaluation.system(n).scores[first], reverse=higher)
+
+
+# ---------------------------------------------------------------------------------------------- shared widgets
+
+
+def downloads(analysis: Analysis, key: str) -> None:
+    """CSV (zip of tables), JSON (the analysis document) and LaTeX of one section, with the signatures."""
+    left, middle, right = st.columns(3)
+    name = f"scorelens-{key}"
+    left.download_button("Download CSV", analysis_zip(analysis), f"{name}.zip", "application/zip", key=f"dl_{key}_csv")
+    middle.download_button("Download JSON", to_json(analysis), f"{name}.json", "application/json", key=f"dl_{key}_json")
+    right.download_button(
+        "Download LaTeX", analysis_latex(analysis), f"{name}.tex", "text/x-tex", key=f"dl_{key}_latex"
+    )
+
+
+def chart_systems(scope: Scope, choice: Choice[list[str]]) -> list[str]:
+    """The systems drawn in a chart: all when few, else the baseline and the best under the first metric."""
+    names = scope.names
+    best = [scope.baseline, *[n for n in scope.ranked() if n != scope.baseline]]
+    default = names if len(names) <= CHART_SYSTEMS else best[:CHART_SYSTEMS]
+    return select_many("Systems in the chart (the table has all)", names, choice, default=default)
+
+
+def open_segment(event: Any, segments: Sequence[int], opened: Key[int | None]) -> None:
+    """Open the segment view on the row a user chose in a table listing ``segments`` (0-based)."""
+    row = chosen_row(event, len(segments))
+    if row is None:
+        opened.pop()
+    elif opened.get(None) != segments[row]:
+        opened.set(segments[row])
+        state.set_segment(int(segments[row]))
+        navigation.switch_to(Task.SEGMENT)
+
+
+def pair(scope: Scope, a_choice: Choice[str], b_choice: Choice[str]) -> tuple[str, str] | None:
+    """Two systems A and B (B defaults to the best other system); ``None`` with a message when they are equal."""
+    names = scope.names
+    others = [n for n in scope.ranked() if n != scope.baseline]
+    left, right = st.columns(2)
+    with left:
+        a = select("System A", names, a_choice, index=names.index(scope.baseline))
+    with right:
+        b = select("System B", names, b_choice, index=names.index(others[0]) if others else 0)
+    if a == b:
+        st.warning("A system compared with itself has no differences: choose two different systems.")
+        return None
+    return a, b
+
+
+def number_columns(columns: Iterable[str]) -> dict[str, Any]:
+    found: dict[str, Any] = {c: st.column_config.NumberColumn(format="%.4f") for c in columns if c in FOUR_DECIMALS}
+    if "human agreement (est.)" in columns:
+        found["human agreement (est.)"] = st.column_config.ProgressColumn(
+            format="percent", min_value=0.0, max_value=1.0, help=AGREEMENT_HELP
+        )
+    return found
+
+
+def word_metric(scope: Scope, choice: Choice[str]) -> str | None:
+    word_level = [m for m, metric in scope.evaluation.metrics.items() if token_unit(metric).words]
+    if not word_level:
+        st.caption("No chosen metric counts words; whitespace words are used.")
+        return None
+    return select("Words as the tokens of", word_level, choice, format_func=scope.labels.__getitem__)
+
+
+def show_table(frame: Any, key: str, rows: int | None = None, **columns: Any) -> None:
+    height = table_height(len(frame)) if rows is None else table_height(len(frame), rows)
+    config = columns or number_columns(frame.columns)
+    st.dataframe(frame, hide_index=True, key=key, height=height, column_config=config)
+
+
+# ---------------------------------------------------------------------------------------------------- sections
+
+
+def bucket_controls(scope: Scope) -> BucketSpec | None:
+    meta, metrics, labels = compute.metadata(), list(scope.evaluation.metrics), scope.labels
+    choices = {
+        "ref-length": "Reference length",
+        "length-diff": "Output − reference length (each system's own)",
+        "score": "Sentence score (each system's own)",
+    }
+    if scope.data.source is not None:
+        choices["src-length"] = "Source length"
+    for column in meta.columns if meta is not None else ():
+        choices[f"meta:{column}"] = f"Metadata: {column}"
+    c1, c2, c3 = st.columns([3, 2, 3])
+    with c1:
+        kind = select("Bucket by", list(choices), keys.AN_BUCKET_BY, format_func=choices.__getitem__)
+    metric_id = None
+    if kind in ("ref-length", "length-diff", "score"):
+        what = "Score of" if kind == "score" else "Length in the tokens of"
+        with c2:
+            metric_id = select(what, metrics, keys.AN_BUCKET_METRIC, format_func=labels.__getitem__)
+    defaults = {"ref-length": LENGTH_EDGES, "src-length": LENGTH_EDGES, "length-diff": LENGTH_DIFF_EDGES}
+    hint = ":".join(f"{e:g}" for e in defaults.get(kind, ())) or "tenths of the scale"
+    edges = keys.AN_BUCKET_EDGES.at(kind)
+    edges_text = edges.keep(
+        c3.text_input(
+            "Bucket edges", "", placeholder=f"default: {hint}", key=edges.widget(), disabled=kind.startswith("meta:")
+        )
+    )
+    try:
+        spec = parse_spec(f"{kind}:{metric_id}" if metric_id else kind, metrics)
+        if edges_text.strip():
+            parsed = parse_edges(edges_text, "bucket edges")
+            spec = BucketSpec(spec.kind, spec.metric, spec.column, parsed)
+            st.caption(f"Buckets: {escape_markdown(', '.join(edge_labels(parsed)))}")
+    except ValueError as err:
+        st.error(escape_markdown(str(err)))
+        return None
+    return spec
+
+
+@st.fragment
+def show_buckets(scope: Scope) -> None:
+    spec = bucket_controls(scope)
+    if spec is None:
+        return
+    try:
+        found, notes = compute.bucket_section(scope.evaluation, spec, scope.baseline)
+    except (ValueError, InputError) as err:
+        st.error(escape_markdown(str(err)))
+        return
+    for note in notes:
+        st.info(escape_markdown(note))
+    if not found.results:
+        st.warning("No segment falls in any bucket; change the edges.")
+        return
+    systems = chart_systems(scope, keys.AN_BUCKET_SYSTEMS)
+    alpha = compute.SETTINGS.alpha
+    st.plotly_chart(bucket_figure(found, scope.labels, systems, alpha, scope.baseline), key="an_bucket_chart")
+    if not found.bucketing.shared:
+        st.caption(
+            "Each system's own segments fall in these buckets (as compare-mt buckets them), so systems are not "
+            "compared on the same segments and there is no paired test."
+        )
+        st.plotly_chart(counts_figure(found, systems), key="an_bucket_counts")
+    show_table(bucket_frame([found], scope.labels, alpha), "an_bucket_table")
+    st.caption(
+        f"p vs baseline: paired bootstrap against {escape_markdown(scope.baseline)} on the bucket's segments, "
+        "uncorrected for the number of buckets and systems: a pointer to where to look."
+    )
+    downloads(scope.document(scope.settings(), buckets=(found,)), "buckets")
+
+
+@st.fragment
+def show_words(scope: Scope) -> None:
+    c1, c2 = st.columns(2)
+    with c1:
+        metric_id = word_metric(scope, keys.AN_WORDS_METRIC)
+    with c2:
+        training = st.file_uploader(
+            "Count frequencies in a training corpus (one segment per line; else the references)",
+            type=["txt"],
+            key="an_words_corpus",
+        )
+    corpus, corpus_name = None, None
+    if training is not None:
+        try:
+            corpus, corpus_name = parse_segments(training.getvalue(), training.name).texts, training.name
+        except InputError as err:
+            st.error(escape_markdown(str(err)))
+            return
+    found, unit = compute.words_by_frequency(scope.evaluation, metric_id, corpus, corpus_name)
+    st.plotly_chart(word_figure(found, chart_systems(scope, keys.AN_WORDS_SYSTEMS)), key="an_words_chart")
+    show_table(word_frame(found), "an_words_table")
+    where = escape_markdown(corpus_name) if corpus_name else "the references"
+    st.caption(
+        f"compare-mt's word accuracy: words ({escape_markdown(unit)}) bucketed by their frequency in {where}; "
+        "a word matches as often as it occurs in both output and reference."
+    )
+    settings = AnalysisSettings(compute.SETTINGS, scope.baseline, tokens=unit, frequencies=corpus_name or "references")
+    downloads(scope.document(settings, word_accuracy=found), "words")
+
+
+@st.fragment
+def show_ngrams(scope: Scope) -> None:
+    chosen = pair(scope, keys.AN_NGRAM_A, keys.AN_NGRAM_B)
+    if chosen is None:
+        return
+    a, b = chosen
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        metric_id = word_metric(scope, keys.AN_NGRAM_METRIC)
+    orders_choice, top_choice = keys.AN_NGRAM_ORDERS, keys.AN_NGRAM_TOP
+    orders = orders_choice.keep(c2.slider("n-gram orders", 1, 4, (1, 4), key=orders_choice.widget(within(1, 4))))
+    top_n = top_choice.keep(
+        int(c3.number_input("n-grams per side", 5, 200, 50, step=5, key=top_choice.widget(lambda n: 5 <= n <= 200)))
+    )
+    report = compute.ngram_report(scope.evaluation, a, b, metric_id, orders, top_n)
+    st.caption(
+        "compare-mt's n-gram analysis: matches of each n-gram in the references summed over the corpus, ranked by "
+        "the smoothed ratio (m_A + 1) / (m_A + m_B + 2). Choose an n-gram to list its segments."
+    )
+    left, right = st.columns(2)
+    picked = None
+    for column, contrasts, title, key in (
+        (left, report.a_better, f"A = {a} matches more than B = {b}", "an_ng_table_a"),
+        (right, report.b_better, f"B = {b} matches more than A = {a}", "an_ng_table_b"),
+    ):
+        column.markdown(f"**{escape_markdown(title)}**")
+        frame = ngram_frame(contrasts)
+        height = table_height(len(frame), 15)
+        event = column.dataframe(
+            frame,
+            hide_index=True,
+            on_select="rerun",
+            selection_mode="single-row",
+            key=key,
+            height=height,
+            column_config=number_columns(frame.columns),
+        )
+        row = chosen_row(event, len(contrasts))
+        if row is not None:
+            picked = contrasts[row]
+    if picked is not None:
+        data = scope.data
+        names = f"{escape_markdown(a)} or {escape_markdown(b)}"
+        st.markdown(f"**Segments where {names} matched “{escape_markdown(picked.text)}”** (choose a row to open it)")
+        frame = segments_frame(picked.segments, {"reference": data.refs[0], a: data.systems[a], b: data.systems[b]})
+        event = st.dataframe(
+            frame,
+            on_select="rerun",
+            selection_mode="single-row",
+            key="an_ng_segments",
+            height=table_height(len(frame), 12),
+        )
+        open_segment(event, picked.segments, keys.AN_NGRAM_OPENED)
+    tokens = compute.token_unit(scope.evaluation, metric_id)[0].label
+    settings = AnalysisSettings(compute.SETTINGS, scope.baseline, tokens=tokens, ngram_orders=orders)
+    downloads(scope.document(settings, ngrams=(report,)), "ngrams")
+
+
+def slice_form(scope: Scope, expanded: bool) -> None:
+    label = "Define a slice by segment numbers (or use the Explorer's filters and save them there)"
+    with st.expander(label, expanded=expanded):
+        c1, c2, c3 = st.columns([2, 3, 1])
+        name = c1.text_input("Name", key="an_slice_name")
+        ranges = c2.text_input("Segments", placeholder="e.g. 1-50, 70, 90-99", key="an_slice_ranges")
+        if c3.button("Save", key="an_slice_save", disabled=not name.strip() or not ranges.strip()):
+            try:
+                segments = parse_ranges(ranges, len(scope.data))
+                slices.add(Slice(name.strip(), f"segments {ranges.strip()}", segments))
+                st.rerun()
+            except ValueError as err:
+                st.error(escape_markdown(str(err)))
+
+
+@st.fragment
+def show_slices(scope: Scope) -> None:
+    saved = slices.saved()
+    usable: list[Slice] = []
+    for piece in saved:
+        try:
+            piece.check(len(scope.data))
+            usable.append(piece)
+        except ValueError as err:
+            st.warning(f"{escape_markdown(str(err))}; it is not scored.")
+    slice_form(scope, expanded=not saved)
+    if not usable:
+        st.info("No slice yet: filter segments in the Explorer and save them as a slice, or define one above.")
+        return
+    for piece in usable:
+        size = f"{len(piece.segments)} segments"
+        st.markdown(f"- **{escape_markdown(piece.name)}** — {size}; {escape_markdown(piece.description)}")
+    c1, c2 = st.columns([3, 1])
+    doomed = c1.selectbox("Remove a slice", [p.name for p in usable], key="an_slice_remove")
+    if c2.button("Remove", key="an_slice_remove_button") and doomed is not None:
+        slices.remove(doomed)
+        st.rerun()
+    found = compute.slice_sections(scope.evaluation, tuple(usable), scope.baseline)
+    combined = BucketSection(found[0].bucketing, tuple(r for s in found for r in s.results))
+    alpha, systems = compute.SETTINGS.alpha, chart_systems(scope, keys.AN_SLICE_SYSTEMS)
+    figure = bucket_figure(combined, scope.labels, systems, alpha, scope.baseline, "saved slices")
+    st.plotly_chart(figure, key="an_slice_chart")
+    show_table(bucket_frame(found, scope.labels, alpha).rename(columns={"bucket": "slice"}), "an_slice_table")
+    st.caption("Slices are saved with the workspace (Data page).")
+    downloads(scope.document(scope.settings(), buckets=tuple(found)), "slices")
+
+
+@st.fragment
+def show_documents(scope: Scope) -> None:
+    meta = compute.metadata()
+    if meta is None:
+        st.info("Load a metadata file with a document-id column (above) to score documents.")
+        return
+    ids = {"doc", "docid", "doc_id", "document", "document_id"}
+    guess = next((c for c in meta.columns if c.lower() in ids), None)
+    c1, c2 = st.columns(2)
+    with c1:
+        index = meta.columns.index(guess) if guess else 0
+        column = select("Document id column", meta.columns, keys.AN_DOC_COLUMN, index=index)
+    metrics = list(scope.evaluation.metrics)
+    with c2:
+        metric_id = select("Scores under", metrics, keys.AN_DOC_METRIC, format_func=scope.labels.__getitem__)
+    try:
+        found, flips = compute.documents(scope.evaluation, column)
+    except ValueError as err:
+        st.error(escape_markdown(str(err)))
+        return
+    names = scope.names
+    st.markdown(f"**{len(found)} documents**, scores under {escape_markdown(scope.labels[metric_id])}")
+    two_decimals = {n: st.column_config.NumberColumn(format="%.2f") for n in names}
+    show_table(document_frame(found, metric_id, names), "an_doc_table", 15, **two_decimals)
+    mine = [f for f in flips if f.metric == metric_id]
+    st.markdown(f"**Documents where the ranking flips** ({len(mine)}; most flipped first)")
+    show_table(flips_frame(mine, scope.labels), "an_flip_table", 15)
+    downloads(scope.document(scope.settings(), documents=found, flips=flips), "documents")
+
+
+@st.fragment
+def show_trust(scope: Scope) -> None:
+    found = compute.agreement(scope.evaluation, scope.data.language)
+    if not found:
+        st.info(
+            "No chosen metric has an estimate: mt-thresholds covers sacrebleu's BLEU and chrF2 at their default "
+            "options (BLEU with the target language's tokenizer on Chinese, Japanese or Korean references: zh, "
+            "ja-mecab, ko-mecab; COMET, BLEURT and BERTScore once external scores arrive)."
+        )
+        return
+    baseline, toggle = scope.baseline, keys.AN_TRUST_BASELINE
+    label = f"Only pairs with the baseline ({escape_markdown(baseline)})"
+    only_baseline = toggle.keep(st.toggle(label, value=len(scope.names) > 5, key=toggle.widget()))
+    # with the baseline as B, every Δ reads "this system − the baseline"
+    turned = [replace(g, a=g.b, b=g.a, delta=-g.delta) if g.a == baseline else g for g in found]
+    shown = [g for g in turned if g.b == baseline] if only_baseline else list(found)
+    show_table(agreement_frame(shown, scope.labels), "an_trust_table")
+    st.caption(
+        "Human agreement (est.): the share of human pairwise judgements that agree with the metric on which system "
+        "is better, for a difference this large — an estimate from WMT system pairs (Kocmi et al. 2024, "
+        "“Navigating the Metrics Maze”, mt-thresholds 1.0.4). The p-value answers another question: whether the "
+        "difference would hold on other test sentences (paired bootstrap, Holm-corrected in the overview's groups). "
+        "A difference can be significant and still agree with humans barely more than a coin flip."
+    )
+    downloads(scope.document(scope.settings(), agreement=tuple(shown)), "agreement")
+
+
+@st.fragment
+def show_disagreement(scope: Scope) -> None:
+    if len(scope.evaluation.metrics) < 2:
+        st.info("Choose at least two metrics in the sidebar to see where they disagree.")
+        return
+    chosen = pair(scope, keys.AN_DIS_A, keys.AN_DIS_B)
+    if chosen is None:
+        return
+    a, b = chosen
+    found = compute.metric_disagreements(scope.evaluation, a, b)
+    st.caption(
+        f"Segments where one metric prefers {escape_markdown(a)} and another prefers {escape_markdown(b)}, ranked by "
+        "the size of the disagreement (the smaller of the two differences, in standard deviations of each metric's "
+        f"segment differences). {len(found)} segments; choose a row to open it."
+    )
+    shown = found[:200]
+    frame = disagreement_frame(shown, scope.labels)
+    data = scope.data
+    if len(frame):
+        streams = {"reference": data.refs[0], a: data.systems[a], b: data.systems[b]}
+        frame = frame.join(segments_frame([d.segment for d in shown], streams))
+    columns = number_columns(frame.columns)
+    columns.update({c: st.column_config.TextColumn(width="medium") for c in ("reference", a, b) if c in frame.columns})
+    event = st.dataframe(
+        frame,
+        on_select="rerun",
+        selection_mode="single-row",
+        key="an_dis_table",
+        height=table_height(len(frame)),
+        column_config=columns,
+    )
+    open_segment(event, [d.segment for d in shown], keys.AN_DIS_OPENED)
+    downloads(scope.document(scope.settings(), disagreements=found), "disagreements")
+
+
+SECTIONS: dict[str, Callable[[Scope], None]] = {
+    "Buckets": show_buckets,
+    "Words by frequency": show_words,
+    "N-grams A vs B": show_ngrams,
+    "Slices": show_slices,
+    "Documents": show_documents,
+    "Trust in differences": show_trust,
+    "Metric disagreement": show_disagreement,
+}
+
+
+# ------------------------------------------------------------------------------------------------------- page
+
+
+def choose_baseline(where: Any, names: list[str]) -> str:
+    """The baseline, shared with the overview's: its box starts from the overview's choice."""
+    box = keys.AN_BASELINE_BOX
+    if box.get("") not in names:
+        current = st.session_state.get(state.BASELINE)
+        box.set(current if current in names else names[0])
+    baseline = where.selectbox("Baseline", names, key=box.name, help="Every system is tested against it.")
+    st.session_state[state.BASELINE] = baseline
+    return str(baseline)
+
+
+def metadata_upload(data: Dataset) -> None:
+    upload = st.file_uploader(
+        "A TSV, CSV or JSON-lines file with a header (or keys) and one row per segment",
+        type=[s.lstrip(".") for s in SUFFIXES],
+        key="an_meta_file",
+    )
+    if upload is not None and keys.AN_METADATA_FILE.get(None) != upload.file_id:
+        try:
+            segment_metadata.replace(parse_metadata(upload.getvalue(), upload.name, len(data)))
+            keys.AN_METADATA_FILE.set(upload.file_id)
+        except InputError as err:
+            st.error(escape_markdown(str(err)))
+    loaded = compute.metadata()
+    if loaded is not None:
+        st.caption(f"{escape_markdown(loaded.source)}: columns {escape_markdown(', '.join(loaded.columns))}")
+
+
+def main() -> None:
+    data, evaluation = scored_page("analysis", "Error analysis")
+    st.caption(
+        "Between the score table and single sentences: on which kinds of segments, words and n-grams systems "
+        "differ, and how far a difference can be trusted. Scores of a bucket or slice are corpus scores of its "
+        "segments' pooled statistics (BLEU of a bucket is sacrebleu's BLEU on exactly those lines), with 95% "
+        f"bootstrap intervals ({compute.SETTINGS.n_bootstrap} resamples, seed {compute.SETTINGS.seed})."
+    )
+    names = [r.name for r in evaluation.systems]
+    top = st.columns([2, 3])
+    baseline = choose_baseline(top[0], names)
+    with top[1].expander("Segment metadata (domain, document id, genre…)", expanded=False):
+        metadata_upload(data)
+    sections = list(SECTIONS)
+    choice = keys.AN_SECTION
+    section = choice.keep(
+        st.segmented_control("Section", sections, default=sections[0], key=choice.widget(among(sections)))
+        or sections[0]
+    )
+    SECTIONS[section](Scope(data, evaluation, baseline))
+
+
+main()

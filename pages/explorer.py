@@ -1,0 +1,238 @@
+"""Sentence explorer for error analysis: two chosen systems' outputs, their scores and the A − B difference first,
+the differences between the outputs highlighted, then every segment score of every system and metric; sort,
+filter by score, by the difference, by length and by text; choosing a row opens the segment view.
+
+The list (filters, sort, table, side by side) is a fragment: a filter reruns it alone, not the frame and the
+evaluation lookup. Every choice outlives a visit to a segment (``dashboard.keys``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dashboard import keys, navigation, slices, state
+from dashboard.dataset import Dataset
+from dashboard.keys import Choice, within
+from dashboard.navigation import Task
+from dashboard.sidebar import scored_page
+from dashboard.widgets import chosen_row, select, select_many
+from metrics.core.evaluation import Evaluation
+from metrics.core.language import length_unit, text_length
+from rendering.comparison import ComparedRow, comparison_html
+from rendering.tables import column_name, metric_labels, sentence_scores
+
+PAGE_ROWS = 20  # rows of the side-by-side comparison per page
+NO_SCORE_FILTER = "(no score filter)"
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What every row shows: the metrics and systems, and the two systems under study with their difference."""
+
+    metric_ids: list[str]
+    systems: list[str]
+    a: str
+    b: str
+    metric: str
+    labels: dict[str, str]
+
+    @property
+    def compared(self) -> bool:
+        return self.a != self.b
+
+    @property
+    def diff_column(self) -> str:
+        return f"{self.a} − {self.b} · {self.labels[self.metric]}"
+
+    @property
+    def texts(self) -> set[str]:
+        return {"reference", "source", f"{self.a} output", f"{self.b} output"}
+
+
+def choose_focus(evaluation: Evaluation) -> Focus:
+    labels = metric_labels(evaluation)
+    all_metrics, all_systems = list(evaluation.metrics), [r.name for r in evaluation.systems]
+    left, right = st.columns(2)
+    with left:
+        metric_ids = select_many(
+            "Metrics", all_metrics, keys.EX_METRICS, default=all_metrics, format_func=labels.__getitem__
+        )
+    with right:
+        systems = select_many("Systems", all_systems, keys.EX_SYSTEMS, default=all_systems)
+    # The two systems under study lead every row: their difference, their scores and their outputs.
+    d1, d2, d3 = st.columns(3)
+    with d1:
+        a = select("Compare system A", systems, keys.EX_DIFF_A)
+    with d2:
+        b = select("with system B", [s for s in systems if s != a] or [a], keys.EX_DIFF_B)
+    with d3:
+        metric = select("under", metric_ids, keys.EX_DIFF_METRIC, format_func=labels.__getitem__)
+    return Focus(metric_ids, systems, a, b, metric, labels)
+
+
+def score_table(data: Dataset, evaluation: Evaluation, focus: Focus) -> pd.DataFrame:
+    """One row per segment: A − B, A's and B's scores and outputs, every other score, the reference's length, the
+    reference and the source."""
+    label = focus.labels[focus.metric]
+    scores = sentence_scores(evaluation, focus.systems, focus.metric_ids)
+    lead = [column_name(focus.a, label), *([column_name(focus.b, label)] if focus.compared else [])]
+    frame = scores[lead].copy()
+    if focus.compared:
+        frame.insert(0, focus.diff_column, difference(evaluation, focus))
+    frame[f"{focus.a} output"] = list(data.systems[focus.a])
+    if focus.compared:
+        frame[f"{focus.b} output"] = list(data.systems[focus.b])
+    frame = frame.join(scores.drop(columns=lead))
+    unit = length_unit(data.language)  # Chinese and Japanese put no spaces between words
+    frame[f"ref {unit}"] = np.array([text_length(r, unit) for r in data.refs[0]])
+    frame["reference"] = list(data.refs[0])
+    if data.source is not None:
+        frame["source"] = list(data.source)
+    return frame
+
+
+def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
+    return np.asarray(
+        evaluation.system(focus.a).segment_scores[focus.metric]
+        - evaluation.system(focus.b).segment_scores[focus.metric]
+    )
+
+
+def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
+    """The filters' widgets; the mask of the rows they keep."""
+    mask = np.ones(len(frame), dtype=bool)
+    with st.expander("Filters", expanded=True):
+        text = st.text_input(
+            "Text contains (source, references or the chosen outputs; case-insensitive)", key=keys.EX_TEXT.widget()
+        )
+        if keys.EX_TEXT.keep(text).strip():
+            needle = text.strip().casefold()
+            streams = [*data.refs, *(data.systems[s] for s in focus.systems), *([data.source] if data.source else [])]
+            mask &= np.array([any(needle in stream[i].casefold() for stream in streams) for i in range(len(data))])
+
+        unit = length_unit(data.language)
+        ref_lengths = frame[f"ref {unit}"].to_numpy()
+        low, high = int(ref_lengths.min()), int(ref_lengths.max())
+        if low < high:
+            length = st.slider(
+                f"Reference length ({unit})", low, high, (low, high), key=keys.EX_LENGTH.widget(within(low, high))
+            )
+            length = keys.EX_LENGTH.keep(length)
+            mask &= (ref_lengths >= length[0]) & (ref_lengths <= length[1])
+
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            score_system = select("Score of system", [NO_SCORE_FILTER, *focus.systems], keys.EX_SCORE_SYSTEM)
+        with c2:
+            score_metric = select(
+                "under metric", focus.metric_ids, keys.EX_SCORE_METRIC, format_func=focus.labels.__getitem__
+            )
+        if score_system in focus.systems:
+            column = column_name(score_system, focus.labels[score_metric])
+            with c3:
+                mask &= _within_range("range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
+        if focus.compared:
+            values = frame[focus.diff_column].to_numpy()
+            mask &= _within_range(f"{focus.diff_column} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column))
+    return mask
+
+
+def _within_range(label: str, values: np.ndarray, choice: Choice[tuple[float, float]]) -> np.ndarray:
+    """A range slider over ``values``; the mask of the values in the chosen range."""
+    lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
+    if not lo < hi:
+        return np.ones(len(values), dtype=bool)
+    chosen = choice.keep(st.slider(label, lo, hi, (lo, hi), key=choice.widget(within(lo, hi))))
+    return np.asarray((values >= chosen[0]) & (values <= chosen[1]))
+
+
+def sorted_view(view: pd.DataFrame, focus: Focus) -> pd.DataFrame:
+    s1, s2 = st.columns([3, 1])
+    with s1:
+        sort_by = select("Sort by", ["segment", *[c for c in view.columns if c not in focus.texts]], keys.EX_SORT)
+    descending = keys.EX_DESCENDING.keep(s2.toggle("Descending", key=keys.EX_DESCENDING.widget()))
+    if sort_by == "segment":
+        return view.sort_index(ascending=not descending)
+    return view.sort_values(sort_by, ascending=not descending, kind="stable")
+
+
+def open_segment(index: int) -> None:
+    state.set_segment(index)
+    navigation.switch_to(Task.SEGMENT)
+
+
+def table(view: pd.DataFrame, focus: Focus) -> None:
+    """The table; choosing a row opens its segment."""
+    event = st.dataframe(
+        view,
+        on_select="rerun",
+        selection_mode="single-row",
+        key="explorer_table",
+        column_config={
+            **{c: st.column_config.NumberColumn(format="%.4f") for c in view.columns if "·" in c},
+            **{c: st.column_config.TextColumn(width="large") for c in view.columns if c in focus.texts},
+        },
+    )
+    row = chosen_row(event, len(view))
+    chosen = None if row is None else int(view.index[row]) - 1
+    if chosen is None:
+        keys.EX_OPENED.pop()
+    elif keys.EX_OPENED.get(None) != chosen:
+        keys.EX_OPENED.set(chosen)
+        open_segment(chosen)
+
+
+def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focus: Focus) -> None:
+    label, unit = focus.labels[focus.metric], length_unit(data.language)
+    st.subheader(f"{focus.a} and {focus.b} side by side", anchor=False)
+    st.caption(
+        f"In the order above. Highlighted: what one output has and the other lacks ({unit}); "
+        f"A − B is the difference of their {label}."
+    )
+    scores_a = evaluation.system(focus.a).segment_scores[focus.metric]
+    scores_b = evaluation.system(focus.b).segment_scores[focus.metric]
+    pages = (len(view) - 1) // PAGE_ROWS + 1
+    page = 1
+    if pages > 1:
+        page = keys.EX_PAGE.keep(
+            st.number_input(f"Page (1–{pages})", 1, pages, 1, key=keys.EX_PAGE.widget(lambda n: 1 <= n <= pages))
+        )
+    for segment in view.index[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]:
+        i = int(segment) - 1
+        row = ComparedRow(
+            int(segment), data.systems[focus.a][i], data.systems[focus.b][i], scores_a[i], scores_b[i], data.refs[0][i]
+        )
+        opened, body = st.columns([1, 11])
+        if opened.button(f"#{segment}", key=f"ex_row:{segment}", help="Open in the segment view"):
+            open_segment(i)
+        body.html(comparison_html(row, label, unit))
+
+
+@st.fragment
+def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, focus: Focus) -> None:
+    mask = filters(data, frame, focus)
+    slices.save_form(mask)  # the Analysis page scores saved slices
+    view = sorted_view(frame[mask], focus)
+    st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
+    with st.expander("Signatures"):
+        for metric_id in focus.metric_ids:
+            st.code(f"{focus.labels[metric_id]}: {evaluation.signatures[metric_id]}", language=None)
+    table(view, focus)
+    g1, g2 = st.columns([1, 3])
+    number = g1.number_input("Or open segment number", 1, len(data), state.segment() + 1, key="ex_goto")
+    if g2.button("Open in the segment view", key="ex_open"):
+        open_segment(int(number) - 1)
+    if focus.compared and len(view):
+        side_by_side(data, evaluation, view, focus)
+
+
+def main() -> None:
+    data, evaluation = scored_page("explorer", "Sentence explorer")
+    focus = choose_focus(evaluation)
+    segment_list(data, evaluation, score_table(data, evaluation, focus), focus)
+
+
+main()
