@@ -75,9 +75,11 @@ def family_fields(metric_ids: Sequence[str]) -> dict[str, list[OptionField]]:
         by_family.setdefault(SPECS[metric_id].family, []).append(metric_id)
     result: dict[str, list[OptionField]] = {}
     for family, ids in by_family.items():
-        per_metric = {m: {o.name: o for o in config_options(metric_class(m).Config)} for m in ids}
-        fixed = {name for m in ids for name in SPECS[m].preset}
-        names = dict.fromkeys(name for options in per_metric.values() for name in options if name not in fixed)
+        # an option an id fixes (chrF++'s word_order) is not that id's to take: the field is the other members'
+        per_metric = {
+            m: {o.name: o for o in config_options(metric_class(m).Config) if o.name not in SPECS[m].preset} for m in ids
+        }
+        names = dict.fromkeys(name for options in per_metric.values() for name in options)
         fields = []
         for name in names:
             takers = [m for m in ids if name in per_metric[m]]
@@ -92,9 +94,8 @@ def family_values(
     fields: Sequence[OptionField], values: dict[str, Any], stored: dict[str, Any], chosen: Sequence[str]
 ) -> dict[str, Any]:
     """A family's options after its widgets: the widget values that differ from their defaults (an emptied optional
-    number is ``None``), and the stored options no ``chosen`` metric takes (they wait for theirs). A stored option
-    that a chosen id fixes (chrF's ``word_order`` beside chrF++) has no field and is dropped: kept, it would reach
-    that id and undo what the id means."""
+    number is ``None``), and the stored options no ``chosen`` metric takes (they wait for theirs: chrF's
+    ``word_order`` while only chrF++, which fixes it, is chosen)."""
     kept = {name: value for name, value in stored.items() if not any(takes(m, name) for m in chosen)}
     return kept | {f.name: values[f.name] for f in fields if f.name in values and values[f.name] != f.default}
 

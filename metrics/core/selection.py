@@ -5,10 +5,11 @@ build a :class:`Selection` and ask it for the metrics (:meth:`Selection.build`);
 metric objects.
 
 Options are namespaced by family (``rouge.stemmer``), and one rule says where an option goes: **an option reaches
-every chosen member of its family whose** ``Config`` **has that field** — ``rouge.stemmer`` reaches ROUGE-1 and
-ROUGE-W alike, ``rouge.weight`` only ROUGE-W — and there it overrides what the id fixes (its preset). An option that
-no chosen member takes, and options for a family with no chosen metric, are errors; so is a value one of the members
-that take it refuses. Every such error is an :class:`OptionError` whose message starts with ``family.option`` (or
+every chosen member of its family whose** ``Config`` **has that field and whose id does not fix it** —
+``rouge.stemmer`` reaches ROUGE-1 and ROUGE-W alike, ``rouge.weight`` only ROUGE-W, ``chrf.word_order`` chrF but not
+chrF++ (whose id fixes ``word_order=2``: chrF++ stays chrF++). An option that no chosen member takes (the error names
+an id that fixes it), and options for a family with no chosen metric, are errors; so is a value one of the members
+that take it refuses. Each of these is an :class:`OptionError` whose message starts with ``family.option`` (or
 the family, for a check across options) and says what is valid: the options the chosen members take, the choices,
 the bounds.
 
@@ -27,6 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from metrics.core.base import Metric
+from metrics.core.cache import BoundedCache
 from metrics.core.config import build_config, parse_value
 from metrics.core.registry import SPECS, create, metric_class, spec_for
 
@@ -40,8 +42,11 @@ class OptionError(ValueError):
 
 
 def takes(metric_id: str, name: str) -> bool:
-    """Whether option ``name`` of its family reaches ``metric_id``: its config has that field."""
-    return any(f.name == name for f in dataclasses.fields(metric_class(metric_id).Config))
+    """Whether option ``name`` of its family reaches ``metric_id``: its config has that field and its id does not
+    fix it."""
+    return name not in spec_for(metric_id).preset and any(
+        f.name == name for f in dataclasses.fields(metric_class(metric_id).Config)
+    )
 
 
 def _valid(members: Sequence[str]) -> str:
@@ -107,9 +112,11 @@ class Selection:
         for name, value in values.items():
             takers = [m for m in members if takes(m, name)]
             if not takers:
+                fixed = [f"{m} fixes {name}={SPECS[m].preset[name]!r}" for m in members if name in SPECS[m].preset]
+                why = f" ({'; '.join(fixed)})" if fixed else ""
                 raise OptionError(
                     family,
-                    f"{family}.{name}: no chosen {family} metric ({', '.join(members)}) takes this option; "
+                    f"{family}.{name}: no chosen {family} metric ({', '.join(members)}) takes this option{why}; "
                     f"valid options: {_valid(members)}",
                 )
             try:  # every member the option reaches must accept the value
@@ -163,8 +170,16 @@ def taken(metric_ids: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -
     return {family: values for family, values in kept.items() if values}
 
 
+_KEYS: BoundedCache[tuple[str, type, Any], str] = BoundedCache(limit=1024)
+
+
 def metric_key(metric_id: str, metric: Metric[Any, Any]) -> str:
     """What a metric's numbers depend on besides the texts, as a cache key: its id, its signature (which states
-    every option that changes a number, ``tests/test_signatures.py``, and what no option says: a training file's
-    content, library versions) and its typed config (two model folders of one name have one signature)."""
-    return f"{metric_id}|{metric.signature()}|{metric.config!r}"
+    every option that changes a number, ``tests/contracts/test_signatures.py``, and what no option says: a training
+    file's content, library versions) and its typed config (two model folders of one name have one signature).
+
+    Kept per id and config for the process: a signature may read a file (perplexity hashes its training corpus), and
+    the app asks for the key on every rerun."""
+    return _KEYS.get_or_make(
+        (metric_id, type(metric), metric.config), lambda: f"{metric_id}|{metric.signature()}|{metric.config!r}"
+    )

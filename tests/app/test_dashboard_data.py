@@ -162,7 +162,11 @@ def test_option_fields_come_from_the_config_metadata():
         and bleu["tokenize"].option.choice_label("13a") == "13a (WMT default)"
     )
     assert bleu["lowercase"].kind == "bool" and bleu["smooth_value"].optional
-    assert "word_order" not in {f.name for f in fields["chrf"]}  # fixed by the chrF++ preset
+    chrf_fields = {f.name: f for f in fields["chrf"]}
+    assert chrf_fields["word_order"].only == ("chrf",)  # chrF++'s id fixes it: the field is chrF's alone
+    assert family_fields(["chrf++"]).get("chrf", []) and "word_order" not in {
+        f.name for f in family_fields(["chrf++"])["chrf"]
+    }
     values = {f.name: f.default for f in fields["bleu"]} | {"lowercase": True, "smooth_value": None}
     assert family_values(fields["bleu"], values, {}, ["bleu"]) == {"lowercase": True}
     assert family_values(fields["bleu"], values | {"smooth_value": 0.2}, {"lowercase": True}, ["bleu"]) == {
@@ -173,9 +177,9 @@ def test_option_fields_come_from_the_config_metadata():
     rouge = family_fields(["rouge1"])["rouge"]
     stored = {"weight": 1.5, "stemmer": True}
     assert family_values(rouge, {f.name: f.default for f in rouge}, stored, ["rouge1"]) == {"weight": 1.5}
-    # one a chosen id fixes is dropped: it would turn chrF++ into another chrF
-    chrf = family_fields(["chrf", "chrf++"])["chrf"]
-    assert family_values(chrf, {f.name: f.default for f in chrf}, {"word_order": 1}, ["chrf", "chrf++"]) == {}
+    # one only a chosen id that fixes it could take (chrF's word_order beside chrF++ alone) waits for chrF
+    chrf = family_fields(["chrf++"])["chrf"]
+    assert family_values(chrf, {f.name: f.default for f in chrf}, {"word_order": 1}, ["chrf++"]) == {"word_order": 1}
 
 
 def test_a_family_offers_the_choices_all_its_chosen_metrics_take():

@@ -178,7 +178,7 @@ def test_the_sidebar_shows_keeps_and_applies_an_option_only_one_chosen_member_ta
 def test_a_workspace_keeps_an_option_one_chosen_member_takes_and_notes_one_none_takes():
     from dashboard import workspace
 
-    options = {"rouge": {"weight": "1.5", "stemmer": True}, "bleu": {"max_ngram_order": 12}}
+    options = {"rouge": {"weight": "1.5", "stemmer": True, "bogus": 1}, "bleu": {"max_ngram_order": 12}}
     saved = workspace.dumps(small_dataset(), workspace.Settings(("rouge1", "rougeW", "bleu"), options))
     at = app("app.py", small_dataset(), ["bleu"]).run()
     at.switch_page("pages/data.py").run()
@@ -190,6 +190,7 @@ def test_a_workspace_keeps_an_option_one_chosen_member_takes_and_notes_one_none_
     assert at.session_state["metric_options"] == {"rouge": {"weight": 1.5, "stemmer": True}}  # as the sidebar shows it
     notes = at.session_state["intake_notes"]
     assert any(n.startswith("options for bleu not applied: bleu.max_ngram_order: ") for n in notes), notes
+    assert "options for rouge not applied: no rouge metric takes bogus" in notes  # dropped, not kept for later
     at.switch_page("pages/overview.py").run()
     assert not at.exception and not at.error
     assert any("type:rougeW-1.5|tok:default|stem:yes" in c.value for c in at.code)
@@ -216,3 +217,14 @@ def test_stored_options_the_chosen_metrics_refuse_leave_their_family_out_with_th
         "Left out — Perplexity (n-gram / causal LM): perplexity options "
     ), errors
     assert list(at.dataframe[0].value.columns[:1]) == ["BLEU"]
+
+
+def test_an_id_that_fixes_an_option_keeps_it():
+    """chrF++ is chrF with word_order=2: chrf.word_order reaches chrF, never chrF++, and alone it is an error that
+    names the id that fixes it."""
+    both = Selection(("chrf", "chrf++"), {"chrf": {"word_order": 1}}).build()
+    assert both["chrf"].config.word_order == 1 and both["chrf++"].config.word_order == 2
+    with pytest.raises(OptionError, match=r"chrf\.word_order: .*chrf\+\+ fixes word_order=2"):
+        Selection(("chrf++",), {"chrf": {"word_order": 1}})
+    with pytest.raises(OptionError, match=r"chrf\.word_order: .*chrf\+\+ fixes word_order=2"):
+        Selection.from_set(("chrf++",), ["chrf.word_order=0"])
