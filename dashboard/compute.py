@@ -34,6 +34,7 @@ from typing import Any, Generic, TypeVar
 
 import streamlit as st
 
+from dashboard.keys import CONFIRMED, ESTIMATES, STOPPED
 from rendering.text import escape_markdown
 
 Item = TypeVar("Item", bound=Hashable)
@@ -41,9 +42,6 @@ T = TypeVar("T")
 
 CONFIRM_SECONDS = 60.0  # pending work expected to take longer waits for the user's go
 REFRESH_SECONDS = 0.2  # the progress bar is redrawn (and a Stop click noticed) at most this often
-STOPPED = "compute_stopped"  # session state: keys of results the user stopped
-CONFIRMED = "compute_confirmed"  # session state: keys of long results the user asked for
-ESTIMATES = "compute_estimates"  # session state: expected seconds by key, so a rerun does not estimate again
 
 
 class NotComputed(Exception):

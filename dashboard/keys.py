@@ -1,5 +1,8 @@
-"""The pages' keys in Streamlit's session state, in one place and typed: what a page keeps between its runs
-(:class:`Key`) and the choices a user makes on a page that must outlive a visit to another page (:class:`Choice`).
+"""The app's keys in Streamlit's session state, in one place: what the app state keeps for the session (the loaded
+data, the chosen metrics and options, the segment shown, compute's stops and confirmations, slices, metadata), what
+a page keeps between its runs (:class:`Key`, typed) and the choices a user makes on a page that must outlive a visit
+to another page (:class:`Choice`). Widgets whose value nothing reads back (buttons, download links) keep a plain key
+on the widget.
 
 Streamlit forgets the state of a widget that a run does not draw, so opening a segment from the Explorer or the
 Analysis page used to reset their systems, filters, sort and section. A :class:`Choice` also keeps its widget's value
@@ -16,6 +19,25 @@ import streamlit as st
 
 T = TypeVar("T")
 KEPT = "kept:"  # the prefix of the keys under which choices outlive their widgets
+
+# What the app state keeps for the session (dashboard/state.py, compute.py, slices.py, segment_metadata.py).
+DATASET = "dataset"
+METRICS = "metric_ids"
+OPTIONS = "metric_options"
+SEGMENT = "segment"  # 0-based index of the segment the segment view shows
+BASELINE = "baseline"
+RESAMPLES = "n_resamples"  # the user's count of bootstrap resamples for significance; absent: automatic
+METRIC_CHOICE = "metric_choice"  # the MetricChoice that set the metrics from the data (None: a sample's or a file's)
+SCRIPT = "script"  # the ScriptCounts of the loaded references
+LANGUAGE = "language"  # the LanguageSettings applied for them, and …
+AUTO_OPTIONS = "auto_options"  # … the option values that set ({family: {option: value}}), to tell the user's apart
+WIDGET_GENERATION = "widget_generation"
+STOPPED = "compute_stopped"  # session state: keys of results the user stopped
+CONFIRMED = "compute_confirmed"  # session state: keys of long results the user asked for
+ESTIMATES = "compute_estimates"  # session state: expected seconds by key, so a rerun does not estimate again
+SLICES = "slices"  # the saved slices, by name
+METADATA = "analysis_metadata"  # the uploaded segment metadata
+METRICS_BOX = "metrics_box"  # the sidebar's metric chooser
 
 
 @dataclass(frozen=True)
@@ -63,6 +85,12 @@ class Choice(Generic[T]):
     def keep(self, value: T) -> T:
         st.session_state[KEPT + self.name] = value
         return value
+
+
+def forget_choices() -> None:
+    """Drop every kept choice: they belong to the data they were made on (new references start afresh)."""
+    for name in [k for k in st.session_state if isinstance(k, str) and k.startswith(KEPT)]:
+        del st.session_state[name]
 
 
 def among(options: list[Any]) -> Callable[[Any], bool]:

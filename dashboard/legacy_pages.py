@@ -4,7 +4,7 @@ A ``pages/`` folder beside the entry point puts a fresh server (and every AppTes
 multipage mode, which lasts until ``app.py`` calls ``st.navigation``. In that mode a deep link (``/data``) runs the
 page file *instead of* ``app.py``, so the app's routing and frame never start and the session shows the legacy menu.
 (URL paths unlike the file names do not help: the legacy router then answers "page not found" before handing over.)
-Streamlit has no public switch for this; tests/test_app_smoke.py fails the day it no longer needs one. AppTest
+Streamlit has no public switch for this; tests/app/test_app_smoke.py fails the day it no longer needs one. AppTest
 enters the mode before every run, where the hand-over's rerun would swallow a button's click: the tests run with the
 mode off (:func:`served_mode`), as a server is after its first request.
 """

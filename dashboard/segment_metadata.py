@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.keys import METADATA
 from metrics.io.metadata import Metadata
-
-KEY = "analysis_metadata"
 
 
 def loaded(n_segments: int) -> Metadata | None:
     """The loaded metadata if it fits data of ``n_segments`` segments (metadata of other data is not used)."""
-    found = st.session_state.get(KEY)
+    found = st.session_state.get(METADATA)
     if found is None or len(found) != n_segments:
         return None
     return found
 
 
 def replace(value: Metadata | None) -> None:
-    st.session_state[KEY] = value
+    st.session_state[METADATA] = value

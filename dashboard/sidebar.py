@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import legacy_pages, state
+from dashboard import keys, legacy_pages, state
 from dashboard.dataset import Dataset
 from dashboard.options import family_fields, family_values, unoffered, widget_value
 from dashboard.widgets import option_widget
@@ -23,7 +23,6 @@ from metrics.core.registry import SPECS
 from rendering.text import escape_markdown
 
 CSS = Path(__file__).resolve().parent.parent / "assets" / "style.css"
-METRICS_BOX = "metrics_box"
 _FRAMED: ContextVar[bool] = ContextVar("scorelens_framed", default=False)
 
 
@@ -85,7 +84,7 @@ def _sidebar() -> None:
         st.markdown(f"**{escape_markdown(data.title)}**")
         st.caption(f"{len(data.systems)} systems · {len(data)} segments · {len(data.refs)} reference(s)")
         offered = list(state.offered_metrics())
-        box = state.widget_key(METRICS_BOX)
+        box = state.widget_key(keys.METRICS_BOX)
         chosen = st.multiselect(
             "Metrics",
             offered,

@@ -13,15 +13,13 @@ from dashboard import keys
 from metrics.analysis.slices import MAX_NAME, Slice
 from rendering.text import escape_markdown
 
-SLICES = "slices"
-
 
 def saved() -> tuple[Slice, ...]:
-    return tuple(st.session_state.get(SLICES, ()))
+    return tuple(st.session_state.get(keys.SLICES, ()))
 
 
 def replace_all(slices: Sequence[Slice]) -> None:
-    st.session_state[SLICES] = tuple(slices)
+    st.session_state[keys.SLICES] = tuple(slices)
 
 
 def add(piece: Slice) -> None:

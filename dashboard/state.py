@@ -14,9 +14,22 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from dashboard import segment_metadata, slices
+from dashboard import keys, segment_metadata, slices
 from dashboard.compute import LRU, Job, NotComputed, report, run_cached
 from dashboard.dataset import Dataset, stream_hash
+from dashboard.keys import (
+    AUTO_OPTIONS,
+    BASELINE,
+    DATASET,
+    LANGUAGE,
+    METRIC_CHOICE,
+    METRICS,
+    OPTIONS,
+    RESAMPLES,
+    SCRIPT,
+    SEGMENT,
+    WIDGET_GENERATION,
+)
 from dashboard.samples import load_sample
 from dashboard.workspace import Settings
 from metrics.core.base import Metric, SegmentStats, expected_seconds, explain_segment
@@ -24,8 +37,8 @@ from metrics.core.defaults import MetricChoice, choose_metrics
 from metrics.core.evaluation import Evaluation, SystemResult, full_signature
 from metrics.core.explanation import Explanation
 from metrics.core.language import LanguageSettings, ScriptCounts, apply_language, detect_language, language_settings
-from metrics.core.registry import SPECS, available_metrics
-from metrics.core.selection import OptionError, Selection, metric_key, taken
+from metrics.core.registry import SPECS, available_metrics, metric_class
+from metrics.core.selection import OptionError, Selection, metric_key, taken, takes
 from metrics.evaluate import evaluate
 from metrics.families.external import External
 from metrics.stats.correlation import Correlation, correlate
@@ -33,18 +46,7 @@ from metrics.stats.human import HumanScores
 from metrics.stats.significance import DEFAULT_ALPHA, n_pairs, resamples_for
 from rendering.text import escape_markdown
 
-DATASET = "dataset"
-METRICS = "metric_ids"
-OPTIONS = "metric_options"
-SEGMENT = "segment"  # 0-based index of the segment the segment view shows
-BASELINE = "baseline"
-RESAMPLES = "n_resamples"  # the user's count of bootstrap resamples for significance; absent: automatic
-METRIC_CHOICE = "metric_choice"  # the MetricChoice that set the metrics from the data (None: a sample's or a file's)
-SCRIPT = "script"  # the ScriptCounts of the loaded references
-LANGUAGE = "language"  # the LanguageSettings applied for them, and …
-AUTO_OPTIONS = "auto_options"  # … the option values that set ({family: {option: value}}), to tell the user's apart
 VIEW_KEYS = (BASELINE, SEGMENT)
-WIDGET_GENERATION = "widget_generation"
 N_RESAMPLES = 1000  # correlation intervals; sacrebleu's count, the floor of the significance tests' counts
 RESAMPLE_CHOICES = (1000, 2000, 5000, 10000, 20000, 50000)
 SEED = 12345
@@ -112,6 +114,7 @@ def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
     new_refs = previous is None or previous.refs_hash != data.refs_hash
     st.session_state[DATASET] = data
     if new_refs:
+        keys.forget_choices()
         _adopt_language(data)
     if not keep_metrics or new_refs or METRICS not in st.session_state:
         ids, choice = default_metrics(data)
@@ -238,6 +241,10 @@ def apply_settings(loaded: Settings) -> list[str]:
     st.session_state[METRICS] = chosen
     kept: dict[str, dict[str, Any]] = {}
     for family, values in loaded.options.items():
+        unknown = [name for name in values if not any(takes(m, name) for m in SPECS if SPECS[m].family == family)]
+        if unknown:  # no metric of the family has them: nothing could ever use them
+            notes.append(f"options for {family} not applied: no {family} metric takes {', '.join(unknown)}")
+            values = {name: value for name, value in values.items() if name not in unknown}
         # As in the sidebar: the part that reaches the chosen metrics must build them, the rest waits for its metric.
         members = [m for m in chosen if m in SPECS and SPECS[m].family == family]
         try:
@@ -300,6 +307,12 @@ def selection(ids: Sequence[str]) -> tuple[Selection, list[str]]:
     left out, with the error (it names the option)."""
     chosen = [m for m in ids if m in SPECS]
     errors: list[str] = []
+    for metric_id in list(chosen):
+        try:
+            metric_class(metric_id)
+        except ImportError as err:  # a metric module that cannot load here leaves that metric out, not the page
+            errors.append(f"{label(metric_id)}: {err}")
+            chosen.remove(metric_id)
     while True:
         try:
             return Selection(tuple(chosen), taken(chosen, options())), errors

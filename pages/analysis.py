@@ -491,10 +491,10 @@ def choose_baseline(where: Any, names: list[str]) -> str:
     """The baseline, shared with the overview's: its box starts from the overview's choice."""
     box = keys.AN_BASELINE_BOX
     if box.get("") not in names:
-        current = st.session_state.get(state.BASELINE)
+        current = st.session_state.get(keys.BASELINE)
         box.set(current if current in names else names[0])
     baseline = where.selectbox("Baseline", names, key=box.name, help="Every system is tested against it.")
-    st.session_state[state.BASELINE] = baseline
+    st.session_state[keys.BASELINE] = baseline
     return str(baseline)
 
 

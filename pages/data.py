@@ -10,7 +10,7 @@ import streamlit as st
 from dashboard import intake, keys, state, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
-from dashboard.sidebar import METRICS_BOX, page_setup
+from dashboard.sidebar import page_setup
 from metrics.core.registry import SPECS
 from metrics.families.external.scores import default_name, parse_external
 from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments
@@ -60,8 +60,8 @@ def rename(system_id: str, key: str) -> None:
         keys.RENAME_ERROR.set(str(err))
         return
     state.set_dataset(renamed, keep_metrics=True)
-    if st.session_state.get(state.BASELINE) == old:
-        st.session_state[state.BASELINE] = st.session_state[key].strip()
+    if st.session_state.get(keys.BASELINE) == old:
+        st.session_state[keys.BASELINE] = st.session_state[key].strip()
         st.session_state.pop(state.widget_key("baseline_box"), None)
 
 
@@ -264,7 +264,7 @@ def change_external(new: Dataset, metric_ids: list[str], what: str, notes: tuple
         keys.EXTERNAL_ROUND.set(keys.EXTERNAL_ROUND.get(0) + 1)
     state.set_dataset(new, keep_metrics=True)
     state.set_metric_ids(metric_ids)
-    st.session_state[state.widget_key(METRICS_BOX)] = state.metric_ids()
+    st.session_state[state.widget_key(keys.METRICS_BOX)] = state.metric_ids()
     keys.DATA_NOTES.set([f"external scores {what}", *notes])
 
 

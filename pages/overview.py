@@ -7,7 +7,7 @@ from collections.abc import Hashable
 
 import streamlit as st
 
-from dashboard import state
+from dashboard import keys, state
 from dashboard.sidebar import page_setup
 from metrics.analysis.agreement import baseline_agreement
 from metrics.reports.archive import csv_zip
@@ -45,18 +45,18 @@ if not evaluation.metrics:
     st.stop()
 
 names = [r.name for r in evaluation.systems]
-if st.session_state.get(state.BASELINE) not in names:
-    st.session_state[state.BASELINE] = names[0]
+if st.session_state.get(keys.BASELINE) not in names:
+    st.session_state[keys.BASELINE] = names[0]
 baseline_box = state.widget_key("baseline_box")
 if st.session_state.get(baseline_box) not in names:
-    st.session_state[baseline_box] = st.session_state[state.BASELINE]
+    st.session_state[baseline_box] = st.session_state[keys.BASELINE]
 left, right = st.columns(2)
 baseline = left.selectbox("Baseline for significance", names, key=baseline_box) or names[0]
 auto = state.auto_resamples(len(names))
 chosen_count = right.selectbox(
     "Bootstrap resamples",
     [None, *state.RESAMPLE_CHOICES],
-    index=[None, *state.RESAMPLE_CHOICES].index(st.session_state.get(state.RESAMPLES)),
+    index=[None, *state.RESAMPLE_CHOICES].index(st.session_state.get(keys.RESAMPLES)),
     format_func=lambda n: f"auto ({auto:,} for {len(names)} systems)" if n is None else f"{n:,}",
     key=state.widget_key("resamples_box"),
     help="Tests of all pairs are Holm-corrected: with m pairs the smallest p-value a test of n resamples can reach "
@@ -64,7 +64,7 @@ chosen_count = right.selectbox(
 )
 state.set_resamples(chosen_count)
 n_resamples = state.resamples(len(names))
-st.session_state[state.BASELINE] = baseline
+st.session_state[keys.BASELINE] = baseline
 
 reports = state.statistics(evaluation)
 labels = metric_labels(evaluation)

@@ -84,7 +84,7 @@ def _session(**preset: object):
 
 
 def test_a_stopped_result_is_left_out_and_computed_on_continue():
-    from dashboard.compute import STOPPED
+    from dashboard.keys import STOPPED
 
     at = _session(**{STOPPED: {("k", "b")}})
     assert at.session_state["found"] == {"a": "A", "c": "C"} and at.session_state["failed"] == {"b": "stopped"}
@@ -108,7 +108,7 @@ def test_long_work_waits_for_the_users_go_and_short_work_does_not():
 
 
 def test_a_caller_that_needs_every_result_ends_the_page_after_saying_why():
-    from dashboard.compute import STOPPED
+    from dashboard.keys import STOPPED
 
     at = _session(tolerant=False, **{STOPPED: {("k", "a")}})
     assert "found" not in at.session_state and not [m for m in at.markdown if "goes on" in m.value]

@@ -177,3 +177,14 @@ def test_choices_survive_a_visit_to_the_segment_view(explorer):
     assert list(table(explorer).columns[:2]) == ["gamma − beta · BLEU", "gamma · BLEU"]
     explorer.switch_page("pages/analysis.py").run()
     assert explorer.selectbox(key="an_by").value == "length-diff"
+
+
+def test_choices_are_forgotten_when_other_references_are_loaded(explorer):
+    """Kept choices belong to the data they were made on: an example with other references starts afresh."""
+    explorer.text_input(key="ex_text").set_value("the").run()
+    explorer.toggle(key="ex_desc").set_value(True).run()
+    explorer.switch_page("pages/data.py").run()
+    explorer.button(key="load_sample").click().run()
+    explorer.switch_page("pages/explorer.py").run()
+    assert not explorer.exception, explorer.exception
+    assert explorer.text_input(key="ex_text").value == "" and not explorer.toggle(key="ex_desc").value

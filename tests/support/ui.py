@@ -11,7 +11,7 @@ import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from dashboard import state
+from dashboard import keys
 from dashboard.dataset import Dataset
 from metrics.core.registry import SPECS, available_metrics
 from tests.support.paths import ROOT
@@ -238,5 +238,5 @@ def with_downloads(at: AppTest) -> tuple[AppTest, dict[str, bytes]]:
 def setting_key(at: AppTest, name: str) -> str:
     """The key a settings widget (``metrics_box``, ``opt:…``, ``baseline_box``, ``resamples_box``) has now: loading
     data gives those widgets new keys (see :func:`dashboard.state.reset_widgets`)."""
-    generation = at.session_state.get(state.WIDGET_GENERATION, 0)
+    generation = at.session_state.get(keys.WIDGET_GENERATION, 0)
     return f"{name}@{generation}" if generation else name
