@@ -3,25 +3,15 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Sequence
-from types import ModuleType
 
 from metrics.core.explanation import Explanation
 from rendering import views
+from rendering.discovery import import_submodules
 from rendering.parts import Part
 from rendering.view import ViewOptions, evidence_view, has_view, order_labels
 
-
-def _import_views() -> tuple[ModuleType, ...]:
-    return tuple(
-        importlib.import_module(f"{views.__name__}.{info.name}") for info in pkgutil.iter_modules(views.__path__)
-    )
-
-
-# Importing a view module registers its views; the modules are discovered, so no list names them.
-VIEW_MODULES = _import_views()
+import_submodules(views)
 
 
 def explanation_parts(

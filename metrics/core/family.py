@@ -1,6 +1,7 @@
 """What a metric family declares about itself, in one place: ``metrics/families/<name>/__init__.py`` defines one
 ``FAMILY = Family(...)``, and every other part of ScoreLens (the registry, the language and task defaults, length
-buckets, the human-agreement estimate, the kernels' build and tests, Teach) reads it from there.
+buckets, the human-agreement estimate, the kernel checks, Teach) reads it from there. Its mappings are read-only
+views: a declaration cannot be changed after import.
 
 Every field of :class:`Family` is required, so that a family states what it does not use (``agreement_fits={}``,
 a metric's ``token_unit=None``) instead of forgetting it; tests/contracts/test_contracts.py checks that each declaration is
@@ -15,7 +16,8 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from metrics.core.config import Requirement
 
@@ -48,6 +50,15 @@ class Extra(Enum):
     KOREAN = "ko"
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def read_only(mapping: Mapping[K, V]) -> Mapping[K, V]:
+    """A read-only copy of ``mapping``: the caller's dict is neither kept nor changed."""
+    return MappingProxyType(dict(mapping))
+
+
 @dataclass(frozen=True)
 class MetricDeclaration:
     """One metric id: the class (``"module:Class"``), its label, the ``--set NAMESPACE.option`` namespace its
@@ -62,6 +73,9 @@ class MetricDeclaration:
     token_unit: str | None
     preset: Mapping[str, Any] = field(default_factory=dict)
     requires: tuple[Requirement, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "preset", read_only(self.preset))
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,9 @@ class KernelCase:
     options: Mapping[str, Any]
     corpora: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", read_only(self.options))
+
 
 @dataclass(frozen=True)
 class Family:
@@ -131,6 +148,8 @@ class Family:
     no_lesson: Mapping[str, str]
 
     def __post_init__(self) -> None:
+        for name in ("language_options", "agreement_fits", "no_lesson"):
+            object.__setattr__(self, name, read_only(getattr(self, name)))
         named = {o.metric for options in self.language_options.values() for o in options}
         named |= {metric_id for use in self.tasks for metric_id in use.metrics}
         named |= set(self.agreement_fits) | {case.metric for case in self.kernel_cases}

@@ -10,8 +10,8 @@ statistics. The registry reads the declarations by importing every subpackage of
 first use, and nothing else; a family's ``__init__`` holds only its declaration (classes load on first use), and a
 metric whose ``requires`` are not installed is listed but not offered.
 
-Options are namespaced: ``--set chrf.beta=3`` or ``--set rouge.stemmer=true`` reach every metric of that
-namespace.
+Options are namespaced (``--set chrf.beta=3``, ``--set rouge.stemmer=true``); which chosen metrics an option
+reaches is :mod:`metrics.core.selection`'s one rule.
 """
 
 from __future__ import annotations

@@ -6,21 +6,16 @@ error (tests/contracts/test_contracts.py), never skipped; a type with both is re
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import sys
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 from metrics.core.base import Metric
 from metrics.core.explanation import Explanation
 from metrics.core.family import load
 from metrics.core.registry import SPECS, families
+from rendering.discovery import import_submodules
 from rendering.teach import Context, Lesson, NoLesson, lesson, lesson_for, no_lesson
-
-
-def _import_lessons() -> tuple[ModuleType, ...]:
-    return tuple(importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__))
 
 
 def _declare_absent_lessons() -> None:
@@ -32,8 +27,7 @@ def _declare_absent_lessons() -> None:
             no_lesson(explanation_type, reason)
 
 
-# Importing a lesson module registers its lessons; the modules are discovered, so no list names them.
-LESSON_MODULES = _import_lessons()
+import_submodules(sys.modules[__name__])
 _declare_absent_lessons()
 
 
