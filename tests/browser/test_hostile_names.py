@@ -89,6 +89,7 @@ def test_hostile_names_are_text_on_every_page(app_url, browser, tmp_path):
         assert made == [], f"{view}: user text became markup: {made}"
         assert not guard.script_ran(page) and guard.dialogs == [], (view, guard.dialogs)
         assert guard.external == [], (view, guard.external)
+        assert str(ROOT) not in page.evaluate("() => document.body.innerText"), f"{view} shows a server path"
         views[view] = _shown_payloads(page)
 
     for spec in PAGES:

@@ -40,4 +40,3 @@ def test_every_page_loads_nothing_from_another_host(app_url, browser):
     assert guard.local(favicon), favicon
     assert guard.external == []
     page.close()
-
