@@ -9,10 +9,11 @@ from dataclasses import dataclass
 
 # Every character Markdown (CommonMark + GitHub extensions + Streamlit's LaTeX and colour syntax) gives meaning.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&\"'=^])")
-# Where GitHub's autolink literals start: ``scheme://``, ``www.`` and an address's ``@``. Streamlit finds them in the
-# text a Markdown parser leaves (escapes already undone), so a backslash cannot stop them; an invisible word joiner
-# (U+2060) between the characters does, and the text still reads and wraps as typed.
-_AUTOLINK = re.compile(r"(?=://)|(?<=[Ww][Ww][Ww])(?=\.)|(?=@)")
+# What Streamlit turns into a link or an image in the text a Markdown parser leaves (escapes already undone), so that
+# a backslash cannot stop it: GitHub's autolink literals (``scheme://``, ``www.``, an address's ``@``), its logo
+# (``:streamlit:``) and Material icons (``:material/name:``). An invisible word joiner (U+2060) between the
+# characters does, and the text still reads and wraps as typed.
+_SELF_MARKUP = re.compile(r"(?=://)|(?<=[Ww][Ww][Ww])(?=\.)|(?=@)|(?<=:)(?=material[/_]|streamlit:)")
 WORD_JOINER = "\u2060"
 
 
@@ -30,10 +31,11 @@ def escape_plotly(text: str) -> str:
 
 
 def escape_markdown(text: str) -> str:
-    """Backslash-escape Markdown, HTML and LaTeX syntax, and break what would become a link by itself (a bare
-    ``http://…``, ``www.…`` or e-mail address), so that text is shown literally by ``st.markdown`` and every other
-    element that renders Markdown (labels, captions, headings, tabs, expanders, radio options, help)."""
-    defused = _AUTOLINK.sub(WORD_JOINER, text)
+    """Backslash-escape Markdown, HTML and LaTeX syntax, and break what would become a link or an image by itself (a
+    bare ``http://…``, ``www.…`` or e-mail address, ``:streamlit:``, ``:material/…:``), so that text is shown
+    literally by ``st.markdown`` and every other element that renders Markdown (labels, captions, headings, tabs,
+    expanders, radio options, help)."""
+    defused = _SELF_MARKUP.sub(WORD_JOINER, text)
     return _MD_SPECIAL.sub(r"\\\1", defused).replace("\n", "  \n")
 
 

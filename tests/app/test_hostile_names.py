@@ -2,8 +2,8 @@
 (``tests.support.hostile``) — in every name the app shows: each page, each Analysis section, the Data page with
 hostile uploads pending, and the Teach page on a hostile segment render them as text. Every Markdown string of the
 run (bodies, headings, captions, labels, button labels, tabs, expanders, radio and pill options, help, column help)
-that carries user text is checked: no unescaped markup, no address GitHub's autolinks would turn into a link.
-The real browser's view of the same workspace is tests/browser/test_hostile_names.py."""
+that carries user text is checked: no unescaped markup, no address, logo or icon Streamlit would turn into a link
+or an image. The real browser's view of the same workspace is tests/browser/test_hostile_names.py."""
 
 from __future__ import annotations
 

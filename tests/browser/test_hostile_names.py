@@ -37,13 +37,15 @@ HEADINGS = {
 }
 # Elements a payload could turn into: links (HTML and SVG), images, scripts, frames, formulas, event handlers.
 MADE = """() => [...document.querySelectorAll(
-        'a[href], a[*|href], img, image, script, iframe, object, embed, .katex, [onerror], [onload], [onclick]')]
+        'a[href], a[*|href], img, image, script, iframe, object, embed, .katex, [onerror], [onload], [onclick], '
+        + '[aria-label="bug_report icon"]')]
     .filter((el) => {
         const text = el.outerHTML + ' ' + (el.textContent || '');
         const src = el.getAttribute('src') || '';
         const href = el.getAttribute('href') || el.getAttribute('xlink:href') || '';
         const foreign = /^(https?:)?\\/\\//i.test(href) && !href.startsWith(location.origin);
         return /evil|javascript:/i.test(text.replace(/src="data:[^"]*"/g, '')) || foreign
+            || el.getAttribute('alt') === 'Streamlit logo' || el.matches('[aria-label="bug_report icon"]')
             || (el.tagName === 'IMG' && src && !src.startsWith('data:') && !src.startsWith(location.origin));
     })
     .map((el) => el.outerHTML.slice(0, 160))"""

@@ -33,11 +33,12 @@ HTML_IMG = "<img src=x onerror=\"window.__evil=1;alert('evil')\">"
 SCRIPT = "<script>window.__evil=1;alert('evil')</script>"
 LATEX = r"$\href{javascript:window.__evil=1}{evil}$"
 JS_LINK = "[evil](javascript:window.__evil=1)"
-PAYLOADS = (IMAGE, LINK, BARE_URL, WWW, EMAIL, HTML_IMG, SCRIPT, LATEX, JS_LINK)
+ICONS = ":streamlit: :material/bug_report: evil"  # Streamlit's logo (an image) and a Material icon
+PAYLOADS = (IMAGE, LINK, BARE_URL, WWW, EMAIL, HTML_IMG, SCRIPT, LATEX, JS_LINK, ICONS)
 # External metric names cannot hold spaces, commas, ':', '=' or '|' (they are signature fields).
 METRIC_NAMES = (IMAGE, "<b>evil</b>", WWW)
 # File names cannot hold '/': what a file chooser can upload.
-FILE_NAMES = ("[evil](javascript:alert(1))", "<img src=x onerror=alert('evil')>", WWW, EMAIL, LATEX)
+FILE_NAMES = ("[evil](javascript:alert(1))", "<img src=x onerror=alert('evil')>", WWW, EMAIL, LATEX, ":streamlit: evil")
 
 SEGMENTS = (
     "the cat sat on the mat .",
@@ -144,8 +145,9 @@ def _from_proto(proto: Any) -> Iterator[str]:
             yield from _from_proto(value)
 
 
-# GitHub's autolink literals as Streamlit's Markdown finds them, in the text escapes leave (remark-gfm).
-_AUTOLINK = re.compile(r"(https?://|www(?=\.))|[-.\w+]@[-\w]", re.IGNORECASE)
+# What Streamlit's Markdown makes of the text escapes leave: GitHub's autolink literals (remark-gfm), its logo and
+# Material icons.
+_SELF_MARKUP = re.compile(r"(https?://|www(?=\.))|[-.\w+]@[-\w]|:streamlit:|:material[/_]", re.IGNORECASE)
 
 
 def unescaped(body: str, specials: str = "<>$[]") -> list[int]:
@@ -163,10 +165,10 @@ def unescaped(body: str, specials: str = "<>$[]") -> list[int]:
 
 def inert_problems(body: str) -> list[str]:
     """Why a Markdown string holding user text would not render as text: unescaped markup, or an address that
-    would turn into a link by itself. Empty when it is safe."""
+    would turn into a link, an image or an icon by itself. Empty when it is safe."""
     problems = [f"unescaped {body[i]!r} at {i}" for i in unescaped(body)]
     shown = re.sub(r"\\(.)", r"\1", body, flags=re.S)
-    problems += [f"autolink {m.group(0)!r}" for m in _AUTOLINK.finditer(shown)]
+    problems += [f"becomes markup: {m.group(0)!r}" for m in _SELF_MARKUP.finditer(shown)]
     return problems
 
 

@@ -61,15 +61,17 @@ def test_escape_markdown_neutralises_links_math_and_html():
     assert escaped.replace("\\", "") == text
 
 
-def test_escape_markdown_breaks_addresses_that_would_link_themselves():
-    """Streamlit finds GitHub's autolink literals in the text after escapes are undone: a word joiner (invisible)
-    goes between the characters that start one, and the text otherwise reads as typed."""
+def test_escape_markdown_breaks_addresses_and_icons_that_would_make_themselves():
+    """Streamlit finds GitHub's autolink literals, its logo and Material icons in the text after escapes are undone:
+    a word joiner (invisible) goes between the characters that start one, and the text otherwise reads as typed."""
     for text, joined in (
         ("see http://evil.invalid/x", "http\u2060://"),
         ("HTTPS://evil.invalid", "HTTPS\u2060://"),
         ("www.evil.invalid", "www\u2060."),
         ("WWWW.evil.invalid", "WWWW\u2060."),
         ("mail evil@evil.invalid", "evil\u2060@"),
+        ("logo :streamlit:", ":\u2060streamlit:"),
+        ("icon :material/bug_report:", ":\u2060material/"),
     ):
         shown = escape_markdown(text).replace("\\", "")
         assert joined in shown and shown.replace(WORD_JOINER, "") == text
