@@ -23,17 +23,8 @@ from tests.support.hostile import (
     hostile_workspace,
     inert_problems,
 )
+from tests.support.ui import ANALYSIS_SECTIONS as SECTIONS
 from tests.support.ui import app, shown
-
-SECTIONS = (
-    "Buckets",
-    "Words by frequency",
-    "N-grams A vs B",
-    "Slices",
-    "Documents",
-    "Trust in differences",
-    "Metric disagreement",
-)
 
 
 def _hostile_app(page: str, **state: object) -> AppTest:

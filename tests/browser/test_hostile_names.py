@@ -14,28 +14,12 @@ import pytest
 
 from dashboard.navigation import PAGES, Task
 from rendering.text import WORD_JOINER
-from tests.support.browser import Guard, choose_files, idle
+from tests.support.browser import HEADINGS, Guard, choose_files, idle
 from tests.support.hostile import FILE_NAMES, PAYLOADS, SEGMENTS, hostile_workspace_json
 from tests.support.paths import ROOT
 from tests.support.serving import streamlit_server
+from tests.support.ui import ANALYSIS_SECTIONS as SECTIONS
 
-SECTIONS = (
-    "Buckets",
-    "Words by frequency",
-    "N-grams A vs B",
-    "Slices",
-    "Documents",
-    "Trust in differences",
-    "Metric disagreement",
-)
-HEADINGS = {
-    Task.OVERVIEW: "ScoreLens — overview",
-    Task.DATA: "Data",
-    Task.ANALYSIS: "Error analysis",
-    Task.EXPLORER: "Sentence explorer",
-    Task.SEGMENT: "Segment view",
-    Task.TEACH: "Teach: watch a score being computed",
-}
 # Elements a payload could turn into: links (HTML and SVG), images, scripts, frames, formulas, event handlers.
 MADE = """() => [...document.querySelectorAll(
         'a[href], a[*|href], img, image, script, iframe, object, embed, .katex, [onerror], [onload], [onclick], '

@@ -8,17 +8,8 @@ import time
 
 import pytest
 
-from dashboard.navigation import PAGES, Task
-from tests.support.browser import Guard, idle
-
-HEADINGS = {
-    Task.OVERVIEW: "ScoreLens — overview",
-    Task.DATA: "Data",
-    Task.ANALYSIS: "Error analysis",
-    Task.EXPLORER: "Sentence explorer",
-    Task.SEGMENT: "Segment view",
-    Task.TEACH: "Teach: watch a score being computed",
-}
+from dashboard.navigation import PAGES
+from tests.support.browser import HEADINGS, Guard, idle
 
 
 @pytest.mark.browser

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from dashboard.navigation import Task
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -23,6 +25,15 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# The heading each page opens with: it is drawn once the page's run has reached it.
+HEADINGS = {
+    Task.OVERVIEW: "ScoreLens — overview",
+    Task.DATA: "Data",
+    Task.ANALYSIS: "Error analysis",
+    Task.EXPLORER: "Sentence explorer",
+    Task.SEGMENT: "Segment view",
+    Task.TEACH: "Teach: watch a score being computed",
+}
 # Schemes that never reach a network: inline data, in-page objects, blank frames.
 LOCAL_SCHEMES = ("data", "blob", "about")
 
