@@ -283,7 +283,7 @@ with tab_external:
             + ")"
         )
         st.button(
-            f"Remove {name}",
+            f"Remove {escape_markdown(name)}",
             key=f"drop_external:{name}",
             on_click=change_external,
             args=(data.without_external(name), [m for m in state.metric_ids() if m != name], f"{name} removed"),
@@ -330,7 +330,7 @@ with tab_external:
                 st.info(escape_markdown(note), icon="ℹ️")
             replacing = " (replaces the loaded one)" if external.name in data.external else ""
             st.button(
-                f"Add metric {external.name}{replacing}",
+                f"Add metric {escape_markdown(external.name)}{replacing}",
                 key="load_external",
                 type="primary",
                 on_click=change_external,

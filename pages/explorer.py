@@ -23,6 +23,7 @@ from metrics.core.evaluation import Evaluation
 from metrics.core.language import length_unit, text_length
 from rendering.comparison import ComparedRow, comparison_html
 from rendering.tables import column_name, metric_labels, sentence_scores
+from rendering.text import escape_markdown
 
 PAGE_ROWS = 20  # rows of the side-by-side comparison per page
 NO_SCORE_FILTER = "(no score filter)"
@@ -136,7 +137,9 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
                 mask &= _within_range("range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
         if focus.compared:
             values = frame[focus.diff_column].to_numpy()
-            mask &= _within_range(f"{focus.diff_column} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column))
+            mask &= _within_range(
+                f"{escape_markdown(focus.diff_column)} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column)
+            )
     return mask
 
 
@@ -187,10 +190,10 @@ def table(view: pd.DataFrame, focus: Focus) -> None:
 
 def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focus: Focus) -> None:
     label, unit = focus.labels[focus.metric], length_unit(data.language)
-    st.subheader(f"{focus.a} and {focus.b} side by side", anchor=False)
+    st.subheader(f"{escape_markdown(focus.a)} and {escape_markdown(focus.b)} side by side", anchor=False)
     st.caption(
         f"In the order above. Highlighted: what one output has and the other lacks ({unit}); "
-        f"A − B is the difference of their {label}."
+        f"A − B is the difference of their {escape_markdown(label)}."
     )
     scores_a = evaluation.system(focus.a).segment_scores[focus.metric]
     scores_b = evaluation.system(focus.b).segment_scores[focus.metric]

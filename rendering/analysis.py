@@ -1,8 +1,8 @@
 """Tables and figures of the Analysis page, from the records of :mod:`metrics.analysis` (nothing is recomputed).
 
 Every user string that reaches a figure (system names, bucket labels from a metadata file) goes through
-:func:`rendering.text.escape_html`, as plotly interprets a subset of HTML in labels. Tables are DataFrames, which
-the app shows as text.
+:func:`rendering.text.escape_plotly`, as plotly interprets a subset of HTML in labels (and would show an HTML
+escape's ``&quot;`` as typed). Tables are DataFrames, which the app shows as text.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from metrics.analysis.ngrams import NgramContrast
 from metrics.analysis.scoring import BucketResult, significant
 from metrics.analysis.words import WordAccuracy
 from metrics.reports.analysis import BucketSection
-from rendering.text import escape_html
+from rendering.text import escape_plotly
 
 PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
@@ -73,14 +73,14 @@ def bucket_figure(
     intervals; a bar with a black outline differs significantly from the baseline in that bucket."""
     metric_ids = list(labels)
     order = _label_order(section.results)
-    shown = {label: escape_html(label) for label in order}
+    shown = {label: escape_plotly(label) for label in order}
     if section.bucketing.shared:  # every system has the same segments there: say how many under the label
-        shown = {r.label: f"{escape_html(r.label)}<br>n = {len(r.segments)}" for r in section.results}
+        shown = {r.label: f"{escape_plotly(r.label)}<br>n = {len(r.segments)}" for r in section.results}
     fig = make_subplots(
         rows=len(metric_ids),
         cols=1,
         shared_xaxes=True,
-        subplot_titles=[escape_html(labels[m]) for m in metric_ids],
+        subplot_titles=[escape_plotly(labels[m]) for m in metric_ids],
         vertical_spacing=110 / (160 + 260 * len(metric_ids)),  # room for the tick labels and the next title
     )
     for k, system in enumerate(systems):
@@ -110,8 +110,8 @@ def bucket_figure(
                             "width": [2 if m else 0 for m in marks],
                         },
                     },
-                    name=escape_html(system),
-                    legendgroup=escape_html(system),
+                    name=escape_plotly(system),
+                    legendgroup=escape_plotly(system),
                     showlegend=row == 1,
                     customdata=[
                         [e.n_segments, e.interval.lo, e.interval.hi, "" if e.p_value is None else f"{e.p_value:.4f}"]
@@ -125,9 +125,9 @@ def bucket_figure(
             )
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=[shown[label] for label in order],
                      showticklabels=True)  # fmt: skip
-    title = escape_html(section.bucketing.title if title is None else title)
+    title = escape_plotly(section.bucketing.title if title is None else title)
     if baseline is not None and section.bucketing.shared:
-        title += f" · outlined: differs from {escape_html(baseline)} (paired bootstrap p < {alpha:g})"
+        title += f" · outlined: differs from {escape_plotly(baseline)} (paired bootstrap p < {alpha:g})"
     fig.update_layout(
         barmode="group",
         title={"text": title, "font": {"size": 13}},
@@ -147,14 +147,14 @@ def counts_figure(section: BucketSection, systems: Sequence[str]) -> go.Figure:
         counts = {r.label: len(r.segments) for r in section.results if r.system == system}
         fig.add_trace(
             go.Bar(
-                x=[escape_html(label) for label in order],
+                x=[escape_plotly(label) for label in order],
                 y=[counts.get(label, 0) for label in order],
-                name=escape_html(system),
+                name=escape_plotly(system),
                 marker={"color": PALETTE[k % len(PALETTE)]},
                 hovertemplate="%{fullData.name} · %{x}: %{y} segments<extra></extra>",
             )
         )
-    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[escape_html(x) for x in order])
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[escape_plotly(x) for x in order])
     fig.update_layout(
         barmode="group",
         height=320,
@@ -192,7 +192,7 @@ def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.F
         mine = sorted((w for w in results if w.system == system), key=lambda w: w.position)
         fig.add_trace(
             go.Bar(
-                x=[escape_html(w.label) for w in mine],
+                x=[escape_plotly(w.label) for w in mine],
                 y=[w.fmeasure for w in mine],
                 error_y={
                     "type": "data",
@@ -201,7 +201,7 @@ def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.F
                     "thickness": 1,
                     "width": 2,
                 },
-                name=escape_html(system),
+                name=escape_plotly(system),
                 marker={"color": PALETTE[k % len(PALETTE)]},
                 customdata=[[w.matches, w.ref_words] for w in mine],
                 hovertemplate="%{fullData.name} · frequency %{x}: F = %{y:.4f}"
@@ -209,7 +209,7 @@ def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.F
             )
         )
     fig.update_xaxes(title="word frequency (occurrences)", type="category", categoryorder="array",
-                     categoryarray=[escape_html(x) for x in order])  # fmt: skip
+                     categoryarray=[escape_plotly(x) for x in order])  # fmt: skip
     fig.update_yaxes(title="word F-measure", range=[0, 1])
     fig.update_layout(barmode="group", height=420, margin={"l": 10, "r": 10, "t": 30, "b": 40})
     return fig

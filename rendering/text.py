@@ -9,6 +9,12 @@ from dataclasses import dataclass
 
 # Every character Markdown (CommonMark + GitHub extensions + Streamlit's LaTeX and colour syntax) gives meaning.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&\"'=^])")
+# What Streamlit turns into a link or an image in the text a Markdown parser leaves (escapes already undone), so that
+# a backslash cannot stop it: GitHub's autolink literals (``scheme://``, ``www.``, an address's ``@``), its logo
+# (``:streamlit:``) and Material icons (``:material/name:``). An invisible word joiner (U+2060) between the
+# characters does, and the text still reads and wraps as typed.
+_SELF_MARKUP = re.compile(r"(?=://)|(?<=[Ww][Ww][Ww])(?=\.)|(?=@)|(?<=:)(?=material[/_]|streamlit:)")
+WORD_JOINER = "\u2060"
 
 
 def escape_html(text: str) -> str:
@@ -25,8 +31,12 @@ def escape_plotly(text: str) -> str:
 
 
 def escape_markdown(text: str) -> str:
-    """Backslash-escape Markdown, HTML and LaTeX syntax so that text is shown literally by ``st.markdown``."""
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
+    """Backslash-escape Markdown, HTML and LaTeX syntax, and break what would become a link or an image by itself (a
+    bare ``http://…``, ``www.…`` or e-mail address, ``:streamlit:``, ``:material/…:``), so that text is shown
+    literally by ``st.markdown`` and every other element that renders Markdown (labels, captions, headings, tabs,
+    expanders, radio options, help)."""
+    defused = _SELF_MARKUP.sub(WORD_JOINER, text)
+    return _MD_SPECIAL.sub(r"\\\1", defused).replace("\n", "  \n")
 
 
 @dataclass(frozen=True)

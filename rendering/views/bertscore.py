@@ -15,7 +15,7 @@ from rendering.edits_html import counts_html
 from rendering.figures import PATH_COLOURS
 from rendering.heat_strip import heat_strip_html
 from rendering.parts import Part, note
-from rendering.text import escape_html
+from rendering.text import escape_plotly
 from rendering.view import ViewOptions, evidence_view
 
 MAX_SIDE = 80  # tokens per side drawn in the heatmap
@@ -32,7 +32,7 @@ def _shown_reference(ex: BERTScoreExplanation, options: ViewOptions) -> int:
 
 
 def _labels(tokens: Sequence[Token]) -> list[str]:
-    return [f"{k}:{escape_html(t.text)}" for k, t in enumerate(tokens)]
+    return [f"{k}:{escape_plotly(t.text)}" for k, t in enumerate(tokens)]
 
 
 def similarity_figure(ex: BERTScoreExplanation, match: ReferenceMatch, limit: int = MAX_SIDE) -> tuple[go.Figure, str]:

@@ -214,3 +214,23 @@ def test_hostile_names_stay_literal():
             assert_escaped_markdown(body)
         for spec in plotly_specs(at):
             assert SCRIPT not in spec and "<img" not in spec
+
+
+@pytest.mark.parametrize("section", ["Buckets", "Words by frequency", "Slices"])
+def test_quotes_and_ampersands_in_names_show_as_typed_in_the_charts(section):
+    """Plotly decodes ``&amp;``, ``&lt;``, ``&gt;`` but not ``&quot;`` (an HTML escape showed it literally): a
+    system called ``my "best" & <run>`` is ``my "best" &amp; &lt;run&gt;`` in every trace, never ``&quot;``."""
+    base = small_dataset()
+    name = 'my "best" & <run>'
+    systems = {(name if k == "alpha" else k): v for k, v in base.systems.items()}
+    data = Dataset(base.title, systems, base.refs, base.ref_names, base.source, base.default_metrics)
+    slices = (Slice('the "first" two', "segments 1-2", (0, 1)),)
+    at = _run(data, section, slices=slices)
+    specs = [json.loads(spec) for spec in plotly_specs(at)]
+    assert specs
+    for spec in specs:
+        assert "&quot;" not in json.dumps(spec) and "&#34;" not in json.dumps(spec)
+    names = {trace.get("name") for spec in specs for trace in spec["data"]}
+    assert 'my "best" &amp; &lt;run&gt;' in names
+    if section == "Slices":
+        assert any('the "first" two' in str(trace.get("x")) for spec in specs for trace in spec["data"])

@@ -1,61 +1,23 @@
 """Drive the real app in a real browser: ``streamlit run app.py`` in Chromium through Playwright.
 
 Skips with a printed reason where Chromium or Playwright is missing, except under CI (``SCORELENS_REQUIRE_BROWSER=1``,
-set by ``.ci/run``), where a missing browser is a failure.
+set by ``.ci/run``), where a missing browser is a failure (fixtures: tests/browser/conftest.py).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from dashboard.navigation import PAGES
+from tests.support.browser import choose_files as _choose_files
+from tests.support.browser import idle as _idle
 from tests.support.paths import ROOT
 from tests.support.serving import streamlit_server
 
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def _require_or_skip(reason: str) -> None:
-    if os.environ.get("SCORELENS_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"browser test required under CI but {reason}")
-    print(f"skipping real-browser test: {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
-    with streamlit_server() as server:
-        yield server.url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _require_or_skip("the playwright package is not installed")
-    if not Path(CHROMIUM).exists():
-        _require_or_skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield instance
-        instance.close()
 
 
 @pytest.mark.browser
@@ -77,13 +39,6 @@ def test_overview_table_in_chromium(app_url, browser):
 
 
 SAMPLE = ROOT / "assets" / "samples" / "wmt22-de-en"
-
-
-def _choose_files(page, label: str, files: list[Path]) -> None:
-    """Open the operating-system file chooser of the uploader labelled ``label`` and pick ``files``."""
-    with page.expect_file_chooser() as chooser:
-        page.locator(f"section[aria-label='{label}']").get_by_test_id("stBaseButton-secondary").click()
-    chooser.value.set_files([str(f) for f in files])
 
 
 @pytest.mark.browser
@@ -450,13 +405,6 @@ def _select(page, label: str, option: str) -> None:
 
 def _selected(page, label: str) -> str:
     return page.get_by_role("combobox", name=label, exact=True).input_value()
-
-
-def _idle(page) -> None:
-    """Wait until the app has finished its run (and its fragments' runs)."""
-    page.wait_for_timeout(500)
-    page.wait_for_function("!document.querySelector(\"[data-testid='stStatusWidget']\")", timeout=90_000)
-    page.wait_for_timeout(500)
 
 
 @pytest.mark.slow

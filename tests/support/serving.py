@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from tests.support.paths import ROOT
@@ -38,14 +39,16 @@ def streamlit_server(
     options: Sequence[str] = ("--server.headless", "true"),
     env: Mapping[str, str] | None = None,
     timeout: float = 60,
+    script: Path = ROOT / "app.py",
 ) -> Iterator[Server]:
-    """A fresh ``streamlit run app.py`` (cwd: the repository) with ``options``, stopped afterwards.
+    """A fresh ``streamlit run app.py`` (or another ``script``; cwd: the repository, so the project's
+    ``.streamlit/config.toml`` applies) with ``options``, stopped afterwards.
 
     Its standard input stays an open pipe nobody writes to, like a terminal nobody types in: a prompt blocks the
     start, which then fails showing what the server printed. Output goes to a file, so a chatty server never blocks
     on a full pipe."""
     port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), *options]
+    command = [sys.executable, "-m", "streamlit", "run", str(script), *options]
     command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(

@@ -21,6 +21,16 @@ IMG = "<img src=x onerror=alert(1)>"
 LINK = "[click](javascript:alert(1))"
 MATH = "$x$"
 PAYLOADS = (SCRIPT, IMG, LINK, MATH)
+# The Analysis page's sections, in its menu's order.
+ANALYSIS_SECTIONS = (
+    "Buckets",
+    "Words by frequency",
+    "N-grams A vs B",
+    "Slices",
+    "Documents",
+    "Trust in differences",
+    "Metric disagreement",
+)
 HOSTILE_LINE = f"the cat {SCRIPT} sat on {IMG} the mat {LINK} and {MATH} ."
 
 # Tags and attributes our rendering functions emit; anything else in an HTML element came from user text.

@@ -24,7 +24,7 @@ from rendering.edits_html import Step, alignment_html
 from rendering.figures import lcs_grid_figure, rankings_figure, ranks, scores_figure
 from rendering.ngram_view import Occurrence, status_of, token_units, unit_spans
 from rendering.tables import best_systems, groups_text, overview_table, sentence_scores, style_overview
-from rendering.text import Span, escape_markdown, highlight
+from rendering.text import WORD_JOINER, Span, escape_markdown, highlight
 from rendering.view import ViewOptions
 from tests.support.ui import assert_safe_html, parse_html
 
@@ -59,6 +59,23 @@ def test_escape_markdown_neutralises_links_math_and_html():
     for raw in ("[a]", "](", "$x$", "<b>", "*y*", ":red["):
         assert raw not in escaped
     assert escaped.replace("\\", "") == text
+
+
+def test_escape_markdown_breaks_addresses_and_icons_that_would_make_themselves():
+    """Streamlit finds GitHub's autolink literals, its logo and Material icons in the text after escapes are undone:
+    a word joiner (invisible) goes between the characters that start one, and the text otherwise reads as typed."""
+    for text, joined in (
+        ("see http://evil.invalid/x", "http\u2060://"),
+        ("HTTPS://evil.invalid", "HTTPS\u2060://"),
+        ("www.evil.invalid", "www\u2060."),
+        ("WWWW.evil.invalid", "WWWW\u2060."),
+        ("mail evil@evil.invalid", "evil\u2060@"),
+        ("logo :streamlit:", ":\u2060streamlit:"),
+        ("icon :material/bug_report:", ":\u2060material/"),
+    ):
+        shown = escape_markdown(text).replace("\\", "")
+        assert joined in shown and shown.replace(WORD_JOINER, "") == text
+    assert escape_markdown("plain words: 1.5 www") == "plain words\\: 1\\.5 www"
 
 
 def test_escape_latex():
