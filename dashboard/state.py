@@ -31,7 +31,7 @@ from dashboard.keys import (
     WIDGET_GENERATION,
 )
 from dashboard.samples import load_sample
-from dashboard.server_config import browser_selection, check_browser_options
+from dashboard.server_config import browser_selection, check_browser_options, refusal
 from dashboard.workspace import Settings
 from metrics.core.base import Metric, SegmentStats, expected_seconds, explain_segment
 from metrics.core.defaults import MetricChoice, choose_metrics
@@ -248,11 +248,13 @@ def apply_settings(loaded: Settings) -> list[str]:
         if unknown:  # no metric of the family has them: nothing could ever use them
             notes.append(f"options for {family} not applied: no {family} metric takes {', '.join(unknown)}")
             values = {name: value for name, value in values.items() if name not in unknown}
-        # As in the sidebar: the server must offer every value, the part that reaches the chosen metrics must build
-        # them, and the rest waits for its metric.
+        refused = {name: reason for name, value in values.items() if (reason := refusal(family, name, value))}
+        if refused:  # a value naming a server resource the server does not offer: left out, the rest applies
+            notes.append(f"not applied: {'; '.join(refused.values())}")
+            values = {name: value for name, value in values.items() if name not in refused}
+        # As in the sidebar: the part that reaches the chosen metrics must build them, the rest waits for its metric.
         members = [m for m in chosen if m in SPECS and SPECS[m].family == family]
         try:
-            check_browser_options({family: values})
             browser_selection(tuple(members), taken(members, {family: values}))
         except ValueError as err:
             notes.append(f"options for {family} not applied: {err}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,67 +143,85 @@ def test_the_server_refuses_every_hostile_value_before_a_selection_is_built(metr
 # ------------------------------------------------------------------------------------------------ from a browser
 
 
-@pytest.mark.parametrize(("metric_id", "family", "option"), OPTIONS, ids=IDS)
-def test_sidebar_widget_state_and_session_options_never_reach_a_file(
-    metric_id, family, option, hostile, configs, recording
-):
-    widget = f"opt:{family}:{option.name}"
+# Every option at once, one run per hostile value: a family's options all hold it, every metric that takes one is
+# chosen. The per-option messages are checked above without a page.
+METRIC_IDS = list(dict.fromkeys(metric_id for metric_id, _, _ in OPTIONS))
+
+
+def _all_at(value: str) -> dict[str, dict[str, str]]:
+    found: dict[str, dict[str, str]] = {}
+    for _, family, option in OPTIONS:
+        found.setdefault(family, {})[option.name] = value
+    return found
+
+
+def _held(at: AppTest, hostile: list[str]) -> list[str]:
+    """The hostile values the session's options still hold."""
+    stored = at.session_state.get("metric_options", {})
+    return [
+        f"{f}.{n}" for f, values in stored.items() for n, v in values.items() if isinstance(v, str) and v in hostile
+    ]
+
+
+def test_sidebar_widget_state_and_session_options_never_reach_a_file(hostile, configs, recording):
     for value in hostile:
-        at = app("pages/data.py", small_dataset(), [metric_id])
-        at.session_state[widget] = value
+        at = app("pages/data.py", small_dataset(), METRIC_IDS)
+        for _, family, option in OPTIONS:
+            at.session_state[f"opt:{family}:{option.name}"] = value  # the widget's state, as a browser sends it
         at.run()
-        # the session's options, as a tampered session or an old session would hold them
-        at = app("pages/data.py", small_dataset(), [metric_id], metric_options={family: {option.name: value}})
-        at.run()
+        assert _held(at, hostile) == []
+        # the session's options, as a tampered or an old session would hold them
+        at = app("pages/data.py", small_dataset(), METRIC_IDS, metric_options=_all_at(value)).run()
         assert not at.exception, at.exception
-        assert option.name not in at.session_state["metric_options"].get(family, {})
-        for box in at.sidebar.text_input:
-            assert box.key is None or not box.key.startswith(f"opt:{family}:{option.name}"), "offered as text"
+        assert _held(at, hostile) == []
+        assert [t.key for t in at.sidebar.text_input if (t.key or "").startswith("opt:")] == [], "offered as text"
     assert_untouched(recording, configs, hostile)
 
 
-@pytest.mark.parametrize(("metric_id", "family", "option"), OPTIONS, ids=IDS)
-def test_the_point_that_builds_metrics_refuses_what_the_session_holds(
-    metric_id, family, option, hostile, configs, recording
-):
+def _build(metric_ids: list[str], options: dict[str, dict[str, str]]) -> None:
+    """An app script that builds the chosen metrics from the session's options as every scored page does."""
+    import streamlit as st
+
+    from dashboard import state
+    from tests.support.ui import small_dataset
+
+    st.session_state["dataset"] = small_dataset()
+    st.session_state["metric_ids"] = metric_ids
+    st.session_state["metric_options"] = options
+    built, errors = state.metrics_for(state.dataset(), metric_ids)
+    st.write(sorted(built))
+    st.text("\n".join(errors))
+
+
+def test_the_point_that_builds_metrics_refuses_what_the_session_holds(hostile, configs, recording):
     """``dashboard.state.metrics_for`` (every scored page) checks the session's options itself, not trusting the
-    sidebar to have cleaned them: the metric is left out, its error names the option."""
-
-    def script(metric_id: str, family: str, name: str, value: str) -> None:
-        import streamlit as st
-
-        from dashboard import state
-        from tests.support.ui import small_dataset
-
-        st.session_state["dataset"] = small_dataset()
-        st.session_state["metric_ids"] = [metric_id]
-        st.session_state["metric_options"] = {family: {name: value}}
-        built, errors = state.metrics_for(state.dataset(), [metric_id])
-        st.write(sorted(built))
-        st.text("\n".join(errors))
-
+    sidebar to have cleaned them: each family's metrics are left out, the error names its option."""
     for value in hostile:
-        at = AppTest.from_function(script, args=(metric_id, family, option.name, value), default_timeout=60).run()
+        at = AppTest.from_function(_build, args=(METRIC_IDS, _all_at(value)), default_timeout=60).run()
         assert not at.exception, at.exception
-        assert at.json[0].value == "[]" or json.loads(at.json[0].value) == []
-        assert f"{family}.{option.name}: " in at.text[0].value
+        assert json.loads(at.json[0].value) == []
+        for family in _all_at(value):
+            assert re.search(rf"\b{family}\.\w+: ", at.text[0].value), at.text[0].value
     assert_untouched(recording, configs, hostile)
 
 
-@pytest.mark.parametrize(("metric_id", "family", "option"), OPTIONS, ids=IDS)
-def test_a_workspace_naming_a_server_path_is_refused_with_the_option_named(
-    metric_id, family, option, hostile, configs, recording
-):
+def test_a_workspace_naming_a_server_path_is_refused_with_the_option_named(hostile, configs, recording):
+    # a valid option of each family stays: only the refused values are left out
+    extra: dict[str, dict[str, Any]] = {}
+    for metric_id, family, _ in OPTIONS:
+        others = [o for o in config_options(metric_class(metric_id).Config) if o.kind == "int" and o.default]
+        extra.setdefault(family, {others[0].name: others[0].default + 1})
     for value in hostile:
-        settings = workspace.Settings((metric_id,), {family: {option.name: value}})
-        document = workspace.dumps(small_dataset(), settings).encode()
+        options = {family: {**values, **extra[family]} for family, values in _all_at(value).items()}
+        document = workspace.dumps(small_dataset(), workspace.Settings(tuple(METRIC_IDS), options)).encode()
         at = app("pages/data.py", small_dataset(), ["bleu"]).run()
         at.file_uploader(key="up_workspace").set_value(("ws.json", document, "application/json")).run()
         at.button(key="load_workspace").click().run()
         assert not at.exception, at.exception
         notes = " ".join(at.session_state[keys.DATA_NOTES.name])
-        assert f"{family}.{option.name}: " in notes, notes
-        assert option.name not in at.session_state["metric_options"].get(family, {})
+        for name in IDS:
+            assert f"{name}: " in notes, notes
+        assert at.session_state["metric_options"] == extra
     assert_untouched(recording, configs, hostile)
 
 
