@@ -11,13 +11,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from dashboard import keys, legacy_pages, state
 from dashboard.dataset import Dataset
-from dashboard.options import family_fields, family_values, unoffered, widget_value
-from dashboard.widgets import option_widget
+from dashboard.options import OptionField, family_fields, family_values, unoffered, widget_value
+from dashboard.server_config import ENV, MAX_FILE_OPTION_BYTES, server_config
+from dashboard.widgets import file_widget, model_widget, option_widget
+from metrics.core.config import Resource
 from metrics.core.evaluation import Evaluation
 from metrics.core.registry import SPECS
 from rendering.text import escape_markdown
@@ -64,12 +68,7 @@ def _options_panel(chosen: list[str]) -> None:
             panel.warning(
                 f"Not offered for the chosen metrics, back to the default: {escape_markdown(', '.join(refused))}"
             )
-        values = {
-            f.name: option_widget(
-                panel, f.shown, state.widget_key(f.key), widget_value(f, stored), f.choices, f.unavailable
-            )
-            for f in fields
-        }
+        values = {f.name: _field_widget(panel, f, stored) for f in fields}
         members = [m for m in chosen if SPECS[m].family == family]
         wanted = family_values(fields, values, stored, members)
         if wanted != stored:
@@ -78,9 +77,25 @@ def _options_panel(chosen: list[str]) -> None:
                 panel.error(f"Not applied: {escape_markdown(error)}")
 
 
+def _field_widget(panel: DeltaGenerator, f: OptionField, stored: dict[str, Any]) -> Any:
+    """One option's widget: a file comes as an upload and a model from the server's list, never as text."""
+    key, resource = state.widget_key(f.key), f.option.info.resource
+    if resource is Resource.FILE:
+        return file_widget(panel, f.shown, key, stored.get(f.name, f.default), MAX_FILE_OPTION_BYTES)
+    if resource is Resource.MODEL:
+        choices = server_config().choices(f.family, f.option)
+        chosen = model_widget(panel, f.shown, key, stored.get(f.name, f.default), choices)
+        if len(choices) == 1:
+            panel.caption(f"Other models are the server's to offer: its owner lists them in {ENV}.")
+        return chosen
+    return option_widget(panel, f.shown, key, widget_value(f, stored), f.choices, f.unavailable)
+
+
 def _sidebar() -> None:
     data = state.dataset()
     with st.sidebar:
+        if server_config().error:  # its text names a server path: the server's log has it
+            st.error(f"The server's model list ({ENV}) could not be read; only the default models are offered.")
         st.markdown(f"**{escape_markdown(data.title)}**")
         st.caption(f"{len(data.systems)} systems · {len(data)} segments · {len(data.refs)} reference(s)")
         offered = list(state.offered_metrics())

@@ -31,6 +31,7 @@ from dashboard.keys import (
     WIDGET_GENERATION,
 )
 from dashboard.samples import load_sample
+from dashboard.server_config import browser_selection, check_browser_options, refusal
 from dashboard.workspace import Settings
 from metrics.core.base import Metric, SegmentStats, expected_seconds, explain_segment
 from metrics.core.defaults import MetricChoice, choose_metrics
@@ -211,11 +212,13 @@ def options() -> dict[str, dict[str, Any]]:
 
 
 def set_family_options(family: str, values: dict[str, Any]) -> str | None:
-    """Keep ``values`` as ``family``'s options, unless the chosen metrics refuse the part that reaches them: then
+    """Keep ``values`` as ``family``'s options, unless the server refuses one (a value naming a server resource it
+    does not offer, :mod:`dashboard.server_config`) or the chosen metrics refuse the part that reaches them: then
     nothing changes and the error, which names the option, is returned."""
     ids = [m for m in metric_ids() if m in SPECS]
     try:
-        Selection(tuple(ids), taken(ids, {family: values}))
+        check_browser_options({family: values})
+        browser_selection(tuple(ids), taken(ids, {family: values}))
     except ValueError as err:
         return str(err)
     current = options()
@@ -245,10 +248,14 @@ def apply_settings(loaded: Settings) -> list[str]:
         if unknown:  # no metric of the family has them: nothing could ever use them
             notes.append(f"options for {family} not applied: no {family} metric takes {', '.join(unknown)}")
             values = {name: value for name, value in values.items() if name not in unknown}
+        refused = {name: reason for name, value in values.items() if (reason := refusal(family, name, value))}
+        if refused:  # a value naming a server resource the server does not offer: left out, the rest applies
+            notes.append(f"not applied: {'; '.join(refused.values())}")
+            values = {name: value for name, value in values.items() if name not in refused}
         # As in the sidebar: the part that reaches the chosen metrics must build them, the rest waits for its metric.
         members = [m for m in chosen if m in SPECS and SPECS[m].family == family]
         try:
-            Selection(tuple(members), taken(members, {family: values}))
+            browser_selection(tuple(members), taken(members, {family: values}))
         except ValueError as err:
             notes.append(f"options for {family} not applied: {err}")
             continue
@@ -315,7 +322,7 @@ def selection(ids: Sequence[str]) -> tuple[Selection, list[str]]:
             chosen.remove(metric_id)
     while True:
         try:
-            return Selection(tuple(chosen), taken(chosen, options())), errors
+            return browser_selection(chosen, taken(chosen, options())), errors
         except OptionError as err:
             left_out = [m for m in chosen if SPECS[m].family == err.family]
             if not left_out:  # not the chosen metrics' fault: leaving one out would not help

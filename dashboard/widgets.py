@@ -1,18 +1,22 @@
 """Widgets the pages share: the widget of one metric option, drawn from its metadata (the sidebar's options and the
-Teach page's what-ifs are both drawn here, so they share labels, help, bounds, steps and choice labels), select
+Teach page's what-ifs are both drawn here, so they share labels, help, bounds, steps and choice labels), the widgets
+of an option that names a server resource (an upload, a select box of the server's models: never a text box), select
 boxes whose choice outlives the page, and the row chosen in a table."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.typing import DataframeState
 
+from dashboard.intake import megabytes, upload_name
 from dashboard.keys import Choice, all_among, among
 from metrics.core.config import Option
+from metrics.core.upload import Upload
+from metrics.io.inputs import InputError, parse_segments
 from rendering.text import escape_markdown
 
 T = TypeVar("T")
@@ -60,7 +64,10 @@ def option_widget(
     """Draw ``option``'s widget in ``where`` starting from ``value`` (the widget's own state wins once it has one)
     and return its value: a checkbox, a text box, a select box of ``choices`` (those that can run here;
     ``unavailable`` says why the others are not offered), a number box within the option's bounds (an optional number
-    may be left empty, which is ``None``), or a text box for a list of numbers (``"0.4, 0.3, 0.2, 0.1"``)."""
+    may be left empty, which is ``None``), or a text box for a list of numbers (``"0.4, 0.3, 0.2, 0.1"``). An option
+    that names a server resource has widgets of its own (:func:`model_widget`, :func:`file_widget`)."""
+    if option.info.resource is not None:
+        raise TypeError(f"option {option.name!r} names a server resource: never offer it as text")
     if option.kind == "bool":
         return where.checkbox(option.label, value=bool(value), key=key, help=option.help)
     if option.kind == "text":
@@ -98,6 +105,57 @@ def option_widget(
         option.label, **numbers, format="%d" if number is int else "%g", key=key, help=option.help
     )
     return None if chosen is None else number(chosen)
+
+
+def model_widget(where: DeltaGenerator, option: Option, key: str, value: Any, choices: Mapping[str, str]) -> str:
+    """A select box of the models the server offers for ``option`` (value → label: the labels are shown, never the
+    values), starting from ``value`` when it is one of them; another value goes back to the first choice, said
+    without repeating it."""
+    offered = list(choices)
+    known = isinstance(value, str) and value in choices
+    if not known:
+        where.warning(
+            f"{escape_markdown(option.label)}: the model chosen before is not offered here; back to the default."
+        )
+    chosen = where.selectbox(
+        option.label,
+        offered,
+        index=offered.index(value) if known else 0,
+        format_func=lambda v: choices.get(v, "?"),
+        key=key,
+        help=option.help,
+    )
+    return str(chosen) if chosen in choices else offered[0]
+
+
+def file_widget(where: DeltaGenerator, option: Option, key: str, value: Any, limit: int) -> Any:
+    """An uploader for an option that names a file: the file's bytes, read in memory and checked the way the metric
+    will read them (one sentence per line), as an :class:`Upload` of at most ``limit`` bytes. With no file in the
+    uploader an earlier upload (``value``) stays until the user goes back to the default; anything else that is
+    not an upload is the default. A file that is too large or unreadable is said, and the earlier upload kept."""
+    earlier = value if isinstance(value, Upload) else option.default
+    sent = where.file_uploader(option.label, type=["txt"], key=key, help=option.help)
+    if sent is None:
+        if not isinstance(value, Upload):
+            return earlier
+        where.caption(f"Uses {escape_markdown(value.name)} ({megabytes(len(value.data))}), uploaded earlier.")
+        if where.button(f"Use {option.choice_label(option.default)} instead", key=f"{key}:default"):
+            return option.default
+        return value
+    name, data = upload_name(sent), sent.getvalue()
+    if len(data) > limit:
+        where.error(
+            f"{escape_markdown(name)} has {megabytes(len(data))}, more than the {megabytes(limit)} it may have."
+        )
+        return earlier
+    upload = Upload(name, data)
+    if upload != value:  # read it once, when it is new: the metric reads it the same way
+        try:
+            parse_segments(data, name)
+        except InputError as err:
+            where.error(escape_markdown(str(err)))
+            return earlier
+    return upload
 
 
 def chosen_row(event: DeltaGenerator | DataframeState, n_rows: int) -> int | None:

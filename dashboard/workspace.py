@@ -1,11 +1,16 @@
 """The whole workspace — data and settings — as one JSON document, so a refreshed browser loses nothing saved.
 
 Loading is strict: anything malformed raises :class:`InputError` naming the file and the offending field, and the
-caller keeps what was loaded before.
+caller keeps what was loaded before. Loading reads the document alone: an option that names a file holds the file's
+content (an :class:`~metrics.core.upload.Upload`, saved as ``{"upload": name, "base64": bytes}``), and whether the
+server takes an option's value is the app's check when it applies the settings
+(:func:`dashboard.server_config.check_browser_options`).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 from collections.abc import Mapping
@@ -16,6 +21,7 @@ import numpy as np
 
 from dashboard.dataset import Dataset
 from metrics.analysis.slices import Slice
+from metrics.core.upload import Upload
 from metrics.families.external.scores import from_document, to_document
 from metrics.io.inputs import InputError
 from metrics.io.metadata import Metadata
@@ -50,7 +56,10 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
         "external": [to_document(scores) for scores in dataset.external.values()],
         "settings": {
             "metrics": list(settings.metrics),
-            "options": {family: dict(values) for family, values in settings.options.items()},
+            "options": {
+                family: {name: _option_document(value) for name, value in values.items()}
+                for family, values in settings.options.items()
+            },
             "view": dict(settings.view),
             "slices": [
                 {"name": s.name, "description": s.description, "segments": list(s.segments)} for s in settings.slices
@@ -59,6 +68,26 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def _option_document(value: Any) -> Any:
+    """An option's value as JSON: an uploaded file as its name and bytes."""
+    if isinstance(value, Upload):
+        return {"upload": value.name, "base64": base64.b64encode(value.data).decode("ascii")}
+    return value
+
+
+def _option_value(value: Any, where: str, source: str) -> Any:
+    """An option's value from JSON: an object is an uploaded file (:func:`_option_document`)."""
+    if not isinstance(value, dict):
+        return value
+    name, data = value.get("upload"), value.get("base64")
+    if set(value) != {"upload", "base64"} or not isinstance(name, str) or not isinstance(data, str):
+        raise InputError(source, f'{where} must be a value or an uploaded file {{"upload": name, "base64": bytes}}')
+    try:
+        return Upload(name, base64.b64decode(data, validate=True))
+    except binascii.Error:
+        raise InputError(source, f"{where}: the uploaded file's bytes are not base64") from None
 
 
 def _human_document(human: HumanScores | None) -> dict[str, Any] | None:
@@ -173,9 +202,15 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
     if not isinstance(raw, dict):
         raise InputError(source, "'settings' must be an object")
     metrics = _strings(raw.get("metrics", []), "settings.metrics", source)
-    options = raw.get("options", {})
-    if not isinstance(options, dict) or not all(isinstance(v, dict) for v in options.values()):
+    raw_options = raw.get("options", {})
+    if not isinstance(raw_options, dict) or not all(isinstance(v, dict) for v in raw_options.values()):
         raise InputError(source, "settings.options must map metric families to objects")
+    options = {
+        family: {
+            name: _option_value(value, f"settings.options.{family}.{name}", source) for name, value in values.items()
+        }
+        for family, values in raw_options.items()
+    }
     view = raw.get("view", {})
     if not isinstance(view, dict):
         raise InputError(source, "settings.view must be an object")

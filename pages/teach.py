@@ -8,9 +8,11 @@ from typing import Any
 import streamlit as st
 
 from dashboard import keys
+from dashboard.server_config import check_browser_options
 from dashboard.sidebar import page_setup
 from dashboard.widgets import option_widget
 from metrics.core.base import Metric
+from metrics.core.registry import SPECS
 from metrics.core.selection import metric_key
 from rendering import lessons, teach
 from rendering.teach_classics import Classic, by_key, classics_for
@@ -185,6 +187,8 @@ def _metric(
 
 
 def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
+    # The what-ifs never offer an option that names a server resource; the server refuses one all the same.
+    check_browser_options({SPECS[metric_id].family: opts})
     chosen, lesson_opts = teach.what_if(metric_id, opts)
     fresh = chosen.metric(metric_id)
     metric = _metric(metric_key(metric_id, fresh), data.refs_hash, fresh, data.refs)

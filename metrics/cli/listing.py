@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from metrics.core.config import Option, config_options
+from metrics.core.config import Option, Resource, config_options
 from metrics.core.registry import SPECS, MetricSpec
 
 
@@ -25,6 +25,10 @@ def cli_value(value: Any) -> str:
 def _values(option: Option) -> str:
     if option.kind == "bool":
         return "true or false"
+    if option.info.resource is Resource.FILE:
+        return "a file path"
+    if option.info.resource is Resource.MODEL:
+        return "a model folder"
     if option.kind == "text":
         return "text"
     if option.kind == "choice":

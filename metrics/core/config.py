@@ -17,10 +17,14 @@ import functools
 import importlib.util
 import math
 import numbers
+import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Literal, TypeVar
+
+from metrics.core.upload import Upload
 
 C = TypeVar("C")
 
@@ -32,10 +36,12 @@ def _coerce(name: str, value: Any, target: Any) -> Any:
     """Convert ``value`` to the field type ``target``; strings come from the command line."""
     origin = typing.get_origin(target)
     args = typing.get_args(target)
-    if origin is typing.Union or (origin is not None and type(None) in args):
-        if value is None or (isinstance(value, str) and value.lower() in {"none", "null", ""}):
+    if origin is typing.Union or origin is types.UnionType:
+        if type(None) in args and (value is None or (isinstance(value, str) and value.lower() in {"none", "null", ""})):
             return None
-        inner = [a for a in args if a is not type(None)]
+        if isinstance(value, Upload) and Upload in args:  # a file option given the file's content, not its path
+            return value
+        inner = [a for a in args if a not in (type(None), Upload)]
         return _coerce(name, value, inner[0])
     if origin is typing.Literal:
         for choice in args:
@@ -151,6 +157,15 @@ class Requirement:
         return f"needs {self.module} ({self.install})"
 
 
+class Resource(Enum):
+    """What a text option names on the machine that runs the metric. The command line and the library take such a
+    value as given (the user owns the machine); a front end that serves other people (the app) never takes it as
+    text from them: a file comes as an :class:`~metrics.core.upload.Upload`, a model from the server's own list."""
+
+    FILE = "file"  # a file the metric reads (a training corpus); the field also takes an Upload
+    MODEL = "model"  # a model name or folder the metric loads
+
+
 @dataclass(frozen=True)
 class OptionInfo:
     """What a front end needs to offer one config field: label, help, bounds, labels of choices, and which choices
@@ -158,6 +173,7 @@ class OptionInfo:
 
     ``low_open`` makes ``low`` exclusive (σ > 0). ``work_bound`` marks a bound on computing work rather than a
     scoring choice: it changes a result only on inputs that exceed it, so a what-if on one sentence shows nothing.
+    ``resource`` marks a text option that names something on the machine (a file, a model folder).
     """
 
     label: str
@@ -169,6 +185,7 @@ class OptionInfo:
     needs: Mapping[Any, Requirement] = field(default_factory=dict)
     low_open: bool = False
     work_bound: bool = False
+    resource: Resource | None = None
 
     def unavailable(self, choice: Any) -> str | None:
         """Why ``choice`` cannot run here (``None`` when it can)."""
@@ -193,9 +210,12 @@ def option(
     needs: Mapping[Any, Requirement] | None = None,
     low_open: bool = False,
     work_bound: bool = False,
+    resource: Resource | None = None,
 ) -> Any:
     """A config field with its option metadata: ``tokenize: Tokenizer = option("13a", label="Tokenizer", …)``."""
-    info = OptionInfo(label, help, low, high, step, dict(choice_labels or {}), dict(needs or {}), low_open, work_bound)
+    info = OptionInfo(
+        label, help, low, high, step, dict(choice_labels or {}), dict(needs or {}), low_open, work_bound, resource
+    )
     return dataclasses.field(default=default, metadata={_OPTION: info})
 
 
@@ -255,12 +275,14 @@ def _plain(x: float) -> str:
 
 def _kind(name: str, hint: Any) -> tuple[OptionKind, tuple[Any, ...], bool]:
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is typing.Union or (origin is not None and type(None) in args):
+    if origin is typing.Union or origin is types.UnionType:
         inner = [a for a in args if a is not type(None)]
+        if inner == [str, Upload]:  # a file option: its path, or its content (Resource.FILE)
+            inner = [str]
         if len(inner) != 1:
             raise TypeError(f"option {name!r}: unsupported type {hint!r}")
         kind, choices, _ = _kind(name, inner[0])
-        return kind, choices, True
+        return kind, choices, type(None) in args
     if origin is Literal:
         return "choice", args, False
     if origin is tuple and args == (float, Ellipsis):
@@ -291,6 +313,8 @@ def _derive_options(cls: type) -> tuple[Option, ...]:
         if info is None:
             raise TypeError(f"{cls.__name__}.{f.name} has no option metadata; declare it with option(...)")
         kind, choices, optional = _kind(f.name, hints[f.name])
+        if (Upload in typing.get_args(hints[f.name])) != (info.resource is Resource.FILE):
+            raise TypeError(f"{cls.__name__}.{f.name}: a field takes an Upload exactly when it names a file")
         result.append(Option(f.name, kind, f.default, info, choices, optional))
     return tuple(result)
 
@@ -311,7 +335,7 @@ def _check_value(opt: Option, value: Any) -> None:
             raise ValueError(f"option {name!r}: {value!r} is not a boolean (true/false)")
         return
     if opt.kind == "text":
-        if not isinstance(value, str):
+        if not isinstance(value, str) and not (isinstance(value, Upload) and info.resource is Resource.FILE):
             raise ValueError(f"option {name!r}: expected text, got {value!r}")
         return
     if opt.kind == "floats":

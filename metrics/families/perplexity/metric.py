@@ -36,14 +36,15 @@ from metrics.core.base import (
     segment_refs,
     segments_text,
 )
-from metrics.core.config import check_options, option
+from metrics.core.config import Resource, check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.extras import NEURAL
 from metrics.core.tokens import Token, locate
 from metrics.core.traits import Traits
+from metrics.core.upload import Upload
 from metrics.families.perplexity.causal import causal_lm
 from metrics.families.perplexity.ngram import EOS, NgramModel, Smoothing
-from metrics.io.inputs import InputError, read_segments
+from metrics.io.inputs import InputError, parse_segments, read_segments
 
 Model = Literal["witten-bell", "kneser-ney", "causal"]
 VERSION = "scorelens-0.1.0"
@@ -79,13 +80,19 @@ class PerplexityConfig:
         high=1.0,
         step=0.05,
     )
-    corpus: str = option(
+    corpus: str | Upload = option(
         "",
         label="Training corpus file",
         help="A text file, one sentence per line, to train the n-gram model on; empty: the loaded references.",
+        choice_labels={"": "the loaded references"},
+        resource=Resource.FILE,
     )
     causal_model: str = option(
-        "", label="Causal LM folder", help="A local Hugging Face causal LM (with model: causal)."
+        "",
+        label="Causal LM folder",
+        help="A local Hugging Face causal LM (with model: causal).",
+        choice_labels={"": "none"},
+        resource=Resource.MODEL,
     )
 
     def __post_init__(self) -> None:
@@ -119,7 +126,7 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
     def __init__(self, config: PerplexityConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self._ngram: NgramModel | None = None
-        self._trained_on: tuple[tuple[str | None, ...], ...] | str | None = None
+        self._trained_on: tuple[tuple[str | None, ...], ...] | str | Upload | None = None
         self._lock = threading.Lock()
 
     @property
@@ -146,13 +153,15 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         """Train the n-gram model on the references (unless it trains on a corpus file or is a causal LM)."""
         if self.config.model == "causal":
             return
-        key: tuple[tuple[str | None, ...], ...] | str = (
+        key: tuple[tuple[str | None, ...], ...] | str | Upload = (
             self.config.corpus if self.config.corpus else tuple(tuple(stream) for stream in refs)
         )
         with self._lock:
             if key == self._trained_on:
                 return
-            if self.config.corpus:
+            if isinstance(self.config.corpus, Upload):
+                sentences = list(parse_segments(self.config.corpus.data, self.config.corpus.name).texts)
+            elif self.config.corpus:
                 sentences = list(read_segments(self.config.corpus).texts)
             else:
                 sentences = [r for i in range(len(refs[0]) if refs else 0) for r in segment_refs(refs, i)]
@@ -237,20 +246,26 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
     def _model_label(self) -> str:
         if self.config.model == "causal":
             return f"causal LM {Path(self.config.causal_model).name}"
-        source = f"corpus file {Path(self.config.corpus).name}" if self.config.corpus else "the references"
+        source = f"corpus file {self._corpus_name()}" if self.config.corpus else "the references"
         return f"{self.config.order}-gram {self.config.model} (unk cutoff {self.config.unk_cutoff}) trained on {source}"
+
+    def _corpus_name(self) -> str:
+        corpus = self.config.corpus
+        return Path(corpus.name if isinstance(corpus, Upload) else corpus).name
 
     def signature(self) -> str:
         if self.config.model == "causal":
             return f"lm:causal|model:{Path(self.config.causal_model).name}|tok:model|eos:yes|version:{VERSION}"
         smoothing = "wb" if self.config.model == "witten-bell" else f"kn-d{self.config.discount:g}"
         train = "refs"
-        if self.config.corpus:
+        if isinstance(self.config.corpus, Upload):
+            train = f"file:{self._corpus_name()}:sha256:{self.config.corpus.digest[:12]}"
+        elif self.config.corpus:
             try:
                 digest = hashlib.sha256(Path(self.config.corpus).read_bytes()).hexdigest()[:12]
             except OSError as err:
                 raise InputError(self.config.corpus, f"cannot read file ({err.strerror or err})") from None
-            train = f"file:{Path(self.config.corpus).name}:sha256:{digest}"
+            train = f"file:{self._corpus_name()}:sha256:{digest}"
         return (
             f"lm:{smoothing}|order:{self.config.order}|unk:{self.config.unk_cutoff}|train:{train}|tok:split"
             f"|ref:nltk-3.10.4|version:{VERSION}"

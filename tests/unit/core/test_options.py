@@ -25,7 +25,9 @@ def test_every_config_field_is_an_option_with_sound_metadata(cls: type) -> None:
     assert [o.name for o in options] == [f.name for f in dataclasses.fields(cls)]
     for opt in options:
         assert opt.label and opt.help, opt.name
-        assert set(opt.info.choice_labels) <= set(opt.choices), opt.name
+        # choice labels name choices; an option naming a server resource labels its default (what empty stands for)
+        labelled = set(opt.choices) | ({opt.default} if opt.info.resource is not None else set())
+        assert set(opt.info.choice_labels) <= labelled, opt.name
         assert set(opt.info.needs) <= set(opt.choices), opt.name
         if opt.kind in ("int", "float") and opt.default is not None:
             low, high = opt.info.low, opt.info.high
