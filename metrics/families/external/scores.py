@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, display_name
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, display_name, json_line
 
 SYSTEM = "system"
 SEGMENT = "segment"
@@ -187,10 +187,7 @@ def _rows_jsonl(text: str, collector: _Collector) -> list[str]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             raise InputError(collector.source, "empty line in a JSON-lines file", number)
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(collector.source, f"not valid JSON ({err.msg} at column {err.colno})", number) from None
+        value = json_line(line, collector.source, number)
         if not isinstance(value, dict):
             raise InputError(collector.source, f"expected an object, got {type(value).__name__}", number)
         for key in (SYSTEM, SEGMENT, SCORE):
@@ -261,15 +258,8 @@ def parse_external(
         raise InputError(source, f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
     if not data.strip():
         raise InputError(source, "file is empty")
-    notes = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-        notes.append(f"{source}: removed a UTF-8 byte-order mark")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(source, "not valid UTF-8", data.count(b"\n", 0, err.start) + 1) from None
-    text = text.replace("\r\n", "\n")
+    notes: list[str] = []
+    text = decode_text(data, source, notes)
     collector = _Collector(source, systems, n_segments, one_based)
     suffix = Path(source).suffix.lower()
     if suffix in {".jsonl", ".ndjson"}:
