@@ -181,16 +181,28 @@ def check_json_nesting(text: str, source: str, first_line: int = 1, start: int =
 
 
 def json_line(line: str, source: str, number: int) -> Any:
-    """Line ``number`` of JSON-lines file ``source`` as json decodes it, its length and nesting bounded first."""
+    """Line ``number`` of JSON-lines file ``source`` as json decodes it, its length and nesting bounded first; an
+    object naming a key twice is refused (json would keep the last silently)."""
     if len(line) > MAX_LINE_CHARS:
         raise InputError(
             source, f"line has {len(line):,} characters, more than the limit of {MAX_LINE_CHARS:,}", number
         )
     check_json_nesting(line, source, number)
     try:
-        return json.loads(line)
+        value = json.loads(line)
     except json.JSONDecodeError as err:
         raise InputError(source, f"not valid JSON ({err.msg} at column {err.colno})", number) from None
+    if isinstance(value, dict) and line.count(":") > len(value):  # fewer keys than colons: maybe one twice
+        json.loads(line, object_pairs_hook=lambda pairs: _unique_keys(pairs, source, number))
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]], source: str, number: int) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        twice = next(key for k, (key, _) in enumerate(pairs) if key in dict(pairs[:k]))
+        raise InputError(source, f"the key {twice[:40]!r} appears twice in one object", number)
+    return found
 
 
 def _lines(text: str) -> list[str]:
@@ -298,16 +310,27 @@ def _compiled_jsonl(data: bytes, source: str, key: str, first_line: int) -> list
     return cast(list[str], texts)
 
 
-def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> list[str]:
-    # Rows end at "\n" only (no newline translation): a carriage return is data inside a quoted field, and an
-    # error naming its line outside one, where the csv module would otherwise start a new row at it.
-    reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=delimiter)
+# The csv module refuses a field over 131,072 characters by default: a segment may have up to MAX_LINE_CHARS.
+csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_BYTES))
+
+
+def table_rows(text: str, source: str, delimiter: str, newline: str = "") -> list[list[str]]:
+    """The rows of a CSV/TSV ``text``; a row the csv module cannot read is an error naming the line. With
+    ``newline="\n"`` rows end at ``\n`` only: a carriage return is data inside a quoted field and an error outside
+    one, where the csv module would otherwise start a new row at it."""
+    reader = csv.reader(io.StringIO(text, newline=newline), delimiter=delimiter)
     try:
-        rows = list(reader)
-    except csv.Error:
-        raise InputError(
-            source, "a carriage return (CR) outside quotes would end the row; put that field in quotes", reader.line_num
-        ) from None
+        return list(reader)
+    except csv.Error as err:
+        if "new-line character" in str(err):
+            why = "a carriage return (CR) outside quotes would end the row; put that field in quotes"
+        else:
+            why = f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} row ({err})"
+        raise InputError(source, why, reader.line_num) from None
+
+
+def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> list[str]:
+    rows = table_rows(text, source, delimiter, newline="\n")
     if not rows:
         raise InputError(source, "the table is empty")
     header = rows[0]
@@ -359,7 +382,7 @@ def parse_segments(data: bytes, source: str, *, column: str | None = None, json_
     if suffix in TABLE_SUFFIXES:
         notes: list[str] = []
         texts = _parse_table(decode_text(data, source, notes), source, column, "\t" if suffix == ".tsv" else ",")
-        _check_line_lengths(texts, source)
+        _check_line_lengths(texts, source, 2)  # a table's segment k is on row k + 1, after the header
         notes += _blank_note(texts, source, "row", 2)  # a table's segment k is on row k + 1, after the header
         segments = Segments(display_name(source), tuple(texts), tuple(notes), source)
     else:

@@ -9,14 +9,12 @@ number is written as JSON writes it; ``null`` is the empty string).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, _lines, decode_text, json_line
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, _lines, decode_text, json_line, table_rows
 
 SUFFIXES = (".tsv", ".csv", ".jsonl", ".ndjson")
 
@@ -40,7 +38,7 @@ class Metadata:
 
 
 def _table(text: str, source: str, delimiter: str) -> tuple[list[str], list[list[str]]]:
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    rows = table_rows(text, source, delimiter)
     if not rows:
         raise InputError(source, "the table is empty")
     header = rows[0]
