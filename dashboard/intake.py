@@ -149,15 +149,11 @@ def assemble(
     notes = tuple(note for f in [*refs, *systems, *([source] if source else [])] for note in f.notes)
     if not refs:
         assert base is not None  # assemble_problems refuses this case
-        added = {s.name: s.texts for s in systems}  # Segments.name is already the display name
+        # Segments.name is already the display name; two files of one name are both kept, numbered apart.
+        added = dict(zip(_unique_names(systems, list(base.systems)), (s.texts for s in systems), strict=True))
         grown = base.with_systems(added)
         return replace(grown, source=grown.source if source is None else source.texts, notes=base.notes + notes)
-    names: list[str] = []
-    for s in systems:
-        names.append(unique_name(s.name, names))
-    ref_names: list[str] = []
-    for r in refs:
-        ref_names.append(unique_name(r.name, ref_names))
+    names, ref_names = _unique_names(systems), _unique_names(refs)
     return Dataset(
         title=title,
         systems={name: s.texts for name, s in zip(names, systems, strict=True)},
@@ -167,6 +163,14 @@ def assemble(
         default_metrics=tuple(default_metrics) if default_metrics else None,
         notes=notes,
     )
+
+
+def _unique_names(files: Sequence[Segments], taken: Sequence[str] = ()) -> list[str]:
+    """The files' names, ``name (2)``… where one is in ``taken`` or an earlier file's."""
+    names: list[str] = []
+    for f in files:
+        names.append(unique_name(f.name, [*taken, *names]))
+    return names
 
 
 def assemble_problems(

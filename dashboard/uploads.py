@@ -100,6 +100,9 @@ def uploader(label: str, key: str, *, multiple: bool = False, **options: Any) ->
     if errors:
         release(files)
         refused[key] = [str(error) for error in errors]
+        others = [upload_name(f) for f in files if not any(upload_name(f) == e.source for e in errors)]
+        if others:
+            refused[key].append(f"{label}: emptied, with {', '.join(others)}; upload again the files you need")
         keys.UPLOADER_GENERATIONS.set({**generations, key: generation + 1})
     keys.UPLOAD_REFUSALS.set(refused)
     if errors:

@@ -5,6 +5,7 @@ what is loaded."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -99,8 +100,10 @@ tab_upload, tab_paste, tab_sample, tab_human, tab_external, tab_workspace = st.t
 )
 
 
-def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
-    """Parse each upload (tables get a column chooser); results are memoized per content and column."""
+def parsed_files(role: str, uploads: list, used: set[Any]) -> list[intake.Parsed]:
+    """Parse each upload (tables get a column chooser); results are memoized per content and column, and the memo
+    keys of these files added to ``used`` (the memo keeps only the files in the uploaders: a file released from an
+    uploader must not stay in memory parsed)."""
     memo = keys.PARSE_MEMO.get({})
     keys.PARSE_MEMO.set(memo)
     results = []
@@ -119,9 +122,8 @@ def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
                 )
         memo_key = (name, hash(content), column)
         if memo_key not in memo:
-            if len(memo) > 64:
-                memo.clear()
             memo[memo_key] = intake.parse_upload(name, content, column=column)
+        used.add(memo_key)
         results.append(memo[memo_key])
     return results
 
@@ -151,9 +153,11 @@ with tab_upload:
     ref_uploads = uploads.uploader("References", f"up_refs{suffix}", multiple=True)
     sys_uploads = uploads.uploader("System outputs", f"up_systems{suffix}", multiple=True)
     src_uploads = uploads.uploader("Source (optional)", f"up_source{suffix}")
-    refs = parsed_files("ref", ref_uploads)
-    systems = parsed_files("sys", sys_uploads)
-    source = parsed_files("src", src_uploads)
+    used: set[Any] = set()
+    refs = parsed_files("ref", ref_uploads, used)
+    systems = parsed_files("sys", sys_uploads, used)
+    source = parsed_files("src", src_uploads, used)
+    keys.PARSE_MEMO.set({k: v for k, v in keys.PARSE_MEMO.get({}).items() if k in used})
     report([*refs, *systems, *source])
     good_refs = [p.segments for p in refs if p.segments is not None]
     good_systems = [p.segments for p in systems if p.segments is not None]
