@@ -168,7 +168,7 @@ def check_json_nesting(text: str, source: str, first_line: int = 1, start: int =
         return
     depth = 0
     for token in _JSON_TOKEN.finditer(text, start, stop):
-        bracket = token.group()
+        bracket = text[token.start()]  # a string's first character is its quote
         if bracket in ("[", "{"):
             depth += 1
             if depth > MAX_JSON_DEPTH:
