@@ -144,9 +144,11 @@ def report(parsed: list[intake.Parsed]) -> None:
 with tab_upload:
     st.caption(
         "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
-        '(a string, a list of sentences, or an object with a "text" field per line). UTF-8; up to '
-        f"{intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file (the command line `scorelens score` reads up to "
-        f"{intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems are added to the loaded data."
+        '(a string, a list of sentences, or an object with a "text" field per line). UTF-8 (UTF-16 is read when the '
+        f"file starts with its byte-order mark); up to {intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file and "
+        f"{intake.megabytes(uploads.MAX_SESSION_UPLOAD_BYTES)} for the files not yet loaded (the command line "
+        f"`scorelens score` reads files up to {intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems "
+        "are added to the loaded data."
     )
     round_ = keys.UPLOAD_ROUND.get(0)
     suffix = f":{round_}" if round_ else ""

@@ -41,7 +41,7 @@ MAX_LINE_CHARS = 1_000_000
 # below Python's recursion limit (1,000 frames), of which the app's own stack takes about 100.
 MAX_JSON_DEPTH = 64
 _BOM = b"\xef\xbb\xbf"
-_UTF16_BOMS = {b"\xff\xfe": "UTF-16 little-endian", b"\xfe\xff": "UTF-16 big-endian"}
+UTF16_BOMS = {b"\xff\xfe": "UTF-16 little-endian", b"\xfe\xff": "UTF-16 big-endian"}
 
 
 class InputError(ValueError):
@@ -88,9 +88,9 @@ def decode_text(data: bytes, source: str, notes: list[str], first_line: int = 1)
     """The text of ``data`` (file ``source``; a run of its lines from ``first_line`` on), with ``\n`` line breaks:
     UTF-8, or UTF-16 after its byte-order mark; what was converted is added to ``notes`` (module docstring)."""
     bom = data[:2] if first_line == 1 else b""
-    if bom in _UTF16_BOMS:
-        text = _decode_utf16(data, source, _UTF16_BOMS[bom])
-        notes.append(f"{source}: read as {_UTF16_BOMS[bom]} (the file starts with its byte-order mark)")
+    if bom in UTF16_BOMS:
+        text = _decode_utf16(data, source, UTF16_BOMS[bom])
+        notes.append(f"{source}: read as {UTF16_BOMS[bom]} (the file starts with its byte-order mark)")
         if "\x00" in text:
             at = text.index("\x00")
             raise InputError(source, "contains a NUL character; expected text", text.count("\n", 0, at) + first_line)
@@ -295,7 +295,7 @@ def _compiled_jsonl(data: bytes, source: str, key: str, first_line: int) -> list
     (an object per line: Python reads the whole file faster); and when a line is in error, so that reading the whole file
     reports the first error as it always does."""
     compiled = kernel("jsonl")
-    if compiled is None or b"\r" in data or data.startswith((_BOM, *_UTF16_BOMS)):
+    if compiled is None or b"\r" in data or data.startswith((_BOM, *UTF16_BOMS)):
         return None
     texts, left = compiled.segments(data)
     if len(left) * 8 > len(texts):
