@@ -11,9 +11,9 @@ Line breaks are ``\n`` alone, as sacrebleu reads files (``open(…, newline="\n"
 becomes ``\n``, and a bare carriage return inside a line stays in the segment as a character, where every tokenizer
 that splits on whitespace treats it as a space (sacrebleu's regression test expects ``"you \r doing"`` to score as
 ``"you doing"``); the character metrics (CER, chrF with ``whitespace=true``) count it, as their references would.
-One exception: a file with carriage returns and no ``\n`` at all has old Mac OS line ends, and each carriage return
-is read as a line break (a one-line file with a stray carriage return and no final newline is read as two lines; the
-segment counts then disagree and say so). All of these are reported as notes. In a CSV/TSV table, where a bare
+One exception: a file with no ``\n`` at all that ends with a carriage return or has more than one has old Mac OS
+line ends, and each carriage return is read as a line break. A single carriage return inside the only line of a file
+(sacrebleu's "control character" regression case) stays a character. All of these are reported as notes. In a CSV/TSV table, where a bare
 carriage return would end a row, it must be inside a quoted field.
 
 JSON is bounded before it is parsed: a value nested deeper than :data:`MAX_JSON_DEPTH` would exhaust Python's
@@ -134,10 +134,16 @@ def _decode_utf16(data: bytes, source: str, encoding: str) -> str:
         ) from None
 
 
+def old_mac_line_ends(text: str) -> bool:
+    """Whether ``text``, a whole file, has old Mac OS line ends: no LF, and a CR that ends it or more than one (a
+    single CR inside the only line stays a character, as sacrebleu reads it)."""
+    return "\n" not in text and (text.endswith("\r") or text.count("\r") > 1)
+
+
 def _line_breaks(text: str, source: str, notes: list[str], first_line: int) -> str:
     if "\r" not in text:  # one character is looked for much faster than two: most files have no CR at all
         return text
-    if "\n" not in text and first_line == 1:
+    if first_line == 1 and old_mac_line_ends(text):
         notes.append(
             f"{source}: read carriage returns (CR) as line breaks: the file has no LF, so it has old Mac OS line ends"
         )
