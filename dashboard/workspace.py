@@ -90,6 +90,7 @@ def _human(value: Any, source: str) -> HumanScores | None:
         return None
     if not isinstance(value, dict) or not isinstance(value.get("scores"), dict) or not value["scores"]:
         raise InputError(source, "'human' must be an object with a non-empty 'scores' object")
+    _unknown(value, frozenset({"source", "scores"}), "human", source)
     scores = {}
     for name, values in value["scores"].items():
         ok = isinstance(values, list) and all(
