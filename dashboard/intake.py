@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dashboard.dataset import Dataset, unique_name
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments, parse_segments, table_columns
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments, decode_text, parse_segments, table_columns
 from metrics.stats.human import HumanScores, parse_human_scores
 
 # Each session holds its uploads in memory. Measured on 2 cores: a 100 MB reference and a 100 MB system (CNN/DM
@@ -149,15 +149,11 @@ def assemble(
     notes = tuple(note for f in [*refs, *systems, *([source] if source else [])] for note in f.notes)
     if not refs:
         assert base is not None  # assemble_problems refuses this case
-        added = {s.name: s.texts for s in systems}  # Segments.name is already the display name
+        # Segments.name is already the display name; two files of one name are both kept, numbered apart.
+        added = dict(zip(_unique_names(systems, list(base.systems)), (s.texts for s in systems), strict=True))
         grown = base.with_systems(added)
         return replace(grown, source=grown.source if source is None else source.texts, notes=base.notes + notes)
-    names: list[str] = []
-    for s in systems:
-        names.append(unique_name(s.name, names))
-    ref_names: list[str] = []
-    for r in refs:
-        ref_names.append(unique_name(r.name, ref_names))
+    names, ref_names = _unique_names(systems), _unique_names(refs)
     return Dataset(
         title=title,
         systems={name: s.texts for name, s in zip(names, systems, strict=True)},
@@ -167,6 +163,14 @@ def assemble(
         default_metrics=tuple(default_metrics) if default_metrics else None,
         notes=notes,
     )
+
+
+def _unique_names(files: Sequence[Segments], taken: Sequence[str] = ()) -> list[str]:
+    """The files' names, ``name (2)``… where one is in ``taken`` or an earlier file's."""
+    names: list[str] = []
+    for f in files:
+        names.append(unique_name(f.name, [*taken, *names]))
+    return names
 
 
 def assemble_problems(
@@ -196,18 +200,15 @@ def assemble_problems(
 def parse_human_upload(
     name: str, data: bytes, base: Dataset, ids: Segments | None = None
 ) -> tuple[HumanScores, list[str]]:
-    """Human judgments (``metrics.stats.human`` format) of the loaded systems, and notes on what was left out.
+    """Human judgments (``metrics.stats.human`` format) of the loaded systems, and notes on what was converted or left out.
 
     ``ids`` (e.g. THumB's ``image_ids.txt``) gives the id of each segment; without it ``seg_id`` is the line number.
     Raises :class:`InputError` naming the file (and line); judgments of systems not loaded are left out with a note.
     """
     if len(data) > MAX_UPLOAD_BYTES:
         raise too_large(name, len(data))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(name, "not valid UTF-8 (the only encoding tried); re-save the file as UTF-8", line) from None
+    notes: list[str] = []
+    text = decode_text(data, name, notes)
     segment_ids = None
     if ids is not None:
         if len(ids) != len(base):
@@ -222,7 +223,6 @@ def parse_human_upload(
             name,
             f"judges {', '.join(human.systems)}; none of them is loaded (loaded: {', '.join(base.systems)})",
         )
-    notes = []
     ignored = [system for system in human.systems if system not in kept]
     if ignored:
         notes.append(f"{name}: judgments of systems not loaded were left out: {', '.join(ignored)}")

@@ -116,6 +116,11 @@ PARSE_MEMO: Key[dict[Any, Any]] = Key("parse_memo")  # parsed uploads by content
 UPLOAD_ROUND: Key[int] = Key("upload_round")
 HUMAN_ROUND: Key[int] = Key("human_round")
 EXTERNAL_ROUND: Key[int] = Key("external_round")
+# Uploads (dashboard/uploads.py): the files admitted, the refusals shown beside each uploader, and each uploader's
+# generation (a new one empties it after a refusal).
+UPLOADS_SEEN: Key[frozenset[str]] = Key("uploads_seen")
+UPLOAD_REFUSALS: Key[dict[str, list[str]]] = Key("upload_refusals")
+UPLOADER_GENERATIONS: Key[dict[str, int]] = Key("uploader_generations")
 
 # ---------------------------------------------------------------------------------------------------------- Teach
 TEACH_METRIC: Key[str] = Key("teach_metric")

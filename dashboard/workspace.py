@@ -1,7 +1,10 @@
 """The whole workspace — data and settings — as one JSON document, so a refreshed browser loses nothing saved.
 
 Loading is strict: anything malformed raises :class:`InputError` naming the file and the offending field, and the
-caller keeps what was loaded before. Loading reads the document alone: an option that names a file holds the file's
+caller keeps what was loaded before. A workspace is data: it is read by ``json`` alone (nothing is executed or
+unpickled), bounded before parsing (size, nesting), and every field must have its type and shape — no key the format
+does not define, no NaN or infinity, no whole number beyond 2**53, no name longer than :data:`MAX_NAME_CHARS` and no
+segment longer than a segment file's line may be. An option that names a file holds the file's
 content (an :class:`~metrics.core.upload.Upload`, saved as ``{"upload": name, "base64": bytes}``), and whether the
 server takes an option's value is the app's check when it applies the settings
 (:func:`dashboard.server_config.check_browser_options`).
@@ -23,12 +26,23 @@ from dashboard.dataset import Dataset
 from metrics.analysis.slices import Slice
 from metrics.core.upload import Upload
 from metrics.families.external.scores import from_document, to_document
-from metrics.io.inputs import InputError
+from metrics.io.inputs import (
+    MAX_FILE_BYTES,
+    MAX_LINE_CHARS,
+    InputError,
+    check_json_nesting,
+    decode_text,
+)
 from metrics.io.metadata import Metadata
 from metrics.stats.human import HumanScores
 
 FORMAT = "scorelens-workspace"
 VERSION = 1
+MAX_NAME_CHARS = 1_000  # a title, a name, an option's text: longer is not a name but a payload
+MAX_WHOLE = 2**53  # the largest whole number a float (and a browser's JavaScript) holds exactly
+MAX_OPTION_VALUES = 64  # a list-valued option (e.g. ROUGE-W's weights) holds a few numbers
+_KEYS = frozenset({"format", "version", "title", "references", "systems", "source", "human", "external", "settings"})
+_SETTINGS_KEYS = frozenset({"metrics", "options", "view", "slices", "metadata"})
 
 
 @dataclass(frozen=True)
@@ -77,19 +91,6 @@ def _option_document(value: Any) -> Any:
     return value
 
 
-def _option_value(value: Any, where: str, source: str) -> Any:
-    """An option's value from JSON: an object is an uploaded file (:func:`_option_document`)."""
-    if not isinstance(value, dict):
-        return value
-    name, data = value.get("upload"), value.get("base64")
-    if set(value) != {"upload", "base64"} or not isinstance(name, str) or not isinstance(data, str):
-        raise InputError(source, f'{where} must be a value or an uploaded file {{"upload": name, "base64": bytes}}')
-    try:
-        return Upload(name, base64.b64decode(data, validate=True))
-    except binascii.Error:
-        raise InputError(source, f"{where}: the uploaded file's bytes are not base64") from None
-
-
 def _human_document(human: HumanScores | None) -> dict[str, Any] | None:
     """Human scores as JSON: ``null`` for a segment without a judgment (JSON has no NaN)."""
     if human is None:
@@ -105,6 +106,7 @@ def _human(value: Any, source: str) -> HumanScores | None:
         return None
     if not isinstance(value, dict) or not isinstance(value.get("scores"), dict) or not value["scores"]:
         raise InputError(source, "'human' must be an object with a non-empty 'scores' object")
+    _unknown(value, frozenset({"source", "scores"}), "human", source)
     scores = {}
     for name, values in value["scores"].items():
         ok = isinstance(values, list) and all(
@@ -132,8 +134,9 @@ def _metadata(value: Any, n_segments: int, source: str) -> Metadata | None:
     if not isinstance(columns, dict) or not columns:
         raise InputError(source, "settings.metadata must be an object with a non-empty 'columns' object")
     values = {}
+    _unknown(value, frozenset({"source", "columns"}), "settings.metadata", source)
     for name, column in columns.items():
-        where = f"settings.metadata.columns[{name!r}]"
+        where = f"settings.metadata.columns[{_name(name, 'a settings.metadata column name', source)[:40]!r}]"
         values[name] = _strings(column, where, source)
         if len(values[name]) != n_segments:
             raise InputError(source, f"{where} has {len(values[name])} values but the data has {n_segments} segments")
@@ -149,6 +152,9 @@ def _slices(value: Any, n_segments: int, source: str) -> tuple[Slice, ...]:
         where = f"settings.slices[{k}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise InputError(source, f"{where} must be an object with a string 'name'")
+        _unknown(item, frozenset({"name", "description", "segments"}), where, source)
+        _name(item["name"], f"{where}.name", source)
+        _name(item.get("description", ""), f"{where}.description", source)
         segments = item.get("segments")
         if not isinstance(segments, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in segments):
             raise InputError(source, f"{where}.segments must be a list of 0-based segment numbers")
@@ -163,10 +169,119 @@ def _slices(value: Any, n_segments: int, source: str) -> tuple[Slice, ...]:
     return tuple(found)
 
 
-def _strings(value: Any, where: str, source: str) -> tuple[str, ...]:
+def _strings(value: Any, where: str, source: str, limit: int = MAX_LINE_CHARS) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
         raise InputError(source, f"{where} must be a list of strings")
+    longest = max(map(len, value), default=0)
+    if longest > limit:
+        raise InputError(source, f"{where} holds a string of {longest:,} characters, more than the limit of {limit:,}")
     return tuple(value)
+
+
+def _name(value: Any, where: str, source: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_NAME_CHARS:
+        raise InputError(source, f"{where} must be a string of at most {MAX_NAME_CHARS:,} characters")
+    return value
+
+
+def _unknown(document: Mapping[str, Any], known: frozenset[str], where: str, source: str) -> None:
+    unknown = [key for key in document if key not in known]
+    if unknown:
+        listed = ", ".join(repr(key[:40]) for key in unknown[:5])
+        raise InputError(source, f"{where} has keys a workspace does not define: {listed}")
+
+
+_OPTION_SHAPES = (
+    f"must be null, true/false, a number, a text, a list of at most {MAX_OPTION_VALUES} numbers or an uploaded file "
+    '{"upload": name, "base64": bytes}'
+)
+
+
+def _option_value(value: Any, where: str, source: str) -> Any:
+    """An option's value as the sidebar stores it: null, true/false, a number, a text, a list of numbers or an
+    uploaded file (:func:`_option_document`)."""
+    if isinstance(value, dict):
+        return _uploaded(value, where, source)
+    if value is None or isinstance(value, bool | int | float):
+        return value  # numbers were bounded while parsing
+    if isinstance(value, str):
+        return _name(value, where, source)
+    numbers = isinstance(value, list) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    if numbers and len(value) <= MAX_OPTION_VALUES:
+        return value
+    raise InputError(source, f"{where} {_OPTION_SHAPES}")
+
+
+def _uploaded(value: dict[str, Any], where: str, source: str) -> Upload:
+    name, data = value.get("upload"), value.get("base64")
+    if set(value) != {"upload", "base64"} or not isinstance(name, str) or not isinstance(data, str):
+        raise InputError(source, f"{where} {_OPTION_SHAPES}")
+    try:
+        return Upload(_name(name, where, source), base64.b64decode(data, validate=True))
+    except binascii.Error:
+        raise InputError(source, f"{where}: the uploaded file's bytes are not base64") from None
+
+
+def _options(value: Any, source: str) -> dict[str, dict[str, Any]]:
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        raise InputError(source, "settings.options must map metric families to objects")
+    options: dict[str, dict[str, Any]] = {}
+    for family, values in value.items():
+        _name(family, "a metric family in settings.options", source)
+        options[family] = {
+            _name(name, f"an option name of settings.options[{family!r}]", source): _option_value(
+                option, f"settings.options[{family!r}][{name!r}]", source
+            )
+            for name, option in values.items()
+        }
+    return options
+
+
+def _view(value: Any, source: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputError(source, "settings.view must be an object")
+    _unknown(value, frozenset({"baseline", "segment"}), "settings.view", source)
+    if "baseline" in value:
+        _name(value["baseline"], "settings.view.baseline", source)
+    segment = value.get("segment", 0)
+    if isinstance(segment, bool) or not isinstance(segment, int):
+        raise InputError(source, "settings.view.segment must be a whole number")
+    return dict(value)
+
+
+def _parse(text: str | bytes, source: str) -> Any:
+    """The JSON document, bounded before and while parsing: no NaN or infinity (JSON has neither) and no whole
+    number beyond :data:`MAX_WHOLE` is accepted (Python would make one of any size, and a float of 1e999 is
+    infinite)."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(source, f"file has {len(text):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
+    if isinstance(text, bytes):
+        text = decode_text(text, source, [])
+    check_json_nesting(text, source)
+    document_text = text
+
+    def refuse(token: str, why: str) -> InputError:
+        line = document_text.count("\n", 0, max(document_text.find(token), 0)) + 1
+        return InputError(source, f"the number {token[:40]} {why}", line)
+
+    def whole(token: str) -> int:
+        if len(token.lstrip("-")) > 16 or abs(int(token)) > MAX_WHOLE:
+            raise refuse(token, f"is beyond the limit of {MAX_WHOLE:,}")
+        return int(token)
+
+    def real(token: str) -> float:
+        number = float(token)
+        if not math.isfinite(number):
+            raise refuse(token, "is too large for a float")
+        return number
+
+    def constant(token: str) -> float:
+        raise refuse(token, "is not JSON (NaN and Infinity have no place in a workspace)")
+
+    try:
+        return json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
+    except json.JSONDecodeError as err:
+        raise InputError(source, f"not a valid JSON workspace ({err.msg})", err.lineno) from None
 
 
 def _streams(document: Mapping[str, Any], key: str, source: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -177,20 +292,19 @@ def _streams(document: Mapping[str, Any], key: str, source: str) -> list[tuple[s
     for k, item in enumerate(items, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise InputError(source, f"{key}[{k}] must be an object with a string 'name'")
+        _unknown(item, frozenset({"name", "segments"}), f"{key}[{k}]", source)
+        _name(item["name"], f"{key}[{k}].name", source)
         streams.append((item["name"], _strings(item.get("segments"), f"{key}[{k}].segments", source)))
     return streams
 
 
 def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, Settings]:
-    try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        line = getattr(err, "lineno", None)
-        raise InputError(source, f"not a valid JSON workspace ({getattr(err, 'msg', err)})", line) from None
+    document = _parse(text, source)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise InputError(source, f'not a ScoreLens workspace (expected "format": "{FORMAT}")')
     if document.get("version") != VERSION:
         raise InputError(source, f"workspace version {document.get('version')!r} is not supported (expected {VERSION})")
+    _unknown(document, _KEYS, "the workspace", source)
     refs = _streams(document, "references", source)
     systems = _streams(document, "systems", source)
     names = [name for name, _ in systems]
@@ -198,24 +312,14 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
         raise InputError(source, "two systems have the same name")
     raw_source = document.get("source")
     src = None if raw_source is None else _strings(raw_source, "source", source)
-    raw = document.get("settings") or {}
+    raw = document.get("settings", {})
     if not isinstance(raw, dict):
         raise InputError(source, "'settings' must be an object")
-    metrics = _strings(raw.get("metrics", []), "settings.metrics", source)
-    raw_options = raw.get("options", {})
-    if not isinstance(raw_options, dict) or not all(isinstance(v, dict) for v in raw_options.values()):
-        raise InputError(source, "settings.options must map metric families to objects")
-    options = {
-        family: {
-            name: _option_value(value, f"settings.options.{family}.{name}", source) for name, value in values.items()
-        }
-        for family, values in raw_options.items()
-    }
-    view = raw.get("view", {})
-    if not isinstance(view, dict):
-        raise InputError(source, "settings.view must be an object")
-    title = document.get("title")
-    title = title if isinstance(title, str) else "Workspace"
+    _unknown(raw, _SETTINGS_KEYS, "settings", source)
+    metrics = _strings(raw.get("metrics", []), "settings.metrics", source, MAX_NAME_CHARS)
+    options = _options(raw.get("options", {}), source)
+    view = _view(raw.get("view", {}), source)
+    title = _name(document.get("title", "Workspace"), "'title'", source)
     human = _human(document.get("human"), source)
     raw_external = document.get("external", [])
     if not isinstance(raw_external, list):

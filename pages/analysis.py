@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import analysis as compute
-from dashboard import keys, navigation, segment_metadata, slices, state
+from dashboard import keys, navigation, segment_metadata, slices, state, uploads
 from dashboard.dataset import Dataset
 from dashboard.keys import Choice, Key, among, within
 from dashboard.navigation import Task
@@ -252,11 +252,12 @@ def show_words(scope: Scope) -> None:
     with c1:
         metric_id = word_metric(scope, keys.AN_WORDS_METRIC)
     with c2:
-        training = st.file_uploader(
+        corpora = uploads.uploader(
             "Count frequencies in a training corpus (one segment per line; else the references)",
+            "an_words_corpus",
             type=["txt"],
-            key="an_words_corpus",
         )
+    training = corpora[0] if corpora else None
     corpus, corpus_name = None, None
     if training is not None:
         try:
@@ -499,11 +500,12 @@ def choose_baseline(where: Any, names: list[str]) -> str:
 
 
 def metadata_upload(data: Dataset) -> None:
-    upload = st.file_uploader(
+    found = uploads.uploader(
         "A TSV, CSV or JSON-lines file with a header (or keys) and one row per segment",
+        "an_meta_file",
         type=[s.lstrip(".") for s in SUFFIXES],
-        key="an_meta_file",
     )
+    upload = found[0] if found else None
     if upload is not None and keys.AN_METADATA_FILE.get(None) != upload.file_id:
         try:
             segment_metadata.replace(parse_metadata(upload.getvalue(), upload.name, len(data)))

@@ -4,10 +4,14 @@ what is loaded."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from dashboard import intake, keys, state, workspace
+from dashboard import intake, keys, state, uploads, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
@@ -96,8 +100,10 @@ tab_upload, tab_paste, tab_sample, tab_human, tab_external, tab_workspace = st.t
 )
 
 
-def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
-    """Parse each upload (tables get a column chooser); results are memoized per content and column."""
+def parsed_files(role: str, uploads: list, used: set[Any]) -> list[intake.Parsed]:
+    """Parse each upload (tables get a column chooser); results are memoized per content and column, and the memo
+    keys of these files added to ``used`` (the memo keeps only the files in the uploaders: a file released from an
+    uploader must not stay in memory parsed)."""
     memo = keys.PARSE_MEMO.get({})
     keys.PARSE_MEMO.set(memo)
     results = []
@@ -116,9 +122,8 @@ def parsed_files(role: str, uploads: list) -> list[intake.Parsed]:
                 )
         memo_key = (name, hash(content), column)
         if memo_key not in memo:
-            if len(memo) > 64:
-                memo.clear()
             memo[memo_key] = intake.parse_upload(name, content, column=column)
+        used.add(memo_key)
         results.append(memo[memo_key])
     return results
 
@@ -139,18 +144,22 @@ def report(parsed: list[intake.Parsed]) -> None:
 with tab_upload:
     st.caption(
         "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
-        '(a string, a list of sentences, or an object with a "text" field per line). UTF-8; up to '
-        f"{intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file (the command line `scorelens score` reads up to "
-        f"{intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems are added to the loaded data."
+        '(a string, a list of sentences, or an object with a "text" field per line). UTF-8 (UTF-16 is read when the '
+        f"file starts with its byte-order mark); up to {intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file and "
+        f"{intake.megabytes(uploads.MAX_SESSION_UPLOAD_BYTES)} for the files not yet loaded (the command line "
+        f"`scorelens score` reads files up to {intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems "
+        "are added to the loaded data."
     )
     round_ = keys.UPLOAD_ROUND.get(0)
     suffix = f":{round_}" if round_ else ""
-    ref_uploads = st.file_uploader("References", accept_multiple_files=True, key=f"up_refs{suffix}")
-    sys_uploads = st.file_uploader("System outputs", accept_multiple_files=True, key=f"up_systems{suffix}")
-    src_upload = st.file_uploader("Source (optional)", key=f"up_source{suffix}")
-    refs = parsed_files("ref", ref_uploads or [])
-    systems = parsed_files("sys", sys_uploads or [])
-    source = parsed_files("src", [src_upload] if src_upload else [])
+    ref_uploads = uploads.uploader("References", f"up_refs{suffix}", multiple=True)
+    sys_uploads = uploads.uploader("System outputs", f"up_systems{suffix}", multiple=True)
+    src_uploads = uploads.uploader("Source (optional)", f"up_source{suffix}")
+    used: set[Any] = set()
+    refs = parsed_files("ref", ref_uploads, used)
+    systems = parsed_files("sys", sys_uploads, used)
+    source = parsed_files("src", src_uploads, used)
+    keys.PARSE_MEMO.set({k: v for k, v in keys.PARSE_MEMO.get({}).items() if k in used})
     report([*refs, *systems, *source])
     good_refs = [p.segments for p in refs if p.segments is not None]
     good_systems = [p.segments for p in systems if p.segments is not None]
@@ -158,7 +167,7 @@ with tab_upload:
     bad = [p for p in [*refs, *systems, *source] if not p.ok]
     # Without every reference meant for them, the systems would be checked against other references (the loaded
     # data's) and fail on a segment count that says nothing about them.
-    refs_missing = any(not p.ok for p in refs)
+    refs_missing = any(not p.ok for p in refs) or uploads.was_refused(f"up_refs{suffix}")
     if sys_uploads or ref_uploads:
         problems = [] if refs_missing else intake.assemble_problems(good_refs, good_systems, good_source, base=data)
         for problem in problems:
@@ -174,6 +183,7 @@ with tab_upload:
                 note for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for note in f.notes
             ]
             keys.UPLOAD_ROUND.set(round_ + 1)
+            uploads.release([*ref_uploads, *sys_uploads, *src_uploads])
             adopt(new, notes, keep_metrics=True)
 
 
@@ -228,8 +238,10 @@ with tab_human:
             adopt(data.with_human(None), keep_metrics=True)
     human_round = keys.HUMAN_ROUND.get(0)
     human_suffix = f":{human_round}" if human_round else ""
-    human_upload = st.file_uploader("Human scores (.jsonl)", key=f"up_human{human_suffix}")
-    ids_upload = st.file_uploader("Segment ids (optional, one per line)", key=f"up_human_ids{human_suffix}")
+    human_uploads = uploads.uploader("Human scores (.jsonl)", f"up_human{human_suffix}")
+    ids_uploads = uploads.uploader("Segment ids (optional, one per line)", f"up_human_ids{human_suffix}")
+    human_upload = human_uploads[0] if human_uploads else None
+    ids_upload = ids_uploads[0] if ids_uploads else None
     if human_upload is not None:
         human_name = intake.upload_name(human_upload)
         try:
@@ -254,14 +266,18 @@ with tab_human:
                 st.info(escape_markdown(note), icon="ℹ️")
             if st.button("Attach these human scores", key="load_human", type="primary"):
                 keys.HUMAN_ROUND.set(human_round + 1)
+                uploads.release([*human_uploads, *ids_uploads])
                 adopt(with_human, [f"human scores {human_name} attached", *human_notes], keep_metrics=True)
 
 
-def change_external(new: Dataset, metric_ids: list[str], what: str, notes: tuple[str, ...] = ()) -> None:
-    """Button callback: adopt the data with an external metric added or removed, and choose the metrics — here,
-    before the sidebar's metric box is drawn, so that the box shows the new choice."""
+def change_external(
+    new: Dataset, metric_ids: list[str], what: str, notes: tuple[str, ...] = (), read: Sequence[UploadedFile] = ()
+) -> None:
+    """Button callback: adopt the data with an external metric added (from the file ``read``) or removed, and choose
+    the metrics — here, before the sidebar's metric box is drawn, so that the box shows the new choice."""
     if what.endswith("added"):
         keys.EXTERNAL_ROUND.set(keys.EXTERNAL_ROUND.get(0) + 1)
+        uploads.release(read)
     state.set_dataset(new, keep_metrics=True)
     state.set_metric_ids(metric_ids)
     st.session_state[state.widget_key(keys.METRICS_BOX)] = state.metric_ids()
@@ -290,9 +306,10 @@ with tab_external:
         )
     external_round = keys.EXTERNAL_ROUND.get(0)
     external_suffix = f":{external_round}" if external_round else ""
-    external_upload = st.file_uploader(
-        "External scores", type=["jsonl", "ndjson", "tsv", "csv"], key=f"up_external{external_suffix}"
+    external_uploads = uploads.uploader(
+        "External scores", f"up_external{external_suffix}", type=["jsonl", "ndjson", "tsv", "csv"]
     )
+    external_upload = external_uploads[0] if external_uploads else None
     if external_upload is not None:
         c1, c2, c3 = st.columns([2, 2, 2])
         metric_name = c1.text_input("Metric name", default_name(external_upload.name), key="external_name")
@@ -339,6 +356,7 @@ with tab_external:
                     list(dict.fromkeys([*state.metric_ids(), external.name])),
                     f"{external.name} added",
                     external.notes,
+                    external_uploads,
                 ),
             )
 
@@ -351,7 +369,8 @@ with tab_workspace:
         "application/json",
         key="download_workspace",
     )
-    saved = st.file_uploader("Load a workspace file", type=["json"], key="up_workspace")
+    saved_uploads = uploads.uploader("Load a workspace file", "up_workspace", type=["json"])
+    saved = saved_uploads[0] if saved_uploads else None
     if saved is not None and st.button("Load workspace", key="load_workspace", type="primary"):
         saved_name = intake.upload_name(saved)
         try:
@@ -360,6 +379,7 @@ with tab_workspace:
             show_error(err)
         else:
             state.set_dataset(new)
+            uploads.release(saved_uploads)
             notes = state.apply_settings(loaded)
             keys.DATA_NOTES.set([f"workspace {saved_name} loaded", *notes])
             st.rerun()

@@ -19,6 +19,10 @@ from rendering.teach_classics import Classic, by_key, classics_for
 from rendering.text import escape_markdown
 
 MAX_REFS = 8
+# A lesson derives every step on screen for a sentence or a few: a derivation of longer text is unreadable, and some
+# (TER's shifts, METEOR's alignment) take time that grows faster than the text. Streamlit keeps a text box to its
+# max_chars on the server too (a longer value is cut there), so no text reaches a lesson longer than this.
+MAX_CHARS = 5_000
 OWN = "(your own text)"
 
 data = page_setup("teach")
@@ -128,6 +132,7 @@ hyp = st.text_area(
     "Hypothesis (system output)",
     key=keys.TEACH_HYP.name,
     height=80,
+    max_chars=MAX_CHARS,
     on_change=_edited,
     help="New lines separate sentences (ROUGE-Lsum).",
 )
@@ -135,7 +140,7 @@ nrefs = int(st.number_input("Number of references", 1, MAX_REFS, key=keys.TEACH_
 ref_cols = st.columns(min(nrefs, 4))
 refs = tuple(
     ref_cols[k % len(ref_cols)].text_area(
-        f"Reference {k + 1}", key=keys.TEACH_REF.at(k).name, height=80, on_change=_edited
+        f"Reference {k + 1}", key=keys.TEACH_REF.at(k).name, height=80, max_chars=MAX_CHARS, on_change=_edited
     )
     for k in range(nrefs)
 )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.io.inputs import InputError, Segments, parse_lines
+from metrics.io.inputs import UTF16_BOMS, InputError, Segments, old_mac_line_ends, parse_lines
 
 BLOCK_BYTES = 64 * 1024 * 1024
 STRIDE = 1024
@@ -87,6 +87,15 @@ class LineSpan:
     def read(self, json_key: str = "text") -> Segments:
         """The span's segments; an error if the file no longer has them (it changed during the run)."""
         data = _read(self.path, self.offset, self.end)
+        # Lines were counted at LF bytes, which neither a UTF-16 file nor old Mac OS line ends (CR) have. A span from
+        # offset 0 without LF is the whole file; latin-1 decodes any bytes, enough to look at its CRs.
+        mac = b"\n" not in data and old_mac_line_ends(data.decode("latin-1"))
+        if self.offset == 0 and (data[:2] in UTF16_BOMS or mac):
+            raise InputError(
+                self.path,
+                "the dask engine splits files at UTF-8 line feeds, and this one is UTF-16 or has old Mac OS (CR) line "
+                "ends: re-save it as UTF-8 with LF line ends (the local engine reads it as it is)",
+            )
         newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == _NEWLINE)
         begin = 0 if self.skip == 0 else int(newlines[self.skip - 1]) + 1
         last = self.skip + self.count - 1

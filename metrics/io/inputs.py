@@ -4,12 +4,20 @@ Every problem is reported as an :class:`InputError` naming the file and, where i
 dropped or cut silently: a byte-order mark and Windows line endings are handled and reported as notes, and so are
 segments that are empty or only whitespace (kept: an empty output is a legitimate output, but often a mistake).
 
+Text is UTF-8; a file that starts with a UTF-16 byte-order mark (what some Windows editors save) is read as UTF-16
+(little- or big-endian, as the mark says), with a note. A NUL byte anywhere else means a binary file.
+
 Line breaks are ``\n`` alone, as sacrebleu reads files (``open(…, newline="\n")``): a Windows ``\r\n`` ending
 becomes ``\n``, and a bare carriage return inside a line stays in the segment as a character, where every tokenizer
 that splits on whitespace treats it as a space (sacrebleu's regression test expects ``"you \r doing"`` to score as
 ``"you doing"``); the character metrics (CER, chrF with ``whitespace=true``) count it, as their references would.
-Both are reported as notes. In a CSV/TSV table, where a bare carriage return would end a row, it must be inside a
-quoted field.
+One exception: a file with no ``\n`` at all that ends with a carriage return or has more than one has old Mac OS
+line ends, and each carriage return is read as a line break. A single carriage return inside the only line of a file
+(sacrebleu's "control character" regression case) stays a character. All of these are reported as notes. In a CSV/TSV table, where a bare
+carriage return would end a row, it must be inside a quoted field.
+
+JSON is bounded before it is parsed: a value nested deeper than :data:`MAX_JSON_DEPTH` would exhaust Python's
+recursion limit inside the parser, so it is refused naming the file and line.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +37,11 @@ from metrics.kernels import in_threads, kernel, processors
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 MAX_LINE_CHARS = 1_000_000
+# Far deeper than any file ScoreLens reads (segments, scores, metadata and workspaces nest at most 4 deep) and far
+# below Python's recursion limit (1,000 frames), of which the app's own stack takes about 100.
+MAX_JSON_DEPTH = 64
 _BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = {b"\xff\xfe": "UTF-16 little-endian", b"\xfe\xff": "UTF-16 big-endian"}
 
 
 class InputError(ValueError):
@@ -71,11 +84,26 @@ def display_name(source: str) -> str:
     return Path(source).stem or name
 
 
-def _decode(data: bytes, source: str, notes: list[str], first_line: int = 1) -> str:
-    if b"\x00" in data[:8192] or b"\x00" in data:
+def decode_text(data: bytes, source: str, notes: list[str], first_line: int = 1) -> str:
+    """The text of ``data`` (file ``source``; a run of its lines from ``first_line`` on), with ``\n`` line breaks:
+    UTF-8, or UTF-16 after its byte-order mark; what was converted is added to ``notes`` (module docstring)."""
+    bom = data[:2] if first_line == 1 else b""
+    if bom in UTF16_BOMS:
+        text = _decode_utf16(data, source, UTF16_BOMS[bom])
+        notes.append(f"{source}: read as {UTF16_BOMS[bom]} (the file starts with its byte-order mark)")
+        if "\x00" in text:
+            at = text.index("\x00")
+            raise InputError(source, "contains a NUL character; expected text", text.count("\n", 0, at) + first_line)
+        return _line_breaks(text, source, notes, first_line)
+    if b"\x00" in data:
         at = data.index(b"\x00")
         line = data.count(b"\n", 0, at) + first_line
-        raise InputError(source, "looks like a binary file (it contains NUL bytes); expected UTF-8 text", line)
+        raise InputError(
+            source,
+            "looks like a binary file (it contains NUL bytes); expected UTF-8 text (UTF-16 is read when the file starts "
+            "with its byte-order mark; else re-save the file as UTF-8)",
+            line,
+        )
     if first_line == 1 and data.startswith(_BOM):
         data = data[3:]
         notes.append(f"{source}: removed a UTF-8 byte-order mark")
@@ -87,11 +115,39 @@ def _decode(data: bytes, source: str, notes: list[str], first_line: int = 1) -> 
         raise InputError(
             source,
             f"bytes {data[err.start : err.start + 4]!r} at column {column} are not valid UTF-8 "
-            "(the only encoding tried); re-save the file as UTF-8",
+            "(UTF-16 is read when the file starts with its byte-order mark); re-save the file as UTF-8",
             line,
         ) from None
+    return _line_breaks(text, source, notes, first_line)
+
+
+def _decode_utf16(data: bytes, source: str, encoding: str) -> str:
+    try:
+        return data.decode("utf-16")  # the byte-order mark chooses the byte order and is dropped
+    except UnicodeDecodeError as err:
+        line = data[: err.start - err.start % 2].decode("utf-16").count("\n") + 1
+        raise InputError(
+            source,
+            f"starts with a {encoding} byte-order mark but is not valid UTF-16 (an odd number of bytes, or a lone "
+            "surrogate); re-save the file as UTF-8",
+            line,
+        ) from None
+
+
+def old_mac_line_ends(text: str) -> bool:
+    """Whether ``text``, a whole file, has old Mac OS line ends: no LF, and a CR that ends it or more than one (a
+    single CR inside the only line stays a character, as sacrebleu reads it)."""
+    return "\n" not in text and (text.endswith("\r") or text.count("\r") > 1)
+
+
+def _line_breaks(text: str, source: str, notes: list[str], first_line: int) -> str:
     if "\r" not in text:  # one character is looked for much faster than two: most files have no CR at all
         return text
+    if first_line == 1 and old_mac_line_ends(text):
+        notes.append(
+            f"{source}: read carriage returns (CR) as line breaks: the file has no LF, so it has old Mac OS line ends"
+        )
+        return text.replace("\r", "\n")
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
         notes.append(f"{source}: converted Windows (CRLF) line endings")
@@ -103,6 +159,56 @@ def _decode(data: bytes, source: str, notes: list[str], first_line: int = 1) -> 
             "sacrebleu reads files, and tokenizers that split on whitespace treat it as a space"
         )
     return text
+
+
+# A JSON string (its closing quote optional, so that an unterminated one ends the match in one pass) or a bracket.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]', re.DOTALL)
+
+
+def check_json_nesting(text: str, source: str, first_line: int = 1, start: int = 0, stop: int | None = None) -> None:
+    """Refuse JSON ``text[start:stop]`` (which starts on line ``first_line`` of ``source``) when it nests deeper
+    than :data:`MAX_JSON_DEPTH`: json's parser recurses once per level and would fail deep in the stack. Brackets
+    inside strings do not count; a text with fewer opening brackets than the limit is not scanned."""
+    stop = len(text) if stop is None else stop
+    if text.count("[", start, stop) + text.count("{", start, stop) <= MAX_JSON_DEPTH:
+        return
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text, start, stop):
+        bracket = text[token.start()]  # a string's first character is its quote
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                line = first_line + text.count("\n", start, token.start())
+                raise InputError(
+                    source, f"JSON nested more than {MAX_JSON_DEPTH} levels deep; is this the right file?", line
+                )
+        elif bracket in ("]", "}"):
+            depth -= 1
+
+
+def json_line(line: str, source: str, number: int) -> Any:
+    """Line ``number`` of JSON-lines file ``source`` as json decodes it, its length and nesting bounded first; an
+    object naming a key twice is refused (json would keep the last silently)."""
+    if len(line) > MAX_LINE_CHARS:
+        raise InputError(
+            source, f"line has {len(line):,} characters, more than the limit of {MAX_LINE_CHARS:,}", number
+        )
+    check_json_nesting(line, source, number)
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise InputError(source, f"not valid JSON ({err.msg} at column {err.colno})", number) from None
+    if isinstance(value, dict) and line.count(":") > len(value):  # fewer keys than colons: maybe one twice
+        json.loads(line, object_pairs_hook=lambda pairs: _unique_keys(pairs, source, number))
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]], source: str, number: int) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        twice = next(key for k, (key, _) in enumerate(pairs) if key in dict(pairs[:k]))
+        raise InputError(source, f"the key {twice[:40]!r} appears twice in one object", number)
+    return found
 
 
 def _lines(text: str) -> list[str]:
@@ -135,6 +241,7 @@ _SCAN = make_scanner(_DECODER)  # type: ignore[arg-type]  # typeshed wants a sca
 def _decode_line(line: str, source: str, number: int) -> Any:
     if not line or line.isspace():
         raise InputError(source, "empty line in a JSON-lines file (every line must be one JSON value)", number)
+    check_json_nesting(line, source, number)
     try:
         return _DECODE(line)
     except json.JSONDecodeError as err:
@@ -173,9 +280,12 @@ def _parse_jsonl(text: str, source: str, key: str, first_line: int = 1) -> list[
         stop = text.find("\n", start)
         if stop < 0:
             stop = size
+        check_json_nesting(text, source, number, start, stop)
         try:
             value, end = scan(text, start)
         except (StopIteration, ValueError):  # no value starts at the line's first character, or an invalid one
+            end = -1
+        except RecursionError:  # a value that runs on into lines nested deeper still: the line alone says why
             end = -1
         if end != stop:
             value = _decode_line(text[start:stop], source, number)
@@ -191,7 +301,7 @@ def _compiled_jsonl(data: bytes, source: str, key: str, first_line: int) -> list
     (an object per line: Python reads the whole file faster); and when a line is in error, so that reading the whole file
     reports the first error as it always does."""
     compiled = kernel("jsonl")
-    if compiled is None or b"\r" in data or data.startswith(_BOM):
+    if compiled is None or b"\r" in data or data.startswith((_BOM, *UTF16_BOMS)):
         return None
     texts, left = compiled.segments(data)
     if len(left) * 8 > len(texts):
@@ -206,16 +316,27 @@ def _compiled_jsonl(data: bytes, source: str, key: str, first_line: int) -> list
     return cast(list[str], texts)
 
 
-def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> list[str]:
-    # Rows end at "\n" only (no newline translation): a carriage return is data inside a quoted field, and an
-    # error naming its line outside one, where the csv module would otherwise start a new row at it.
-    reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=delimiter)
+# The csv module refuses a field over 131,072 characters by default: a segment may have up to MAX_LINE_CHARS.
+csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_BYTES))
+
+
+def table_rows(text: str, source: str, delimiter: str, newline: str = "") -> list[list[str]]:
+    """The rows of a CSV/TSV ``text``; a row the csv module cannot read is an error naming the line. With
+    ``newline="\n"`` rows end at ``\n`` only: a carriage return is data inside a quoted field and an error outside
+    one, where the csv module would otherwise start a new row at it."""
+    reader = csv.reader(io.StringIO(text, newline=newline), delimiter=delimiter)
     try:
-        rows = list(reader)
-    except csv.Error:
-        raise InputError(
-            source, "a carriage return (CR) outside quotes would end the row; put that field in quotes", reader.line_num
-        ) from None
+        return list(reader)
+    except csv.Error as err:
+        if "new-line character" in str(err):
+            why = "a carriage return (CR) outside quotes would end the row; put that field in quotes"
+        else:
+            why = f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} row ({err})"
+        raise InputError(source, why, reader.line_num) from None
+
+
+def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> list[str]:
+    rows = table_rows(text, source, delimiter, newline="\n")
     if not rows:
         raise InputError(source, "the table is empty")
     header = rows[0]
@@ -234,7 +355,7 @@ def _parse_table(text: str, source: str, column: str | None, delimiter: str) -> 
 
 def table_columns(data: bytes, source: str) -> list[str]:
     """Header of a ``.csv``/``.tsv`` file, so a user can choose the text column."""
-    text = _decode(data, source, [])
+    text = decode_text(data, source, [])
     first = text.split("\n", 1)[0]
     delimiter = "\t" if source.lower().endswith(".tsv") else ","
     return next(csv.reader([first], delimiter=delimiter), [])
@@ -266,8 +387,8 @@ def parse_segments(data: bytes, source: str, *, column: str | None = None, json_
     suffix = Path(source).suffix.lower()
     if suffix in TABLE_SUFFIXES:
         notes: list[str] = []
-        texts = _parse_table(_decode(data, source, notes), source, column, "\t" if suffix == ".tsv" else ",")
-        _check_line_lengths(texts, source)
+        texts = _parse_table(decode_text(data, source, notes), source, column, "\t" if suffix == ".tsv" else ",")
+        _check_line_lengths(texts, source, 2)  # a table's segment k is on row k + 1, after the header
         notes += _blank_note(texts, source, "row", 2)  # a table's segment k is on row k + 1, after the header
         segments = Segments(display_name(source), tuple(texts), tuple(notes), source)
     else:
@@ -287,11 +408,11 @@ def parse_lines(data: bytes, source: str, *, first_line: int = 1, json_key: str 
         raise InputError(source, "a CSV/TSV record may span lines, so it is not read by lines; use .txt, .jsonl")
     notes: list[str] = []
     if suffix not in JSONL_SUFFIXES:
-        texts = _lines(_decode(data, source, notes, first_line))
+        texts = _lines(decode_text(data, source, notes, first_line))
     elif (compiled := _compiled_jsonl(data, source, json_key, first_line)) is not None:
         texts = compiled
     else:
-        texts = _parse_jsonl(_decode(data, source, notes, first_line), source, json_key, first_line)
+        texts = _parse_jsonl(decode_text(data, source, notes, first_line), source, json_key, first_line)
     _check_line_lengths(texts, source, first_line)
     notes += _blank_note(texts, source, "line", first_line)
     return Segments(display_name(source), tuple(texts), tuple(notes), source)

@@ -9,14 +9,12 @@ number is written as JSON writes it; ``null`` is the empty string).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, _decode, _lines
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, _lines, decode_text, json_line, table_rows
 
 SUFFIXES = (".tsv", ".csv", ".jsonl", ".ndjson")
 
@@ -40,7 +38,7 @@ class Metadata:
 
 
 def _table(text: str, source: str, delimiter: str) -> tuple[list[str], list[list[str]]]:
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    rows = table_rows(text, source, delimiter)
     if not rows:
         raise InputError(source, "the table is empty")
     header = rows[0]
@@ -60,10 +58,7 @@ def _objects(text: str, source: str) -> tuple[list[str], list[list[str]]]:
     header: list[str] = []
     records = []
     for number, line in enumerate(_lines(text), start=1):
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(source, f"not valid JSON ({err.msg} at column {err.colno})", number) from None
+        value = json_line(line, source, number)
         if not isinstance(value, dict):
             raise InputError(
                 source, f"expected a JSON object with one field per column, got {type(value).__name__}", number
@@ -98,7 +93,7 @@ def parse_metadata(data: bytes, source: str, n_segments: int) -> Metadata:
     if not data:
         raise InputError(source, "file is empty")
     notes: list[str] = []
-    text = _decode(data, source, notes)
+    text = decode_text(data, source, notes)
     if suffix in (".tsv", ".csv"):
         header, rows = _table(text, source, "\t" if suffix == ".tsv" else ",")
     else:

@@ -10,7 +10,6 @@ id, duplicate judgment, non-finite score) is an :class:`~metrics.io.inputs.Input
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.io.inputs import InputError
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, json_line
 
 SYSTEM_KEY = "SYS"
 SEGMENT_KEY = "seg_id"
@@ -60,10 +59,7 @@ def parse_human_scores(
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(source, f"not valid JSON ({err.msg})", number) from None
+        record = json_line(line, source, number)
         if not isinstance(record, dict) or not {SYSTEM_KEY, SEGMENT_KEY, SCORE_KEY} <= set(record):
             raise InputError(source, f"expected an object with {SYSTEM_KEY!r}, {SEGMENT_KEY!r}, {SCORE_KEY!r}", number)
         system, seg, value = record[SYSTEM_KEY], record[SEGMENT_KEY], record[SCORE_KEY]
@@ -101,18 +97,19 @@ def read_human_scores(
     path: str | Path, n_segments: int, segment_ids: Sequence[str] | str | Path | None = None
 ) -> HumanScores:
     """Read a human-judgment file (module docstring); ``segment_ids`` may be a list or a file of one id per line."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(str(path), f"cannot read: {err}") from None
     ids: Sequence[str] | None
     if isinstance(segment_ids, (str, Path)):
-        try:
-            ids = Path(segment_ids).read_text(encoding="utf-8").rstrip("\n").split("\n")
-        except (OSError, UnicodeDecodeError) as err:
-            raise InputError(str(segment_ids), f"cannot read: {err}") from None
-        ids = [s.strip() for s in ids]
+        ids = [s.strip() for s in _read_text(Path(segment_ids)).rstrip("\n").split("\n")]
     else:
         ids = segment_ids
-    return parse_human_scores(text.split("\n"), n_segments, ids, str(path))
+    return parse_human_scores(_read_text(Path(path)).split("\n"), n_segments, ids, str(path))
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(str(path), f"cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(str(path), f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
+    return decode_text(data, str(path), [])

@@ -59,7 +59,7 @@ def test_human_upload_keeps_loaded_systems_and_names_file_and_line_of_problems()
         intake.parse_human_upload("h.jsonl", _lines({**record, "seg_id": "9"}), data)
     with pytest.raises(InputError, match=r"^h\.jsonl, line 2: a second judgment"):
         intake.parse_human_upload("h.jsonl", _lines(record, record), data)
-    with pytest.raises(InputError, match=r"^h\.jsonl, line 2: not valid UTF-8"):
+    with pytest.raises(InputError, match=r"^h\.jsonl, line 2: bytes .* are not valid UTF-8"):
         intake.parse_human_upload("h.jsonl", _lines(record) + b"\n\xff\n", data)
     with pytest.raises(InputError, match=r"^h\.jsonl: judges zeta; none of them is loaded"):
         intake.parse_human_upload("h.jsonl", _lines({**record, "SYS": "zeta"}), data)

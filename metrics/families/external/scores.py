@@ -15,9 +15,7 @@ an :class:`~metrics.io.inputs.InputError` naming the file and (where there is on
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -25,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, display_name
+from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, display_name, json_line, table_rows
 
 SYSTEM = "system"
 SEGMENT = "segment"
@@ -105,6 +103,12 @@ def check_provenance(provenance: str) -> None:
         raise ValueError(f"provenance {provenance!r}: '|' and line breaks separate signature fields; leave them out")
 
 
+def _shown(value: Any) -> str:
+    """A value from the file as a message quotes it: the start of a long one (a message is not a copy of the file)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:60]}… ({len(text):,} characters)"
+
+
 def _number(value: Any, source: str, line: int | None, what: str) -> float:
     """A finite score: a JSON number, or the text of one in a table."""
     if isinstance(value, bool) or value is None:
@@ -114,7 +118,7 @@ def _number(value: Any, source: str, line: int | None, what: str) -> float:
         try:
             number = float(text)
         except ValueError:
-            raise InputError(source, f"{what} {value!r} is not a number", line) from None
+            raise InputError(source, f"{what} {_shown(value)} is not a number", line) from None
     elif isinstance(value, int | float):
         number = float(value)
     else:
@@ -129,7 +133,7 @@ def _segment(value: Any, source: str, line: int, one_based: bool) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(source, f"segment {value!r} is not a whole number", line)
+        raise InputError(source, f"segment {_shown(value)} is not a whole number", line)
     first = 1 if one_based else 0
     if value < first:
         counting = "1-based (the first segment is 1)" if one_based else "0-based (the first segment is 0)"
@@ -147,9 +151,9 @@ class _Collector:
     def add(self, system: Any, segment: Any, score: Any, line: int) -> None:
         source = self.source
         if not isinstance(system, str) or not system:
-            raise InputError(source, f"system {system!r} is not a system name", line)
+            raise InputError(source, f"system {_shown(system)} is not a system name", line)
         if system not in self.systems:
-            raise InputError(source, f"system {system!r} is not loaded (loaded: {', '.join(self.systems)})", line)
+            raise InputError(source, f"system {_shown(system)} is not loaded (loaded: {', '.join(self.systems)})", line)
         index = _segment(segment, source, line, self.one_based)
         if index >= self.n:
             shown = index + (1 if self.one_based else 0)
@@ -187,10 +191,7 @@ def _rows_jsonl(text: str, collector: _Collector) -> list[str]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             raise InputError(collector.source, "empty line in a JSON-lines file", number)
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(collector.source, f"not valid JSON ({err.msg} at column {err.colno})", number) from None
+        value = json_line(line, collector.source, number)
         if not isinstance(value, dict):
             raise InputError(collector.source, f"expected an object, got {type(value).__name__}", number)
         for key in (SYSTEM, SEGMENT, SCORE):
@@ -198,7 +199,7 @@ def _rows_jsonl(text: str, collector: _Collector) -> list[str]:
                 raise InputError(collector.source, f"object has no {key!r} field (fields: {', '.join(value)})", number)
         if isinstance(value[SCORE], str):
             raise InputError(
-                collector.source, f"score {value[SCORE]!r} is text; write the number without quotes", number
+                collector.source, f"score {_shown(value[SCORE])} is text; write the number without quotes", number
             )
         extra.update(dict.fromkeys(k for k in value if k not in (SYSTEM, SEGMENT, SCORE)))
         collector.add(value[SYSTEM], value[SEGMENT], value[SCORE], number)
@@ -206,8 +207,8 @@ def _rows_jsonl(text: str, collector: _Collector) -> list[str]:
 
 
 def _rows_table(text: str, collector: _Collector, delimiter: str) -> list[str]:
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     source = collector.source
+    rows = table_rows(text, source, delimiter)
     if not rows:
         raise InputError(source, "the table is empty")
     header = [h.strip() for h in rows[0]]
@@ -261,15 +262,8 @@ def parse_external(
         raise InputError(source, f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
     if not data.strip():
         raise InputError(source, "file is empty")
-    notes = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-        notes.append(f"{source}: removed a UTF-8 byte-order mark")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(source, "not valid UTF-8", data.count(b"\n", 0, err.start) + 1) from None
-    text = text.replace("\r\n", "\n")
+    notes: list[str] = []
+    text = decode_text(data, source, notes)
     collector = _Collector(source, systems, n_segments, one_based)
     suffix = Path(source).suffix.lower()
     if suffix in {".jsonl", ".ndjson"}:

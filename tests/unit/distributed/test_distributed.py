@@ -279,6 +279,16 @@ def test_a_jsonl_error_in_a_later_partition_names_the_file_line(tmp_path):
         index.span(30, 40).read()
 
 
+@pytest.mark.parametrize("data", [b"\xff\xfea\x00\n\x00b\x00\n\x00", b"one\rtwo\rthree\r"], ids=["UTF-16", "lone CR"])
+def test_files_the_local_reader_converts_are_refused_by_the_line_index_saying_what_to_do(tmp_path, data):
+    path = tmp_path / "sys.txt"
+    path.write_bytes(data)
+    assert len(read_segments(path)) in (2, 3)  # the local engine reads them
+    index = _index(path, block_bytes=1 << 20, stride=4)
+    with pytest.raises(InputError, match=r"sys.txt: the dask engine splits files at UTF-8 line feeds.*re-save it"):
+        index.span(0, 1).read()
+
+
 def test_input_errors_keep_their_type_across_processes():
     error = pickle.loads(pickle.dumps(InputError("a.txt", "not valid UTF-8", 12)))
     assert isinstance(error, InputError) and str(error) == "a.txt, line 12: not valid UTF-8" and error.line == 12

@@ -101,6 +101,8 @@ def _line_by_line(data: bytes, first_line: int = 1) -> tuple[str, ...] | tuple[i
     """What decoding each line alone gives: the segments, or the number of the first line that fails and why (the
     contract the reader keeps, however it finds the values)."""
     text = data.decode("utf-8-sig" if first_line == 1 else "utf-8").replace("\r\n", "\n")
+    if first_line == 1 and "\n" not in text and (text.endswith("\r") or text.count("\r") > 1):
+        text = text.replace("\r", "\n")  # no LF, and CR ends the file or several lines: old Mac OS line ends
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
