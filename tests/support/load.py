@@ -250,7 +250,7 @@ async def one_session(browser: Any, url: str, folder: Path, index: int, sessions
         await _check(page, report, sessions, "Explorer")
 
         await _open(page, report, "Analysis", page.get_by_role("heading", name="Error analysis"))
-        await page.get_by_role("button", name="Slices").click()
+        await page.get_by_text("Slices", exact=True).click()
         await page.get_by_text(slice_name(index), exact=True).first.wait_for(timeout=WAIT_MS)
         report.slices_seen = 1
         await _check(page, report, sessions, "Analysis")
