@@ -35,16 +35,9 @@ def typed(key: str) -> None:
 # (a row opened in the Explorer, a load), so the browser's copy of it never sends the view back.
 index = state.segment()
 box = state.segment_box()
-st.columns([1, 3])[0].number_input(
-    f"Segment (1–{n})",
-    1,
-    n,
-    index + 1,
-    key=box,
-    on_change=typed,
-    args=(box,),
-    help="− and + step to the previous and next segment; type a number to jump.",
-)
+nav = st.columns([1, 3], vertical_alignment="bottom")
+nav[0].number_input(f"Segment (1–{n})", 1, n, index + 1, key=box, on_change=typed, args=(box,))
+nav[1].caption("− and + step to the previous and next segment; type a number to jump.")
 
 controls = st.columns([2, 2, 2, 1])
 with controls[0]:
