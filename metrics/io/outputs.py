@@ -13,8 +13,6 @@ Every ``OSError`` of writing becomes an :class:`OutputError` that names the file
 from __future__ import annotations
 
 import os
-import secrets
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +29,11 @@ class OutputError(ValueError):
         super().__init__(f"cannot write {path}: {reason}")
 
 
+def _token() -> str:
+    # os.urandom, not secrets or tempfile: those import hashlib, which a plain scoring run does without
+    return os.urandom(6).hex()
+
+
 def _reason(err: OSError) -> str:
     return err.strerror or str(err)
 
@@ -39,9 +42,9 @@ def check_writable(directory: Path) -> None:
     """Create ``directory`` if needed and prove a file can be created in it (and remove that file)."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(dir=directory, prefix=".scorelens-probe.", suffix=PART_SUFFIX)
-        os.close(handle)
-        os.remove(probe)
+        probe = directory / f".scorelens-probe.{_token()}{PART_SUFFIX}"
+        probe.open("xb").close()
+        probe.unlink()
     except OSError as err:
         raise OutputError(directory, _reason(err)) from None
 
@@ -50,9 +53,9 @@ def check_writable(directory: Path) -> None:
 def replacing(path: Path) -> Iterator[Path]:
     """A temporary path beside ``path`` to write to; renamed to ``path`` when the block ends normally, removed when
     it raises. An ``OSError`` from the block or the rename is raised as an :class:`OutputError` naming ``path``."""
-    # Created here (not by mkstemp, whose files are private to their owner), so the final file gets the permissions
-    # the user's umask gives every new file.
-    part = path.parent / f".{path.name}.{secrets.token_hex(6)}{PART_SUFFIX}"
+    # Created here, not by tempfile.mkstemp (whose files only their owner may read): the final file gets the
+    # permissions the user's umask gives every new file.
+    part = path.parent / f".{path.name}.{_token()}{PART_SUFFIX}"
     try:
         part.open("xb").close()
     except OSError as err:
