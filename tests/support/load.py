@@ -154,8 +154,10 @@ def _foreign_marks(index: int, sessions: int) -> list[str]:
 
 
 async def _check(page: Any, report: SessionReport, sessions: int, where: str) -> None:
-    """Search what the page shows for the other sessions' marks, and for an exception box."""
-    text = await page.inner_text("body")
+    """Search what the page shows (its text and every box's value) for the other sessions' marks, and for an
+    exception box. (The data grids draw on a canvas; their rows come from the same session state as the text.)"""
+    values = await page.locator("input, textarea").evaluate_all("(boxes) => boxes.map((box) => box.value)")
+    text = "\n".join([await page.inner_text("body"), *values])
     report.leaks += [
         f"{tag(report.index)} saw {mark} on {where}" for mark in _foreign_marks(report.index, sessions) if mark in text
     ]
