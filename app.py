@@ -7,7 +7,9 @@ import streamlit as st
 
 from dashboard.navigation import pages
 from dashboard.sidebar import app_frame
+from dashboard.upload_replies import keep_upload_replies
 
+keep_upload_replies()
 page = st.navigation(pages())
 with app_frame():
     page.run()

@@ -25,6 +25,8 @@ DATASET = "dataset"
 METRICS = "metric_ids"
 OPTIONS = "metric_options"
 SEGMENT = "segment"  # 0-based index of the segment the segment view shows
+SEGMENT_MOVES = "segment_moves"  # how often code (not the segment box) chose the segment: the box's key follows it
+PAGE_REQUEST = "page_request"  # the page a button's callback asked for (a callback cannot switch pages itself)
 BASELINE = "baseline"
 RESAMPLES = "n_resamples"  # the user's count of bootstrap resamples for significance; absent: automatic
 METRIC_CHOICE = "metric_choice"  # the MetricChoice that set the metrics from the data (None: a sample's or a file's)
@@ -111,14 +113,21 @@ def within(low: float, high: float) -> Callable[[Any], bool]:
 # ----------------------------------------------------------------------------------------------------------- Data
 DATA_NOTES: Key[list[str]] = Key("intake_notes")  # what the last load said, shown until the next one
 RENAME_ERROR: Key[str] = Key("rename_error")  # why a rename was refused, shown once
+# A file option's "use the default instead" click, per option widget (set in the button's callback).
+FILE_OPTION_DEFAULT: Key[bool] = Key("file_option_default")
 PARSE_MEMO: Key[dict[Any, Any]] = Key("parse_memo")  # parsed uploads by content and column
-# A new uploader key per successful load empties the uploaders, so loaded files are not offered again.
-UPLOAD_ROUND: Key[int] = Key("upload_round")
+# The ids of the files the Upload tab loaded (its uploaders keep their keys, and still show them).
+LOADED_UPLOADS: Key[frozenset[str]] = Key("loaded_uploads")
+PASTE_ERROR: Key[str] = Key("paste_error")  # why pasted text was refused, shown once
+WORKSPACE_ERROR: Key[str] = Key("workspace_error")  # why a workspace file was refused, shown once
+SLICE_SAVED: Key[str] = Key("slice_saved")  # the Explorer's "saved" message, shown once
+AN_SLICE_ERROR: Key[str] = Key("an_slice_error")  # why the Analysis page's slice was refused, shown once
 HUMAN_ROUND: Key[int] = Key("human_round")
 EXTERNAL_ROUND: Key[int] = Key("external_round")
-# Uploads (dashboard/uploads.py): the files admitted, the refusals shown beside each uploader, and each uploader's
-# generation (a new one empties it after a refusal).
+# Uploads (dashboard/uploads.py): the files admitted, those released once loaded, the refusals shown beside each
+# uploader, and each uploader's generation (a new one empties it after a refusal).
 UPLOADS_SEEN: Key[frozenset[str]] = Key("uploads_seen")
+UPLOADS_RELEASED: Key[frozenset[str]] = Key("uploads_released")
 UPLOAD_REFUSALS: Key[dict[str, list[str]]] = Key("upload_refusals")
 UPLOADER_GENERATIONS: Key[dict[str, int]] = Key("uploader_generations")
 

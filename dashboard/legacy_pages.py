@@ -1,4 +1,5 @@
-"""The one place ScoreLens reaches into Streamlit's internals: leaving its legacy ``pages/`` mode.
+"""One of the two places ScoreLens reaches into Streamlit's internals (the other: :mod:`dashboard.upload_replies`):
+leaving its legacy ``pages/`` mode.
 
 A ``pages/`` folder beside the entry point puts a fresh server (and every AppTest run) in Streamlit's legacy
 multipage mode, which lasts until ``app.py`` calls ``st.navigation``. In that mode a deep link (``/data``) runs the

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard import keys
+
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 
 
@@ -67,3 +69,17 @@ def pages() -> list[st.Page]:
 
 def switch_to(task: Task) -> None:
     st.switch_page(page(task))
+
+
+def request(task: Task) -> None:
+    """From a button's callback: open ``task``'s page at the next run of the page (or fragment) that drew the
+    button, which calls :func:`follow_request` first. A callback cannot switch pages itself; acting in it keeps the
+    click however busy the server is."""
+    st.session_state[keys.PAGE_REQUEST] = task.value
+
+
+def follow_request() -> None:
+    """Open the page a callback asked for, if any."""
+    requested = st.session_state.pop(keys.PAGE_REQUEST, None)
+    if requested is not None:
+        switch_to(Task(requested))

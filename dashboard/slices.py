@@ -62,6 +62,14 @@ def describe_filters(values: Mapping[str, Any]) -> str:
     return "; ".join(parts) or "all segments"
 
 
+def _save_named(chosen: tuple[int, ...], description: str) -> None:
+    """Button callback: save the segments the form showed under the name typed at the click."""
+    name = str(st.session_state.get("ex_slice_name") or "").strip()
+    if name and chosen:
+        add(Slice(name, description, chosen))
+        keys.SLICE_SAVED.set(f"Saved slice {name} ({len(chosen)} segments).")
+
+
 def save_form(mask: np.ndarray) -> None:
     """The explorer's form: name the segments its filters keep (``mask``) and save them as a slice."""
     chosen = tuple(int(i) for i in np.flatnonzero(mask))
@@ -70,6 +78,13 @@ def save_form(mask: np.ndarray) -> None:
         st.caption(f"Filters: {escape_markdown(description)}")
         left, right = st.columns([3, 1])
         name = left.text_input("Slice name", max_chars=MAX_NAME, key="ex_slice_name")
-        if right.button("Save slice", key="ex_slice_save", disabled=not chosen or not name.strip()):
-            add(Slice(name.strip(), description, chosen))
-            st.success(f"Saved slice {escape_markdown(name.strip())} ({len(chosen)} segments).")
+        right.button(
+            "Save slice",
+            key="ex_slice_save",
+            disabled=not chosen or not name.strip(),
+            on_click=_save_named,
+            args=(chosen, description),
+        )
+        if keys.SLICE_SAVED.exists():
+            st.success(escape_markdown(keys.SLICE_SAVED.get("")))
+            keys.SLICE_SAVED.pop()

@@ -28,6 +28,7 @@ from dashboard.keys import (
     RESAMPLES,
     SCRIPT,
     SEGMENT,
+    SEGMENT_MOVES,
     WIDGET_GENERATION,
 )
 from dashboard.samples import load_sample
@@ -121,7 +122,7 @@ def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
         ids, choice = default_metrics(data)
         st.session_state[METRICS] = ids
         st.session_state[METRIC_CHOICE] = choice
-    st.session_state[SEGMENT] = 0
+    set_segment(0)
     if st.session_state.get(BASELINE) not in data.systems:
         st.session_state[BASELINE] = next(iter(data.systems))
 
@@ -267,7 +268,7 @@ def apply_settings(loaded: Settings) -> list[str]:
         st.session_state[BASELINE] = loaded.view[BASELINE]
     segment = loaded.view.get(SEGMENT)
     if isinstance(segment, int) and 0 <= segment < len(data):
-        st.session_state[SEGMENT] = segment
+        set_segment(segment)
     slices.replace_all(loaded.slices)
     segment_metadata.replace(loaded.metadata)
     reset_widgets()
@@ -295,7 +296,21 @@ def segment() -> int:
 
 
 def set_segment(index: int) -> None:
-    """Choose the segment (the segment view's number box follows: it is keyed by the segment it shows)."""
+    """Choose the segment from anywhere but the segment view's number box: the box is drawn anew from it."""
+    st.session_state[SEGMENT] = int(index)
+    st.session_state[SEGMENT_MOVES] = st.session_state.get(SEGMENT_MOVES, 0) + 1
+
+
+def segment_box() -> str:
+    """The key of the segment view's number box. It changes only when code chooses the segment
+    (:func:`set_segment`), never when the box does (:func:`step_segment`): stepping through segments with its − and +
+    is counted by the browser, which sends the number it reached, so no click is lost to a busy server, and a box
+    whose key stayed the same keeps counting from where it is."""
+    return f"segment_box:{st.session_state.get(SEGMENT_MOVES, 0)}"
+
+
+def step_segment(index: int) -> None:
+    """The segment view's number box chose the segment."""
     st.session_state[SEGMENT] = int(index)
 
 

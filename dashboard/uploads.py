@@ -6,7 +6,8 @@ widget's key changes. Files a page refused stayed there: four rejected 150 MB fi
 uploader of the app goes through :func:`uploader`, which admits a file only while it is within the dashboard's limit
 per file (:data:`dashboard.intake.MAX_UPLOAD_BYTES`, also the server's ``maxUploadSize``) and the session's total
 (:data:`MAX_SESSION_UPLOAD_BYTES`); a refused file is released at once, its uploader emptied and the reason shown
-beside it. Pages :func:`release` files once they are loaded (the data then lives in the session's dataset).
+beside it. Pages :func:`release` files once they are loaded (the data then lives in the session's dataset); a
+released file is never returned again.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ def release(files: Sequence[UploadedFile]) -> None:
     for file in files:
         if remove is not None:
             remove(session_id, file.file_id)
-    keys.UPLOADS_SEEN.set(keys.UPLOADS_SEEN.get(frozenset()) - {file.file_id for file in files})
+    ids = {file.file_id for file in files}
+    keys.UPLOADS_SEEN.set(keys.UPLOADS_SEEN.get(frozenset()) - ids)
+    keys.UPLOADS_RELEASED.set(keys.UPLOADS_RELEASED.get(frozenset()) | ids)
 
 
 def _refusals(files: Sequence[UploadedFile]) -> list[InputError]:
@@ -95,6 +98,10 @@ def uploader(label: str, key: str, *, multiple: bool = False, **options: Any) ->
         label, key=f"{key}#{generation}" if generation else key, accept_multiple_files=multiple, **options
     )
     files: list[UploadedFile] = list(value) if isinstance(value, list) else [value] if value is not None else []
+    # A released file is gone from the server's store, though the browser may still show it (an uploader keeps its
+    # key once its files are loaded) and a store other than the in-memory one may still hand it back.
+    released = keys.UPLOADS_RELEASED.get(frozenset())
+    files = [file for file in files if file.file_id not in released]
     refused = {k: v for k, v in keys.UPLOAD_REFUSALS.get({}).items() if k != key or not files}
     errors = _refusals(files)
     if errors:

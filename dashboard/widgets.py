@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.typing import DataframeState
 
+from dashboard import keys
 from dashboard.intake import megabytes, upload_name
 from dashboard.keys import Choice, all_among, among
 from metrics.core.config import Option
@@ -138,9 +139,17 @@ def file_widget(where: DeltaGenerator, option: Option, key: str, value: Any, lim
     if sent is None:
         if not isinstance(value, Upload):
             return earlier
-        where.caption(f"Uses {escape_markdown(value.name)} ({megabytes(len(value.data))}), uploaded earlier.")
-        if where.button(f"Use {option.choice_label(option.default)} instead", key=f"{key}:default"):
+        back = keys.FILE_OPTION_DEFAULT.at(key)
+        if back.exists():  # set by the button's callback, so that a click counts however busy the server is
+            back.pop()
             return option.default
+        where.caption(f"Uses {escape_markdown(value.name)} ({megabytes(len(value.data))}), uploaded earlier.")
+        where.button(
+            f"Use {option.choice_label(option.default)} instead",
+            key=f"{key}:default",
+            on_click=back.set,
+            args=(True,),
+        )
         return value
     name, data = upload_name(sent), sent.getvalue()
     if len(data) > limit:

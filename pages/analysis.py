@@ -335,19 +335,37 @@ def show_ngrams(scope: Scope) -> None:
     downloads(scope.document(settings, ngrams=(report,)), "ngrams")
 
 
+def _save_slice(size: int) -> None:
+    """Button callback: save the slice named and numbered in the form at the click."""
+    name, ranges = (str(st.session_state.get(k) or "").strip() for k in ("an_slice_name", "an_slice_ranges"))
+    try:
+        slices.add(Slice(name, f"segments {ranges}", parse_ranges(ranges, size)))
+    except ValueError as err:
+        keys.AN_SLICE_ERROR.set(str(err))
+
+
+def _remove_slice() -> None:
+    doomed = st.session_state.get("an_slice_remove")
+    if doomed is not None:
+        slices.remove(doomed)
+
+
 def slice_form(scope: Scope, expanded: bool) -> None:
     label = "Define a slice by segment numbers (or use the Explorer's filters and save them there)"
     with st.expander(label, expanded=expanded):
         c1, c2, c3 = st.columns([2, 3, 1])
         name = c1.text_input("Name", key="an_slice_name")
         ranges = c2.text_input("Segments", placeholder="e.g. 1-50, 70, 90-99", key="an_slice_ranges")
-        if c3.button("Save", key="an_slice_save", disabled=not name.strip() or not ranges.strip()):
-            try:
-                segments = parse_ranges(ranges, len(scope.data))
-                slices.add(Slice(name.strip(), f"segments {ranges.strip()}", segments))
-                st.rerun()
-            except ValueError as err:
-                st.error(escape_markdown(str(err)))
+        c3.button(
+            "Save",
+            key="an_slice_save",
+            disabled=not name.strip() or not ranges.strip(),
+            on_click=_save_slice,
+            args=(len(scope.data),),
+        )
+        if keys.AN_SLICE_ERROR.exists():
+            st.error(escape_markdown(keys.AN_SLICE_ERROR.get("")))
+            keys.AN_SLICE_ERROR.pop()
 
 
 @st.fragment
@@ -369,9 +387,7 @@ def show_slices(scope: Scope) -> None:
         st.markdown(f"- **{escape_markdown(piece.name)}** — {size}; {escape_markdown(piece.description)}")
     c1, c2 = st.columns([3, 1])
     doomed = c1.selectbox("Remove a slice", [p.name for p in usable], key="an_slice_remove")
-    if c2.button("Remove", key="an_slice_remove_button") and doomed is not None:
-        slices.remove(doomed)
-        st.rerun()
+    c2.button("Remove", key="an_slice_remove_button", disabled=doomed is None, on_click=_remove_slice)
     found = compute.slice_sections(scope.evaluation, tuple(usable), scope.baseline)
     combined = BucketSection(found[0].bucketing, tuple(r for s in found for r in s.results))
     alpha, systems = compute.SETTINGS.alpha, chart_systems(scope, keys.AN_SLICE_SYSTEMS)

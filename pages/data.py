@@ -24,15 +24,16 @@ data = page_setup("data")
 st.title("Data")
 
 
-def show_error(err: Exception) -> None:
+def show_error(err: Exception | str) -> None:
     st.error(escape_markdown(str(err)), icon="🚫")
 
 
 def adopt(new: Dataset, notes: tuple[str, ...] | list[str] = (), *, keep_metrics: bool = False) -> None:
+    """Button callback: make ``new`` the loaded data (a callback runs before the script, so the page then draws the
+    new data, and a click is never lost to a run interrupted before it reached its button)."""
     state.set_dataset(new, keep_metrics=keep_metrics)
     state.reset_widgets()
     keys.DATA_NOTES.set(list(notes))
-    st.rerun()
 
 
 # ----------------------------------------------------------------------------------------------- loaded now
@@ -141,6 +142,15 @@ def report(parsed: list[intake.Parsed]) -> None:
             show_error(p.error or InputError(p.name, "could not be read"))
 
 
+def load_uploads(new: Dataset, notes: list[str], files: list[UploadedFile]) -> None:
+    """Button callback (run before the script, so a click counts however busy the server is): adopt the files the
+    button listed, release their bytes (the data now lives in the dataset) and remember their ids so they are never
+    loaded twice."""
+    keys.LOADED_UPLOADS.set(keys.LOADED_UPLOADS.get(frozenset()) | frozenset(f.file_id for f in files))
+    uploads.release(files)
+    adopt(new, notes, keep_metrics=True)
+
+
 with tab_upload:
     st.caption(
         "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
@@ -150,15 +160,19 @@ with tab_upload:
         f"`scorelens score` reads files up to {intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems "
         "are added to the loaded data."
     )
-    round_ = keys.UPLOAD_ROUND.get(0)
-    suffix = f":{round_}" if round_ else ""
-    ref_uploads = uploads.uploader("References", f"up_refs{suffix}", multiple=True)
-    sys_uploads = uploads.uploader("System outputs", f"up_systems{suffix}", multiple=True)
-    src_uploads = uploads.uploader("Source (optional)", f"up_source{suffix}")
+    # The uploaders keep their keys for the whole session: a new key would empty an uploader, dropping files a user
+    # chose while the server was still answering an earlier choice. Files already loaded are released, and an
+    # uploader never returns a released file, so what the boxes still show is never loaded twice.
+    chosen = {
+        role: uploads.uploader(label, key, multiple=role != "src")
+        for role, label, key in (
+            ("ref", "References", "up_refs"),
+            ("sys", "System outputs", "up_systems"),
+            ("src", "Source (optional)", "up_source"),
+        )
+    }
     used: set[Any] = set()
-    refs = parsed_files("ref", ref_uploads, used)
-    systems = parsed_files("sys", sys_uploads, used)
-    source = parsed_files("src", src_uploads, used)
+    refs, systems, source = (parsed_files(role, chosen[role], used) for role in ("ref", "sys", "src"))
     keys.PARSE_MEMO.set({k: v for k, v in keys.PARSE_MEMO.get({}).items() if k in used})
     report([*refs, *systems, *source])
     good_refs = [p.segments for p in refs if p.segments is not None]
@@ -167,8 +181,8 @@ with tab_upload:
     bad = [p for p in [*refs, *systems, *source] if not p.ok]
     # Without every reference meant for them, the systems would be checked against other references (the loaded
     # data's) and fail on a segment count that says nothing about them.
-    refs_missing = any(not p.ok for p in refs) or uploads.was_refused(f"up_refs{suffix}")
-    if sys_uploads or ref_uploads:
+    refs_missing = any(not p.ok for p in refs) or uploads.was_refused("up_refs")
+    if chosen["ref"] or chosen["sys"]:
         problems = [] if refs_missing else intake.assemble_problems(good_refs, good_systems, good_source, base=data)
         for problem in problems:
             show_error(problem)
@@ -177,39 +191,58 @@ with tab_upload:
         elif bad:
             st.warning("Files with errors are left out; fix them and upload again.")
         label = "Replace the loaded data with these files" if good_refs else "Add these systems to the loaded data"
-        if st.button(label, key="load_files", disabled=bool(problems) or refs_missing, type="primary"):
-            new = intake.assemble(good_refs, good_systems, good_source, title="Uploaded files", base=data)
-            notes = [
-                note for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for note in f.notes
-            ]
-            keys.UPLOAD_ROUND.set(round_ + 1)
-            uploads.release([*ref_uploads, *sys_uploads, *src_uploads])
-            adopt(new, notes, keep_metrics=True)
+        if problems or refs_missing:
+            st.button(label, key="load_files", disabled=True, type="primary")
+        else:
+            st.button(
+                label,
+                key="load_files",
+                type="primary",
+                on_click=load_uploads,
+                args=(
+                    intake.assemble(good_refs, good_systems, good_source, title="Uploaded files", base=data),
+                    [n for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for n in f.notes],
+                    [u for files in chosen.values() for u in files],
+                ),
+            )
+    elif keys.LOADED_UPLOADS.exists():
+        st.caption("The files above are loaded; choose more to add or replace them.")
 
 
-def pasted(name: str, text: str) -> Segments | None:
-    parsed = intake.parse_pasted(name, text)
-    if not parsed.ok:
-        show_error(parsed.error or InputError(name, "could not be read"))
-        return None
+def _segments(parsed: intake.Parsed) -> Segments:
+    if parsed.segments is None:
+        raise parsed.error or InputError(parsed.name, "could not be read")
     return parsed.segments
+
+
+def load_pasted() -> None:
+    """Button callback: the pasted texts as they are at the click; a problem is kept for the tab to show."""
+    ref_text = st.session_state.get("paste_ref", "")
+    name, text = st.session_state.get("paste_name", "pasted"), st.session_state.get("paste_sys", "")
+    try:
+        refs = [_segments(intake.parse_pasted("reference", ref_text))] if ref_text.strip() else []
+        system = _segments(intake.parse_pasted(name, text))
+        new = intake.assemble(refs, [system], title="Pasted text", base=state.dataset())
+    except InputError as err:
+        keys.PASTE_ERROR.set(str(err))
+    else:
+        adopt(new, keep_metrics=True)
 
 
 with tab_paste:
     st.caption("One segment per line. Without a reference, the pasted system is added to the loaded data.")
-    ref_text = st.text_area("Reference", key="paste_ref", height=150)
-    sys_name = st.text_input("System name", value="pasted", key="paste_name")
-    sys_text = st.text_area("System output", key="paste_sys", height=150)
-    if st.button("Use pasted text", key="load_paste", type="primary"):
-        ref_seg = pasted("reference", ref_text) if ref_text.strip() else None
-        sys_seg = pasted(sys_name, sys_text)
-        if sys_seg is not None and (ref_seg is not None or not ref_text.strip()):
-            try:
-                new = intake.assemble([ref_seg] if ref_seg else [], [sys_seg], title="Pasted text", base=data)
-            except InputError as err:
-                show_error(err)
-            else:
-                adopt(new, keep_metrics=True)
+    st.text_area("Reference", key="paste_ref", height=150)
+    st.text_input("System name", value="pasted", key="paste_name")
+    st.text_area("System output", key="paste_sys", height=150)
+    st.button("Use pasted text", key="load_paste", type="primary", on_click=load_pasted)
+    if keys.PASTE_ERROR.exists():
+        show_error(keys.PASTE_ERROR.get(""))
+        keys.PASTE_ERROR.pop()
+
+
+def load_example() -> None:
+    adopt(load_sample(st.session_state.get("sample_choice") or next(iter(SAMPLES))))
+
 
 with tab_sample:
     choice = st.selectbox(
@@ -219,8 +252,14 @@ with tab_sample:
         key="sample_choice",
     ) or next(iter(SAMPLES))
     st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
-    if st.button("Load example", key="load_sample", type="primary"):
-        adopt(load_sample(choice))
+    st.button("Load example", key="load_sample", type="primary", on_click=load_example)
+
+
+def attach_human(with_human: Dataset, notes: list[str], files: list[UploadedFile]) -> None:
+    keys.HUMAN_ROUND.set(keys.HUMAN_ROUND.get(0) + 1)  # empties the two human-score uploaders
+    uploads.release(files)
+    adopt(with_human, notes, keep_metrics=True)
+
 
 with tab_human:
     st.caption(
@@ -234,8 +273,13 @@ with tab_human:
             f"Loaded: **{escape_markdown(data.human.source or 'human scores')}** for "
             f"{escape_markdown(', '.join(data.human.systems))}."
         )
-        if st.button("Remove human scores", key="drop_human"):
-            adopt(data.with_human(None), keep_metrics=True)
+        st.button(
+            "Remove human scores",
+            key="drop_human",
+            on_click=adopt,
+            args=(data.with_human(None),),
+            kwargs={"keep_metrics": True},
+        )
     human_round = keys.HUMAN_ROUND.get(0)
     human_suffix = f":{human_round}" if human_round else ""
     human_uploads = uploads.uploader("Human scores (.jsonl)", f"up_human{human_suffix}")
@@ -264,10 +308,17 @@ with tab_human:
             )
             for note in human_notes:
                 st.info(escape_markdown(note), icon="ℹ️")
-            if st.button("Attach these human scores", key="load_human", type="primary"):
-                keys.HUMAN_ROUND.set(human_round + 1)
-                uploads.release([*human_uploads, *ids_uploads])
-                adopt(with_human, [f"human scores {human_name} attached", *human_notes], keep_metrics=True)
+            st.button(
+                "Attach these human scores",
+                key="load_human",
+                type="primary",
+                on_click=attach_human,
+                args=(
+                    with_human,
+                    [f"human scores {human_name} attached", *human_notes],
+                    [*human_uploads, *ids_uploads],
+                ),
+            )
 
 
 def change_external(
@@ -360,6 +411,23 @@ with tab_external:
                 ),
             )
 
+
+def load_workspace(saved_uploads: list[UploadedFile]) -> None:
+    """Button callback: load the workspace file the uploader held when the button was drawn, then release its
+    bytes (the data now lives in the session's dataset)."""
+    saved = saved_uploads[0]
+    saved_name = intake.upload_name(saved)
+    try:
+        new, loaded = workspace.loads(saved.getvalue(), saved_name)
+    except InputError as err:
+        keys.WORKSPACE_ERROR.set(str(err))
+    else:
+        state.set_dataset(new)
+        uploads.release(saved_uploads)
+        notes = state.apply_settings(loaded)
+        keys.DATA_NOTES.set([f"workspace {saved_name} loaded", *notes])
+
+
 with tab_workspace:
     st.caption("Everything loaded and chosen here — data, metrics, options, baseline, segment — as one JSON file.")
     st.download_button(
@@ -370,16 +438,10 @@ with tab_workspace:
         key="download_workspace",
     )
     saved_uploads = uploads.uploader("Load a workspace file", "up_workspace", type=["json"])
-    saved = saved_uploads[0] if saved_uploads else None
-    if saved is not None and st.button("Load workspace", key="load_workspace", type="primary"):
-        saved_name = intake.upload_name(saved)
-        try:
-            new, loaded = workspace.loads(saved.getvalue(), saved_name)
-        except InputError as err:
-            show_error(err)
-        else:
-            state.set_dataset(new)
-            uploads.release(saved_uploads)
-            notes = state.apply_settings(loaded)
-            keys.DATA_NOTES.set([f"workspace {saved_name} loaded", *notes])
-            st.rerun()
+    if saved_uploads:
+        st.button(
+            "Load workspace", key="load_workspace", type="primary", on_click=load_workspace, args=(saved_uploads,)
+        )
+    if keys.WORKSPACE_ERROR.exists():
+        show_error(keys.WORKSPACE_ERROR.get(""))
+        keys.WORKSPACE_ERROR.pop()

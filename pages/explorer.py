@@ -167,6 +167,12 @@ def open_segment(index: int) -> None:
     navigation.switch_to(Task.SEGMENT)
 
 
+def request_segment(index: int | None = None) -> None:
+    """Button callback: open segment ``index`` (0-based), or the one the "open segment number" box holds."""
+    state.set_segment(int(st.session_state["ex_goto"]) - 1 if index is None else index)
+    navigation.request(Task.SEGMENT)
+
+
 def table(view: pd.DataFrame, focus: Focus) -> None:
     """The table; choosing a row opens its segment."""
     event = st.dataframe(
@@ -209,13 +215,15 @@ def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focu
             int(segment), data.systems[focus.a][i], data.systems[focus.b][i], scores_a[i], scores_b[i], data.refs[0][i]
         )
         opened, body = st.columns([1, 11])
-        if opened.button(f"#{segment}", key=f"ex_row:{segment}", help="Open in the segment view"):
-            open_segment(i)
+        opened.button(
+            f"#{segment}", key=f"ex_row:{segment}", help="Open in the segment view", on_click=request_segment, args=(i,)
+        )
         body.html(comparison_html(row, label, unit))
 
 
 @st.fragment
 def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, focus: Focus) -> None:
+    navigation.follow_request()  # a row's button asked for the segment view
     mask = filters(data, frame, focus)
     slices.save_form(mask)  # the Analysis page scores saved slices
     view = sorted_view(frame[mask], focus)
@@ -225,9 +233,8 @@ def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, foc
             st.code(f"{focus.labels[metric_id]}: {evaluation.signatures[metric_id]}", language=None)
     table(view, focus)
     g1, g2 = st.columns([1, 3])
-    number = g1.number_input("Or open segment number", 1, len(data), state.segment() + 1, key="ex_goto")
-    if g2.button("Open in the segment view", key="ex_open"):
-        open_segment(int(number) - 1)
+    g1.number_input("Or open segment number", 1, len(data), state.segment() + 1, key="ex_goto")
+    g2.button("Open in the segment view", key="ex_open", on_click=request_segment)
     if focus.compared and len(view):
         side_by_side(data, evaluation, view, focus)
 

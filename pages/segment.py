@@ -25,23 +25,19 @@ labels = metric_labels(evaluation)
 n = len(data)
 
 
-def step(delta: int) -> None:
-    state.set_segment(min(max(state.segment() + delta, 0), n - 1))
-
-
 def typed(key: str) -> None:
-    state.set_segment(int(st.session_state[key]) - 1)
+    state.step_segment(int(st.session_state[key]) - 1)
 
 
-# The number box is keyed by the segment it shows, and navigation never writes a widget's state: a browser that
-# has not yet drawn the last run sends the number it still shows with its next click, and under load (many
-# sessions, slow runs) that stale number used to count as typed and send the view back, losing "Next" clicks.
+# Previous and next are the box's − and +: the browser counts those clicks and sends the number it reached, so a
+# burst of clicks on a busy server moves as many segments as it has clicks. Buttons could not: Streamlit folds
+# clicks that arrive while a run is under way into one. The box's key changes only when code chooses the segment
+# (a row opened in the Explorer, a load), so the browser's copy of it never sends the view back.
 index = state.segment()
-box = f"segment_box:{index}"
-nav = st.columns([2, 1, 1, 4])
+box = state.segment_box()
+nav = st.columns([1, 3], vertical_alignment="bottom")
 nav[0].number_input(f"Segment (1–{n})", 1, n, index + 1, key=box, on_change=typed, args=(box,))
-nav[1].button("◀ Previous", key="seg_prev", on_click=step, args=(-1,), disabled=index == 0)
-nav[2].button("Next ▶", key="seg_next", on_click=step, args=(1,), disabled=index == n - 1)
+nav[1].caption("− and + step to the previous and next segment; type a number to jump.")
 
 controls = st.columns([2, 2, 2, 1])
 with controls[0]:

@@ -39,6 +39,7 @@ from metrics.cli.stats import resolve_seed
 from metrics.core.language import detect_language
 from metrics.io.inputs import read_segments
 from metrics.io.metadata import Metadata, read_metadata
+from metrics.io.outputs import check_writable, write_text
 from metrics.reports.analysis import (
     Analysis,
     AnalysisSettings,
@@ -219,6 +220,8 @@ def analyse(args: argparse.Namespace) -> Analysis:
 def run(args: argparse.Namespace) -> str:
     if args.format == "csv" and not args.output_dir:
         raise ValueError("--format csv writes one file per table: give --output-dir DIR")
+    if args.format == "csv":
+        check_writable(Path(args.output_dir))  # before the analysis, not after minutes of it
     analysis = analyse(args)
     print_notes(analysis.results.notes)
     if args.format == "json":
@@ -226,10 +229,9 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "table":
         return format_analysis(analysis)
     folder = Path(args.output_dir)
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
     for table in analysis_tables(analysis):
         path = folder / f"{table.name}.csv"
-        path.write_text(table.to_csv(), encoding="utf-8")
+        write_text(path, table.to_csv())
         written.append(os.fspath(path))
     return "".join(f"{path}\n" for path in written)

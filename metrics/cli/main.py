@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +38,7 @@ from metrics.cli.text import format_scores, format_table
 from metrics.distributed.cluster import ClusterError
 from metrics.distributed.gather import GatherError
 from metrics.io.inputs import InputError
+from metrics.io.outputs import check_writable
 from metrics.reports.results import build_results, to_csv, to_json
 from metrics.reports.segment_files import SegmentFormat, write_segment_scores
 
@@ -97,6 +99,8 @@ def run_score(args: argparse.Namespace) -> str:
     _check_score_only(args)
     check_files_or_table(args)
     engines.check(args)
+    if args.output_dir is not None:
+        check_writable(Path(args.output_dir))  # before the scoring, not after minutes of it
     if args.table is None and not engines.on_cluster(args):
         scored = score_files(args)
         evaluation, input_notes = scored.evaluation, scored.notes
@@ -144,10 +148,22 @@ def console() -> int:
 
     Nothing of the run is needed after it: the output is written and the files are closed. The final collection
     would walk every object still alive, the corpus's segments and statistics among them; frozen, they are left to
-    the exit (15 ms of a 0.35 s ROUGE run on CNN/DailyMail). Tests call :func:`main`, which freezes nothing."""
-    code = main()
+    the exit (15 ms of a 0.35 s ROUGE run on CNN/DailyMail). Tests call :func:`main`, which freezes nothing.
+
+    Ctrl-C and ``kill`` (SIGTERM) end the run through Python's exception handling, so a half-written output file is
+    removed (:mod:`metrics.io.outputs`) and the command says it was interrupted, without a traceback."""
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        print("scorelens: interrupted; no output file was left half-written", file=sys.stderr)
+        return 130
     gc.freeze()
     return code
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@
 schema's ``segments`` table), then one column per metric id holding that segment's score. A score that is not a
 finite number is an empty cell in CSV and null in Parquet, as in the results schema. Parquet files carry every
 metric's signature in their schema metadata (key ``scorelens.signatures``, a JSON object); for CSV the signatures
-are in the corpus-level results. Rows are written in chunks, so a file never exists twice in memory as text.
+are in the corpus-level results. Rows are written in chunks, so a file never exists twice in memory as text; each file
+is written under a temporary name and renamed when whole (:mod:`metrics.io.outputs`), so a stopped run never leaves
+a truncated file under its final name.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from metrics.core.evaluation import Evaluation, SystemResult
+from metrics.io.outputs import check_writable, replacing
 from metrics.reports.results import csv_cell
 
 CHUNK_ROWS = 100_000
@@ -72,13 +75,15 @@ def _write_parquet(path: Path, result: SystemResult, metric_ids: Sequence[str], 
 def write_segment_scores(
     evaluation: Evaluation, directory: Path, fmt: SegmentFormat = SegmentFormat.CSV
 ) -> tuple[Path, ...]:
-    """Write every system's segment scores under ``directory`` (created if needed); returns the files."""
+    """Write every system's segment scores under ``directory`` (created if needed); returns the files. A folder or
+    file that cannot be written raises :class:`metrics.io.outputs.OutputError` naming it."""
     paths = [segment_file(directory, result.name, fmt) for result in evaluation.systems]
-    directory.mkdir(parents=True, exist_ok=True)
+    check_writable(directory)
     metric_ids = list(evaluation.metrics)
     for path, result in zip(paths, evaluation.systems, strict=True):
-        if fmt is SegmentFormat.CSV:
-            _write_csv(path, result, metric_ids)
-        else:
-            _write_parquet(path, result, metric_ids, dict(evaluation.signatures))
+        with replacing(path) as part:
+            if fmt is SegmentFormat.CSV:
+                _write_csv(part, result, metric_ids)
+            else:
+                _write_parquet(part, result, metric_ids, dict(evaluation.signatures))
     return tuple(paths)

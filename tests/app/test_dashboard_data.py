@@ -279,7 +279,7 @@ def test_identical_outputs_stay_two_systems_through_upload_rename_and_every_page
     assert list(data.systems) == ["a", "a copy", "b"] and data.system_ids == ("s1", "s2", "s3")
     assert data.system_hash("a") == data.system_hash("a copy")
     assert [t.value for t in at.text_input if t.key.startswith("rename:")] == ["a", "a copy", "b"]
-    assert [u.key for u in at.file_uploader][:2] == ["up_refs:1", "up_systems:1"]  # the loading tabs are there
+    assert [u.key for u in at.file_uploader][:2] == ["up_refs", "up_systems"]  # the loading tabs are there
 
     at.text_input(key="rename:s2").set_value("rerun").run()
     assert not at.exception, at.exception
@@ -347,10 +347,38 @@ def test_names_keep_inner_dots():
     assert data.ref_names == ("ref.A",) and list(data.systems) == ["model.v2"]
 
 
-def test_uploaders_are_emptied_after_a_load():
+def test_loaded_files_are_not_offered_again_and_files_chosen_meanwhile_are_kept():
+    """The uploaders keep their keys (a new key would empty them, dropping what a user chose while the server was
+    busy): files already loaded are known by their ids and left out; a file chosen after them is offered alone."""
     at = app("pages/data.py", small_dataset(), ["bleu"]).run()
     _uploaded(at, "up_systems", [("delta.txt", b"a\nb\nc\nd\n")])
     at.run()
     at.button(key="load_files").click().run()
-    assert [u.key for u in at.file_uploader][:2] == ["up_refs:1", "up_systems:1"]
+    assert list(at.session_state["dataset"].systems) == ["alpha", "beta", "gamma", "delta"]
+    assert [u.key for u in at.file_uploader][:2] == ["up_refs", "up_systems"]
     assert not any(b.key == "load_files" for b in at.button)  # nothing left to load
+    assert any("The files above are loaded" in shown(c.value) for c in at.caption)
+    at.run()  # a rerun (any widget) never loads the same file twice
+    assert list(at.session_state["dataset"].systems) == ["alpha", "beta", "gamma", "delta"]
+    assert not any("delta.txt" in shown(m.value) for m in at.markdown)  # loaded: not listed again
+    _uploaded(at, "up_systems", [("eps.txt", b"e\nf\ng\nh\n")])  # (AppTest replaces the box's files)
+    at.run()
+    at.button(key="load_files").click().run()
+    assert list(at.session_state["dataset"].systems) == ["alpha", "beta", "gamma", "delta", "eps"]
+
+
+def test_references_and_systems_chosen_in_quick_succession_all_count():
+    """The reference and the systems reach the server in one rerun or in two (a browser sends the systems before the
+    reference's run has ended): either way every file is listed and loaded."""
+    for together in (True, False):
+        at = app("pages/data.py", small_dataset(), ["bleu"]).run()
+        _uploaded(at, "up_refs", [("ref.txt", REF)])
+        if not together:
+            at.run()
+        _uploaded(at, "up_systems", [("a.txt", SYS_A), ("b.txt", SYS_B)])
+        at.run()
+        listed = shown(" ".join(m.value for m in at.markdown))
+        assert all(f"✓ {name}: 3 segments" in listed for name in ("ref.txt", "a.txt", "b.txt")), listed
+        at.button(key="load_files").click().run()
+        data = at.session_state["dataset"]
+        assert list(data.systems) == ["a", "b"] and data.ref_names == ("ref",)

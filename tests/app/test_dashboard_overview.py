@@ -148,7 +148,7 @@ def test_rerun_and_page_switch_never_recompute(monkeypatch):
     assert not at.exception
     at.switch_page("pages/segment.py").run()
     assert not at.exception
-    at.button(key="seg_next").click().run()
+    at.number_input(key="segment_box:0").increment().run()
     assert not at.exception and at.session_state["segment"] == 1
 
 

@@ -46,13 +46,26 @@ def test_order_choice_and_navigation():
     at = app("pages/segment.py", small_dataset(), ["bleu"]).run()
     at.radio(key="seg_order:bleu").set_value("2-grams").run()
     assert sum("2-gram precision" in assert_safe_html(b) for b in html_bodies(at)) == 3
-    at.button(key="seg_next").click().run()
-    assert at.session_state["segment"] == 1 and at.number_input(key="segment_box:1").value == 2
-    at.number_input(key="segment_box:1").set_value(4).run()
-    assert [n.key for n in at.number_input if n.key.startswith("segment_box")] == ["segment_box:3"]
-    assert at.session_state["segment"] == 3 and at.button(key="seg_next").disabled
-    at.button(key="seg_prev").click().run()
+    box = at.number_input(key="segment_box:0")
+    assert box.value == 1 and box.max == 4
+    box.increment().run()
+    assert at.session_state["segment"] == 1 and at.number_input(key="segment_box:0").value == 2
+    at.number_input(key="segment_box:0").set_value(4).run()  # the box's own key stays: it counts on from there
+    assert [n.key for n in at.number_input if n.key.startswith("segment_box")] == ["segment_box:0"]
+    assert at.session_state["segment"] == 3
+    at.number_input(key="segment_box:0").decrement().run()
     assert at.session_state["segment"] == 2
+
+
+def test_a_segment_chosen_elsewhere_redraws_the_box():
+    """A segment chosen by code (a row opened in the Explorer, a workspace) gives the box a new key, drawn from it;
+    the browser's copy of the old box can then no longer send the view back."""
+    at = app("pages/segment.py", small_dataset(), ["bleu"]).run()
+    at.number_input(key="segment_box:0").increment().run()
+    at.session_state["segment"] = 3
+    at.session_state["segment_moves"] = 1
+    at.run()
+    assert [(n.key, n.value) for n in at.number_input if n.key.startswith("segment_box")] == [("segment_box:1", 4)]
 
 
 def test_reference_choice_switches_the_per_reference_evidence():

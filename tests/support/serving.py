@@ -27,6 +27,7 @@ def free_port() -> int:
 class Server:
     url: str
     log: IO[bytes]
+    pid: int
 
     def printed(self) -> str:
         """Everything the server wrote so far (standard output and error)."""
@@ -59,7 +60,7 @@ def streamlit_server(
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        server = Server(f"http://127.0.0.1:{port}", log)
+        server = Server(f"http://127.0.0.1:{port}", log, proc.pid)
         try:
             deadline = time.time() + timeout
             while True:
