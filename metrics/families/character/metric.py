@@ -40,16 +40,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
+from metrics.core import limits
 from metrics.core.base import Progress, Rows, StatsNote, each_segment, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditOp
 from metrics.core.explanation import Explanation
 from metrics.core.levenshtein import align, alignment_cells
 from metrics.core.levenshtein import distance as levenshtein
+from metrics.core.limits import SegmentLimit
 from metrics.core.references import LowestOverReferences, reference_notes
 from metrics.core.tokens import Token, locate
 
@@ -298,6 +301,7 @@ class CharacTER(LowestOverReferences[CharacTERConfig, CharacTERExplanation, Refe
     """
 
     id = "characTER"
+    segment_limit: ClassVar[SegmentLimit | None] = limits.CHARACTER
     Config = CharacTERConfig
     explanation_type = CharacTERExplanation
 

@@ -36,10 +36,12 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
+from metrics.core import limits
 from metrics.core.base import Metric
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
+from metrics.core.limits import SegmentLimit
 from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token, locate
 from metrics.families.meteor.wordnet import WordNetIndex, wordnet_index
@@ -310,6 +312,7 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
     """
 
     id: ClassVar[str] = "meteor"
+    segment_limit: ClassVar[SegmentLimit | None] = limits.METEOR
     aggregate: ClassVar[Literal["mean"]] = "mean"
     Config: ClassVar[type] = MeteorConfig
     explanation_type: ClassVar[type[MeteorExplanation]] = MeteorExplanation

@@ -34,10 +34,13 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
+from metrics.core import limits
 from metrics.core.base import CostEstimated, Metric, StatsNote, each_segment, segments_text
 from metrics.core.cache import BoundedCache
+from metrics.core.checkpoint import checkpoint
 from metrics.core.config import check_options, option
 from metrics.core.edits import EditAlignment, EditExplanation, EditOp, count_ops
+from metrics.core.limits import SegmentLimit
 from metrics.core.tokens import Token, locate
 from metrics.families.ter.search import DEFAULT_BUDGET, PairTrace, SearchBudget, ter_pair, work_bound
 from metrics.families.ter.tokenizer import TercomTokenizer
@@ -130,6 +133,7 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
     """sacrebleu 2.6.0 TER (see the module docstring); scores are 0–100 and can exceed 100; lower is better."""
 
     id: ClassVar[str] = "ter"
+    segment_limit: ClassVar[SegmentLimit | None] = limits.TER
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = TERConfig
     explanation_type: ClassVar[type[TERExplanation]] = TERExplanation
@@ -223,7 +227,7 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
         hyp_ids = [vocab.get(w, -1) for w in hyp_words]
         results = []
         for ids in ref_ids:
-            result = ter.ter_pair(hyp_ids, ids)
+            result = ter.ter_pair(hyp_ids, ids, checkpoint)  # a long search can be stopped by the caller
             if work_bound(len(hyp_ids), len(ids), *result[5:]) > self.config.search_budget:
                 return None  # the pure search might have been stopped by the budget: let it decide
             results.append(result)
