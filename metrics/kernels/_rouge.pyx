@@ -46,6 +46,9 @@ ctypedef uint64_t u64
 
 cdef array _DOUBLES = array("d")
 cdef int WIDTH = 7  # the row's columns
+# Scratch a vocabulary keeps between calls: sentence tables of a few hundred tokens each way fit (sentences of
+# summaries); a larger one, made for one long text, is freed when its call ends.
+cdef Py_ssize_t KEPT_SCRATCH = 1 << 24
 # Each ASCII character as a token character (lowercased), or 0 for a separator.
 cdef unsigned char TOKEN_CHAR[128]
 for _c in range(128):
@@ -471,6 +474,18 @@ cdef class Vocabulary:
             raise ValueError("a text encoded by another vocabulary")
         return 0
 
+    cdef void _release(self) noexcept:
+        """Free the per-pair scratch that one long text grew past ``KEPT_SCRATCH`` bytes: the vocabulary lives as
+        long as its metric (the app keeps metrics across sessions), and would otherwise hold it for good."""
+        if self.grid_capacity * <Py_ssize_t>sizeof(int) > KEPT_SCRATCH:
+            free(self.grid)
+            self.grid = NULL
+            self.grid_capacity = 0
+        if self.masks_capacity * <Py_ssize_t>sizeof(u64) > KEPT_SCRATCH:
+            free(self.masks)
+            self.masks = NULL
+            self.masks_capacity = 0
+
     cdef int _prepare(self) except -1 nogil:
         """Per-form scratch for every id given out so far (zero counts, no mask)."""
         cdef Py_ssize_t old = self.by_form, size = max(self.forms_given, 2 * self.by_form, 16), k
@@ -782,6 +797,7 @@ cdef array rows(Vocabulary vocabulary, Kind kind, int n, hyps, list streams):
                     found += 1
     finally:
         free(texts)
+        vocabulary._release()
     return out
 
 

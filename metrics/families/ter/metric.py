@@ -23,7 +23,8 @@ the largest search on WMT22 de-en paragraphs (consecutive segments joined; 2 340
 7·10⁷; the default 2·10⁹ is 11× the largest. A segment whose
 search was cut keeps the shifts found so far, so its TER can only be *higher* than sacrebleu's; it is never
 silent: :meth:`TER.stats` adds a note per such segment and the explanation carries it. ``search_budget=0`` turns
-shifts off for everything (plain banded edit distance, also reported).
+shifts off for everything (plain banded edit distance, also reported). Before any search, a text longer than
+:data:`metrics.core.limits.TER` is cut there (the kernel's tables grow with the square of the length), with a note.
 """
 
 from __future__ import annotations
@@ -238,9 +239,11 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
     def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
         """The shift search's time grows about with the square of the length: ``SECONDS_PER_SQUARED_WORD`` × n² per
         hypothesis/reference pair of mean length n words, within a factor of two on WMT sentences (16 words,
-        about 3 ms) and CNN/DailyMail summaries (56 words, about 40 ms)."""
+        about 3 ms) and CNN/DailyMail summaries (56 words, about 40 ms). Texts count as :meth:`stats` reads them,
+        cut at :attr:`segment_limit`."""
         total = 0.0
         for _, hyp, seg_refs in each_segment(hyps, refs):
+            hyp, seg_refs = self._within_limit(hyp, seg_refs)
             n_hyp = len(self.tokenize(hyp))
             total += sum(((n_hyp + len(self._ref_words(ref))) / 2) ** 2 for ref in seg_refs)
         return SECONDS_PER_SQUARED_WORD * total

@@ -34,7 +34,7 @@ def test_clip_keeps_short_texts_and_cuts_long_ones_at_a_space() -> None:
 
 def test_clip_corpus_names_the_segments_and_leaves_the_callers_lists() -> None:
     hyps = ["short", "x" * 30, "ok"]
-    refs = [["fine", "fine", "y " * 20], ["fine", None, "fine"]]
+    refs: list[list[str | None]] = [["fine", "fine", "y " * 20], ["fine", None, "fine"]]
     copy = ([*hyps], [list(stream) for stream in refs])
     clipped = clip_corpus(hyps, refs, TEN)
     assert clipped.segments == (1, 2)
@@ -130,7 +130,8 @@ def test_a_line_over_the_limit_is_scored_on_its_head_and_the_rest_as_before(metr
 
 
 def test_pair_cells_counts_the_tables_of_clipped_texts() -> None:
-    hyps, refs = ["a b c", "x"], [["a b", None], ["a b c d", "y z"]]
+    hyps = ["a b c", "x"]
+    refs: list[list[str | None]] = [["a b", None], ["a b c d", "y z"]]
     assert limits.pair_cells(hyps, refs, TEN) == 3 * 2 + 3 * 4 + 1 * 2
     assert limits.pair_cells(["w " * 100], [["w " * 100]], TEN) == 5 * 5  # "w w w w w" is all it reads
 
