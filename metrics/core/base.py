@@ -227,8 +227,6 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     Config: ClassVar[type]
     explanation_type: ClassVar[type[Explanation]]
     higher_is_better: ClassVar[bool] = True
-    # The most characters of one text this metric reads (:mod:`metrics.core.limits`); None: it reads any length.
-    segment_limit: ClassVar[SegmentLimit | None] = None
 
     def __init__(self, config: ConfigT | None = None, **options: Any) -> None:
         if config is not None and options:
@@ -280,15 +278,23 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         checked_hyp, checked_refs = check_segment(hyp, refs, self.name)
         hyp, refs = self._within_limit(checked_hyp, checked_refs)
         explanation = self._explain(hyp, refs)
-        if self.segment_limit is None or (hyp is checked_hyp and refs == checked_refs):
+        limit = self.segment_limit
+        if limit is None or (hyp is checked_hyp and refs == checked_refs):
             return explanation
-        return replace(explanation, notes=(*explanation.notes, f"{self.name} this segment: {self.segment_limit.kind}"))
+        return replace(explanation, notes=(*explanation.notes, f"{self.name} this segment: {limit.kind}"))
 
     def _within_limit(self, hyp: str, refs: list[str]) -> tuple[str, list[str]]:
         """One segment's texts cut at :attr:`segment_limit` (:func:`~metrics.core.limits.clip`)."""
-        if self.segment_limit is None:
+        limit = self.segment_limit
+        if limit is None:
             return hyp, refs
-        return clip(hyp, self.segment_limit), [clip(ref, self.segment_limit) for ref in refs]
+        return clip(hyp, limit), [clip(ref, limit) for ref in refs]
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        """The most characters of one text this metric reads (:mod:`metrics.core.limits`), for a family whose work
+        grows faster than the length; ``None``: it reads any length."""
+        return None
 
     @property
     def traits(self) -> Traits:
@@ -311,11 +317,12 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         their segments), then the rows (:meth:`_rows`), then the notes about the corpus (:meth:`_corpus_notes`)."""
         check_corpus(hyps, refs, self.id)
         limited: tuple[StatsNote, ...] = ()
-        if self.segment_limit is not None:
-            clipped = clip_corpus(hyps, refs, self.segment_limit)
+        limit = self.segment_limit
+        if limit is not None:
+            clipped = clip_corpus(hyps, refs, limit)
             hyps, refs = clipped.hyps, clipped.refs
             if clipped.segments:
-                limited = (StatsNote(self.segment_limit.kind, segments_text([i + 1 for i in clipped.segments])),)
+                limited = (StatsNote(limit.kind, segments_text([i + 1 for i in clipped.segments])),)
         if progress is None:
             rows = self._rows(hyps, refs, None)
         else:

@@ -6,28 +6,36 @@ hypothesis or reference it reads (characters, not tokens, because every tokenize
 character, so the bound holds whatever the options). A longer text is scored on its first ``characters``
 characters, cut back to the last whitespace so that no word is split; the rest of the corpus is scored as before,
 and :meth:`~metrics.core.base.Metric.stats` adds a note naming the segments cut, as the explanation of such a
-segment does. The limits lie far above sentences, summaries and WMT paragraphs, so scores of ordinary data are
+segment does. The limits lie above sentences, summaries and WMT paragraphs (2,800 characters), so scores of ordinary data are
 unchanged.
 
-The numbers: the time and peak memory of one segment of two texts at the limit, measured with
-``stats()`` on 2 shared cores, for words of a 2,000-word vocabulary and for the worst case of one-letter tokens
-(one token per two characters, the most matches):
+The numbers: CPU time and peak memory of ``stats()`` on one segment of two texts at the limit (2 shared cores), for
+words of a 2,000-word vocabulary / for one-letter words (a token per two characters, the most matches):
 
 =================  ==========  ============================================================================
-metric             characters  at the limit (words / one-letter tokens)
+metric             characters  at the limit (words / one-letter words)
 =================  ==========  ============================================================================
-TER                10,000      1.3 s, 58 MB / 0.9 s, 240 MB (the banded DP keeps a 9-byte cell per word pair)
-ROUGE-L            400,000     bit-parallel LCS: 2.5 s, 34 MB for one-letter tokens
-ROUGE-Lsum         12,000      0.3 s, 167 MB: one sentence builds a 4-byte cell per pair of its tokens
-ROUGE-W            6,000       0.1 s, 32 MB / 4.5 s, 110 MB (a weighted-LCS table in numpy)
-METEOR             30,000      about 1 s, 65 MB (its alignment search grows with the square of the length)
-CharacTER          2,000       about 1.5 s, 31 MB (shift search over words, with character edit distances)
+TER                5,000       0.9 s, 36 MB / 0.6 s, 83 MB (a 9-byte table cell per word pair); 2.3 s for
+                               2,400 words of a ten-word vocabulary against them reversed (every position a
+                               shift candidate), which Stop ends (:mod:`metrics.core.checkpoint`)
+ROUGE-L            200,000     0.07 s, 38 MB / 0.6 s, 31 MB (bit-parallel LCS)
+ROUGE-Lsum         12,000      0.03 s, 48 MB / 0.15 s, 167 MB (a 4-byte cell per token pair of one sentence)
+ROUGE-W            5,000       0.05 s, 30 MB / 1.6 s, 84 MB (a weighted-LCS table in numpy)
+METEOR             30,000      1.0 s, 64 MB / 0.16 s, 65 MB (its alignment search)
+CharacTER          2,000       0.06 s, 31 MB / 0.4 s, 31 MB (a shift search over character edit distances)
+ROUGE-S/SU         12,000      with a skip distance over ``WIDE_SKIP`` or none (ROUGE-S*), whose skip bigrams
+                               grow with the square of the length: 0.3 s, 125 MB for 2,000 words (10,000
+                               words took 7.5 s and 1.7 GB); within ``WIDE_SKIP`` they are linear, no limit
 =================  ==========  ============================================================================
+
+Before the limits, one 60,000-word line made TER raise a bare MemoryError (65,536 words crashed the process),
+ROUGE-W run past two minutes, and a 116 KB one-line upload made ROUGE-Lsum peak at 1.6 GB (a 343 KB one needed
+15 GB).
 
 Bounded otherwise, and so not listed: WER, CER, MER, WIL and WIP (``max_cells``: a banded, then chunked, distance;
 2.2 s and 46 MB for two 60,000-word lines), EED (``max_cells``: a pair beyond it scores 1.0 unaligned), TER's
-shift search (``search_budget``). The n-gram metrics (BLEU, chrF, ROUGE-N, CIDEr-D, ROUGE-S with its default skip
-distance) are linear in the length; BERTScore reads the model's maximum length.
+shift search (``search_budget``). The n-gram metrics (BLEU, chrF, ROUGE-N, CIDEr-D, ROUGE-S/SU within
+``WIDE_SKIP``) are linear in the length; BERTScore reads the model's maximum length.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ __all__ = [
     "METEOR",
     "ROUGE_L",
     "ROUGE_LSUM",
+    "ROUGE_S_WIDE",
     "ROUGE_W",
     "TER",
     "Clipped",
@@ -76,6 +85,9 @@ ROUGE_LSUM = SegmentLimit(12_000, "the memory of ROUGE-Lsum's sentence tables")
 ROUGE_W = SegmentLimit(5_000, "the memory and time of ROUGE-W's weighted-LCS table")
 METEOR = SegmentLimit(30_000, "the time of METEOR's alignment search")
 CHARACTER = SegmentLimit(2_000, "the time of CharacTER's shift search")
+ROUGE_S_WIDE = SegmentLimit(12_000, "the skip bigrams of a wide or unlimited skip distance")
+# ROUGE-S/SU skip distances up to this make at most 17 skip bigrams per word: a 1 MB line is a few million.
+WIDE_SKIP = 16
 
 
 def clip(text: str, limit: SegmentLimit) -> str:

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -301,9 +300,12 @@ class CharacTER(LowestOverReferences[CharacTERConfig, CharacTERExplanation, Refe
     """
 
     id = "characTER"
-    segment_limit: ClassVar[SegmentLimit | None] = limits.CHARACTER
     Config = CharacTERConfig
     explanation_type = CharacTERExplanation
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.CHARACTER
 
     @property
     def name(self) -> str:

@@ -312,7 +312,6 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
     """
 
     id: ClassVar[str] = "meteor"
-    segment_limit: ClassVar[SegmentLimit | None] = limits.METEOR
     aggregate: ClassVar[Literal["mean"]] = "mean"
     Config: ClassVar[type] = MeteorConfig
     explanation_type: ClassVar[type[MeteorExplanation]] = MeteorExplanation
@@ -323,6 +322,10 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
         self._wordnet: WordNetIndex | None = None
         self._text_cache: BoundedCache[str, _Text] = BoundedCache()
         self._row_cache: BoundedCache[tuple[str, ...], tuple[float, ...]] = BoundedCache()
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.METEOR
 
     @property
     def name(self) -> str:

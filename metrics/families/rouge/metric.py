@@ -590,7 +590,10 @@ class RougeL(_Rouge):
     """
 
     id: ClassVar[str] = "rougeL"
-    segment_limit: ClassVar[SegmentLimit | None] = limits.ROUGE_L
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.ROUGE_L
 
     @property
     def name(self) -> str:
@@ -639,7 +642,6 @@ class RougeLsum(_Rouge, CostEstimated):
     """
 
     id: ClassVar[str] = "rougeLsum"
-    segment_limit: ClassVar[SegmentLimit | None] = limits.ROUGE_LSUM
     _by_lines = True
 
     def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
@@ -647,6 +649,10 @@ class RougeLsum(_Rouge, CostEstimated):
         words of every pair (:func:`~metrics.core.limits.pair_cells`), within a factor of three of the measured
         time; a page of long summaries asks first as TER does."""
         return LSUM_SECONDS_PER_CELL * limits.pair_cells(hyps, refs, limits.ROUGE_LSUM)
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.ROUGE_LSUM
 
     @property
     def name(self) -> str:

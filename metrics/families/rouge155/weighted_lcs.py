@@ -166,13 +166,16 @@ class RougeW(Rouge155[RougeWConfig, WlcsExplanation], CostEstimated):
     """ROUGE-W (weighted LCS, f(k) = k^weight), ROUGE-1.5.5.pl ``-w 1.2``; ``RougeW()`` is ROUGE-W-1.2."""
 
     id: ClassVar[str] = "rougeW"
-    segment_limit: ClassVar[SegmentLimit | None] = limits.ROUGE_W
     Config: ClassVar[type] = RougeWConfig
     explanation_type: ClassVar[type[WlcsExplanation]] = WlcsExplanation
 
     def __init__(self, config: RougeWConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self._power: list[float] = []
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.ROUGE_W
 
     @property
     def name(self) -> str:

@@ -134,7 +134,6 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
     """sacrebleu 2.6.0 TER (see the module docstring); scores are 0–100 and can exceed 100; lower is better."""
 
     id: ClassVar[str] = "ter"
-    segment_limit: ClassVar[SegmentLimit | None] = limits.TER
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = TERConfig
     explanation_type: ClassVar[type[TERExplanation]] = TERExplanation
@@ -149,6 +148,10 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
         # Systems often give the same output for a segment, and its row depends on nothing else.
         self._row_cache: BoundedCache[tuple[str, ...], np.ndarray] = BoundedCache()
         self._ref_ids_cache: BoundedCache[tuple[str, ...], tuple[dict[str, int], list[list[int]]]] = BoundedCache()
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.TER
 
     @property
     def name(self) -> str:

@@ -58,7 +58,10 @@ class _Length(Metric[_Config, Explanation]):
     aggregate: ClassVar[Literal["sum"]] = "sum"
     Config: ClassVar[type] = _Config
     explanation_type: ClassVar[type[Explanation]] = Explanation
-    segment_limit: ClassVar[SegmentLimit | None] = TEN
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return TEN
 
     @property
     def name(self) -> str:
@@ -114,16 +117,28 @@ LIMITED = {
 
 
 def test_every_metric_with_super_linear_work_states_a_limit() -> None:
-    assert {m: SPECS[m].cls.segment_limit for m in SPECS if SPECS[m].cls.segment_limit is not None} == LIMITED
+    presets = {m: create(m).segment_limit for m in SPECS if m not in {"bertscore", "perplexity"}}
+    assert {m: limit for m, limit in presets.items() if limit is not None} == LIMITED
+    for metric_id in ("rougeS", "rougeSU"):  # their skip bigrams grow with the square of the length only when wide
+        assert create(metric_id, {"skip_distance": None}).segment_limit == limits.ROUGE_S_WIDE
+        assert create(metric_id, {"skip_distance": limits.WIDE_SKIP + 1}).segment_limit == limits.ROUGE_S_WIDE
+        assert create(metric_id, {"skip_distance": limits.WIDE_SKIP}).segment_limit is None
 
 
-@pytest.mark.parametrize("metric_id", sorted(LIMITED))
-def test_a_line_over_the_limit_is_scored_on_its_head_and_the_rest_as_before(metric_id: str) -> None:
-    limit = LIMITED[metric_id]
+CASES: list[tuple[str, dict[str, object], SegmentLimit]] = [(m, {}, limit) for m, limit in sorted(LIMITED.items())] + [
+    ("rougeS", {"skip_distance": None}, limits.ROUGE_S_WIDE),
+    ("rougeSU", {"skip_distance": 100}, limits.ROUGE_S_WIDE),
+]
+
+
+@pytest.mark.parametrize(("metric_id", "options", "limit"), CASES)
+def test_a_line_over_the_limit_is_scored_on_its_head_and_the_rest_as_before(
+    metric_id: str, options: dict[str, object], limit: SegmentLimit
+) -> None:
     long_hyp, long_ref = _line(limit.characters + 500, 1), _line(limit.characters + 500, 2)
     hyps, refs = [long_hyp, "the cat sat on the mat"], [[long_ref, "the cat sat on a mat"]]
-    stats = create(metric_id).stats(hyps, refs)
-    alone = create(metric_id).stats([clip(long_hyp, limit), hyps[1]], [[clip(long_ref, limit), refs[0][1]]])
+    stats = create(metric_id, options).stats(hyps, refs)
+    alone = create(metric_id, options).stats([clip(long_hyp, limit), hyps[1]], [[clip(long_ref, limit), refs[0][1]]])
     assert np.array_equal(stats.rows, alone.rows)
     assert stats.notes[0].kind == limit.kind and stats.notes[0].detail == "1 segment(s) (1)"
     assert stats.notes[1:] == alone.notes
