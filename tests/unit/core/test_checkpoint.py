@@ -86,4 +86,22 @@ def test_stop_ends_a_long_compiled_search_within_a_fraction_of_it() -> None:
 
     with pytest.raises(_Stop):
         create("ter").stats([hyp], [[ref]], progress)
-    assert heard[-1] == 0 and len(heard) >= 2  # repeated reports from inside the segment, the last one raised
+    assert heard and set(heard) == {0}  # reports from inside the segment (done = 0), the last one raised
+
+
+def test_stop_ends_a_long_eed_pair_between_rows() -> None:
+    """EED aligns a pair of up to max_cells characters (4,000 × 4,000: seconds of numpy rows): a raising progress
+    ends it from inside the segment."""
+    hyp = "abcdefgh " * 450
+    ref = "hgfedcba " * 450
+    started = time.monotonic()
+    heard: list[int] = []
+
+    def progress(done: int) -> None:
+        heard.append(done)
+        if time.monotonic() - started > 0.3:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        create("eed").stats([hyp], [[ref]], progress)
+    assert heard and set(heard) == {0}  # it raised inside the segment, before it was done
