@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import numpy as np
 
+from metrics.core.checkpoint import beating
 from metrics.core.config import build_config
 from metrics.core.explanation import Explanation
+from metrics.core.limits import SegmentLimit, clip, clip_corpus
 from metrics.core.traits import Traits
 
 Aggregate = Literal["sum", "mean"]
@@ -267,11 +269,32 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         """Sufficient statistics of one segment: ``hyp`` and its references ``refs`` (a list of strings)."""
-        return np.asarray(self._segment_row(*check_segment(hyp, refs, self.name)), dtype=np.float64)
+        hyp, refs = self._within_limit(*check_segment(hyp, refs, self.name))
+        return np.asarray(self._segment_row(hyp, refs), dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
-        """The evidence behind one segment's score: ``hyp`` and its references ``refs`` (a list of strings)."""
-        return self._explain(*check_segment(hyp, refs, self.name))
+        """The evidence behind one segment's score: ``hyp`` and its references ``refs`` (a list of strings); a
+        text cut at :attr:`segment_limit` is named in its notes, as :meth:`stats` notes it."""
+        checked_hyp, checked_refs = check_segment(hyp, refs, self.name)
+        hyp, refs = self._within_limit(checked_hyp, checked_refs)
+        explanation = self._explain(hyp, refs)
+        limit = self.segment_limit
+        if limit is None or (hyp is checked_hyp and refs == checked_refs):
+            return explanation
+        return replace(explanation, notes=(*explanation.notes, f"{self.name} this segment: {limit.kind}"))
+
+    def _within_limit(self, hyp: str, refs: list[str]) -> tuple[str, list[str]]:
+        """One segment's texts cut at :attr:`segment_limit` (:func:`~metrics.core.limits.clip`)."""
+        limit = self.segment_limit
+        if limit is None:
+            return hyp, refs
+        return clip(hyp, limit), [clip(ref, limit) for ref in refs]
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        """The most characters of one text this metric reads (:mod:`metrics.core.limits`), for a family whose work
+        grows faster than the length; ``None``: it reads any length."""
+        return None
 
     @property
     def traits(self) -> Traits:
@@ -288,12 +311,24 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
     def stats(
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
     ) -> SegmentStats:
-        """Sufficient statistics of every segment; ``progress`` hears how many segments are done. The template
-        every family shares: :func:`check_corpus`, then the rows (:meth:`_rows`), then the notes about the corpus
-        (:meth:`_corpus_notes`)."""
+        """Sufficient statistics of every segment; ``progress`` hears how many segments are done, again from
+        inside a long segment (:func:`~metrics.core.checkpoint.checkpoint`), and may stop the work by raising. The
+        template every family shares: :func:`check_corpus`, texts over :attr:`segment_limit` cut (a note names
+        their segments), then the rows (:meth:`_rows`), then the notes about the corpus (:meth:`_corpus_notes`)."""
         check_corpus(hyps, refs, self.id)
-        rows = self._rows(hyps, refs, progress)
-        notes = (*rows.notes, *self._corpus_notes(hyps, refs, rows.matrix))
+        limited: tuple[StatsNote, ...] = ()
+        limit = self.segment_limit
+        if limit is not None:
+            clipped = clip_corpus(hyps, refs, limit)
+            hyps, refs = clipped.hyps, clipped.refs
+            if clipped.segments:
+                limited = (StatsNote(limit.kind, segments_text([i + 1 for i in clipped.segments])),)
+        if progress is None:
+            rows = self._rows(hyps, refs, None)
+        else:
+            with beating(progress) as heartbeat:  # long loops inside one segment report too (checkpoint)
+                rows = self._rows(hyps, refs, heartbeat)
+        notes = (*limited, *rows.notes, *self._corpus_notes(hyps, refs, rows.matrix))
         return SegmentStats(self.id, self.columns, rows.matrix, self.aggregate, notes)
 
     def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:

@@ -52,8 +52,9 @@ cdef inline bint same(const i64 *a, const i64 *b, int n) noexcept nogil:
 
 def clipped_matches(hyp, refs, int min_order, int max_order):
     """Clipped matches of ``hyp`` against ``refs`` for every order ``min_order..max_order`` (a list)."""
-    cdef Py_ssize_t hyp_len, total = 0, length
-    cdef int nrefs = len(refs), k, n, i, slot, mask, size
+    # sizes, positions and counts are Py_ssize_t: a reference corpus of 2^30 items would overflow an int table size
+    cdef Py_ssize_t hyp_len, total = 0, length, i, slot, mask, size
+    cdef int nrefs = len(refs), k, n
     cdef i64 *h = as_items(hyp, &hyp_len)
     cdef i64 **r = <i64 **>malloc((nrefs if nrefs else 1) * sizeof(i64 *))
     cdef Py_ssize_t *rlen = <Py_ssize_t *>malloc((nrefs if nrefs else 1) * sizeof(Py_ssize_t))
@@ -79,10 +80,10 @@ def clipped_matches(hyp, refs, int min_order, int max_order):
     # per slot: the n-gram (its reference and start), the count in the reference being read (with that
     # reference's stamp), and the largest count over references so far (then: what the hypothesis may still use)
     cdef int *owner = <int *>malloc(size * sizeof(int))
-    cdef int *start = <int *>malloc(size * sizeof(int))
+    cdef Py_ssize_t *start = <Py_ssize_t *>malloc(size * sizeof(Py_ssize_t))
     cdef int *stamps = <int *>malloc(size * sizeof(int))
-    cdef int *current = <int *>malloc(size * sizeof(int))
-    cdef int *allowed = <int *>malloc(size * sizeof(int))
+    cdef Py_ssize_t *current = <Py_ssize_t *>malloc(size * sizeof(Py_ssize_t))
+    cdef Py_ssize_t *allowed = <Py_ssize_t *>malloc(size * sizeof(Py_ssize_t))
     cdef i64 *out = <i64 *>malloc((max_order - min_order + 1 if max_order >= min_order else 1) * sizeof(i64))
     cdef i64 matched
     cdef const i64 *gram
@@ -96,9 +97,9 @@ def clipped_matches(hyp, refs, int min_order, int max_order):
         for n in range(min_order, max_order + 1):
             memset(owner, 0xff, size * sizeof(int))
             for k in range(nrefs):
-                for i in range(<int>rlen[k] - n + 1):
+                for i in range(rlen[k] - n + 1):
                     gram = r[k] + i
-                    slot = <int>(ngram_hash(gram, n) & <u64>mask)
+                    slot = <Py_ssize_t>(ngram_hash(gram, n) & <u64>mask)
                     while owner[slot] >= 0 and not same(r[owner[slot]] + start[slot], gram, n):
                         slot = (slot + 1) & mask
                     if owner[slot] < 0:
@@ -114,9 +115,9 @@ def clipped_matches(hyp, refs, int min_order, int max_order):
                     if current[slot] > allowed[slot]:
                         allowed[slot] = current[slot]
             matched = 0
-            for i in range(<int>hyp_len - n + 1):
+            for i in range(hyp_len - n + 1):
                 gram = h + i
-                slot = <int>(ngram_hash(gram, n) & <u64>mask)
+                slot = <Py_ssize_t>(ngram_hash(gram, n) & <u64>mask)
                 while owner[slot] >= 0 and not same(r[owner[slot]] + start[slot], gram, n):
                     slot = (slot + 1) & mask
                 if owner[slot] >= 0 and allowed[slot] > 0:

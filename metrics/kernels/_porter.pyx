@@ -11,6 +11,7 @@ ROUGE kernel's lowercase ASCII tokens, without the GIL.
 """
 
 from cpython.unicode cimport PyUnicode_FromKindAndData
+from libc.limits cimport INT_MAX
 from libc.stdlib cimport free, malloc
 
 cdef extern from "Python.h":
@@ -269,11 +270,16 @@ cdef int steps(ch *w, int n, unsigned char *flags) noexcept nogil:
 def stem(str word):
     """``nltk.stem.porter.PorterStemmer().stem(word)``."""
     cdef str lowered = word.lower()
-    cdef int n = len(lowered), k = 0
-    cdef ch *w = <ch *>malloc((n + 8) * sizeof(ch))
-    cdef unsigned char *flags = <unsigned char *>malloc((n + 8) * sizeof(unsigned char))
+    cdef int n, k = 0
+    cdef ch *w = NULL
+    cdef unsigned char *flags = NULL
     cdef ch c
     cdef const char *form
+    if len(lowered) > INT_MAX - 8:  # positions are ints
+        raise MemoryError(f"stem: a word of {len(lowered):,} characters is too long to stem")
+    n = len(lowered)
+    w = <ch *>malloc((n + 8) * sizeof(ch))
+    flags = <unsigned char *>malloc((n + 8) * sizeof(unsigned char))
     if w == NULL or flags == NULL:
         free(w); free(flags)
         raise MemoryError()

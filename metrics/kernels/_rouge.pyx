@@ -22,6 +22,8 @@ have to agree between a hypothesis and its references).
 """
 
 from cpython.array cimport array, clone
+from cpython.pyport cimport PY_SSIZE_T_MAX
+from libc.limits cimport INT_MAX
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -44,6 +46,9 @@ ctypedef uint64_t u64
 
 cdef array _DOUBLES = array("d")
 cdef int WIDTH = 7  # the row's columns
+# Scratch a vocabulary keeps between calls: sentence tables of a few hundred tokens each way fit (sentences of
+# summaries); a larger one, made for one long text, is freed when its call ends.
+cdef Py_ssize_t KEPT_SCRATCH = 1 << 24
 # Each ASCII character as a token character (lowercased), or 0 for a separator.
 cdef unsigned char TOKEN_CHAR[128]
 for _c in range(128):
@@ -83,6 +88,9 @@ cdef int reserve(void **buffer, Py_ssize_t *capacity, Py_ssize_t needed, size_t 
     if needed <= capacity[0]:
         return 0
     size = max(needed, 2 * capacity[0], 16)
+    if size > PY_SSIZE_T_MAX // <Py_ssize_t>item:  # size * item would overflow
+        with gil:
+            raise MemoryError(f"ROUGE: {needed:,} items of {item} bytes cannot be allocated")
     grown = realloc(buffer[0], size * item)
     if grown == NULL:
         with gil:
@@ -288,6 +296,9 @@ cdef class Vocabulary:
         """The form id of a token seen for the first time: a new one, or with the stemmer its stem's."""
         cdef Py_ssize_t length = n, k
         cdef int form
+        if self.forms_given >= INT_MAX or n > INT_MAX - 9:  # ids, token lengths and stems are ints
+            with gil:
+                raise MemoryError("ROUGE: a vocabulary holds at most 2^31 - 1 forms of at most 2^31 - 10 bytes")
         if not self.stem:
             self.forms_given += 1
             return <int>(self.forms_given - 1)
@@ -398,6 +409,8 @@ cdef class Vocabulary:
             if text is None:
                 out.append(None)
                 continue
+            if len(text) >= INT_MAX:  # token positions and sentence ends are ints (a token per character at most)
+                raise MemoryError(f"ROUGE: a text of {len(text):,} characters is too long to encode")
             found = memo.get(text) if memo is not None else None
             if found is None:
                 found = batch.get(text)
@@ -460,6 +473,18 @@ cdef class Vocabulary:
         if text.owner != self.serial:
             raise ValueError("a text encoded by another vocabulary")
         return 0
+
+    cdef void _release(self) noexcept:
+        """Free the per-pair scratch that one long text grew past ``KEPT_SCRATCH`` bytes: the vocabulary lives as
+        long as its metric (the app keeps metrics across sessions), and would otherwise hold it for good."""
+        if self.grid_capacity * <Py_ssize_t>sizeof(int) > KEPT_SCRATCH:
+            free(self.grid)
+            self.grid = NULL
+            self.grid_capacity = 0
+        if self.masks_capacity * <Py_ssize_t>sizeof(u64) > KEPT_SCRATCH:
+            free(self.masks)
+            self.masks = NULL
+            self.masks_capacity = 0
 
     cdef int _prepare(self) except -1 nogil:
         """Per-form scratch for every id given out so far (zero counts, no mask)."""
@@ -527,15 +552,15 @@ cdef class Vocabulary:
         cdef const u64 *m
         if n == 0 or ref.length == 0:
             return 0
-        reserve(<void **>&self.masks, &self.masks_capacity, n * words, sizeof(u64))
+        for j in range(n):  # a mask row per distinct token (not per position: n rows would take n² / 8 bytes)
+            if self.mask_of[hyp.ids[j]] < 0:
+                self.mask_of[hyp.ids[j]] = <int>distinct
+                distinct += 1
+        reserve(<void **>&self.masks, &self.masks_capacity, distinct * words, sizeof(u64))
         reserve(<void **>&self.bits, &self.bits_capacity, words, sizeof(u64))
+        memset(self.masks, 0, distinct * words * sizeof(u64))
         for j in range(n):
             k = self.mask_of[hyp.ids[j]]
-            if k < 0:
-                k = <int>distinct
-                distinct += 1
-                self.mask_of[hyp.ids[j]] = k
-                memset(self.masks + k * words, 0, words * sizeof(u64))
             self.masks[k * words + (j >> 6)] |= (<u64>1) << (j & 63)
         for w in range(words):
             self.bits[w] = ~(<u64>0)
@@ -772,6 +797,7 @@ cdef array rows(Vocabulary vocabulary, Kind kind, int n, hyps, list streams):
                     found += 1
     finally:
         free(texts)
+        vocabulary._release()
     return out
 
 

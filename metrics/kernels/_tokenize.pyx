@@ -5,6 +5,7 @@ whitespace normalization. Every pattern matches exactly two characters or one, s
 scan. :func:`metrics.families.bleu.tokenizers.tokenize_13a`'s regular expressions remain the reference the tests compare.
 """
 
+from cpython.pyport cimport PY_SSIZE_T_MAX
 from cpython.unicode cimport PyUnicode_FromKindAndData
 from libc.stdlib cimport free, malloc
 
@@ -30,9 +31,13 @@ cdef inline bint period_comma(Py_UCS4 c) noexcept nogil:
 def post_13a(str line):
     """``_post_13a`` of :mod:`metrics.families.bleu.tokenizers`: the line tokenized, tokens joined by single spaces."""
     cdef Py_ssize_t n = len(line), i, k = 0, j
-    cdef Py_UCS4 *a = <Py_UCS4 *>malloc((3 * n + 1) * sizeof(Py_UCS4))
-    cdef Py_UCS4 *b = <Py_UCS4 *>malloc((6 * n + 1) * sizeof(Py_UCS4))
+    cdef Py_UCS4 *a = NULL
+    cdef Py_UCS4 *b = NULL
     cdef Py_UCS4 c
+    if n > (PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(Py_UCS4) - 1) // 6:  # the buffers' sizes below would overflow
+        raise MemoryError(f"post_13a: a line of {n:,} characters is too long to tokenize")
+    a = <Py_UCS4 *>malloc((3 * n + 1) * sizeof(Py_UCS4))
+    b = <Py_UCS4 *>malloc((6 * n + 1) * sizeof(Py_UCS4))
     if a == NULL or b == NULL:
         free(a); free(b)
         raise MemoryError()

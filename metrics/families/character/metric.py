@@ -44,12 +44,14 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
+from metrics.core import limits
 from metrics.core.base import Progress, Rows, StatsNote, each_segment, segments_text
 from metrics.core.config import check_options, option
 from metrics.core.edits import Edit, EditOp
 from metrics.core.explanation import Explanation
 from metrics.core.levenshtein import align, alignment_cells
 from metrics.core.levenshtein import distance as levenshtein
+from metrics.core.limits import SegmentLimit
 from metrics.core.references import LowestOverReferences, reference_notes
 from metrics.core.tokens import Token, locate
 
@@ -300,6 +302,10 @@ class CharacTER(LowestOverReferences[CharacTERConfig, CharacTERExplanation, Refe
     id = "characTER"
     Config = CharacTERConfig
     explanation_type = CharacTERExplanation
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.CHARACTER
 
     @property
     def name(self) -> str:

@@ -49,6 +49,7 @@ from typing import Literal
 import numpy as np
 
 from metrics.core.base import Progress, Rows, StatsNote, segment_refs, segments_text
+from metrics.core.checkpoint import checkpoint
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.references import LowestOverReferences, reference_notes
@@ -232,6 +233,7 @@ def align(hyp: str, ref: str, costs: _Costs, trace: bool) -> tuple[float, float,
     deletion = float(costs.deletion)
     steps: list[RefStep] = []
     for w, char in enumerate(ref):
+        checkpoint()  # a pair near max_cells takes seconds: let the caller stop it between rows
         cost = mismatch.get(char)
         if cost is None:
             cost = mismatch[char] = (codes != ord(char)).astype(dtype)
@@ -295,6 +297,7 @@ def align_batch(pairs: Sequence[tuple[str, str]], costs: _Costs) -> np.ndarray:
     inf = dtype(np.inf)
     active = count
     for w in range(ref_codes.shape[0]):
+        checkpoint()
         while active and ref_len[active - 1] <= w:
             active -= 1
         cur = row[:, :active]

@@ -36,10 +36,12 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
+from metrics.core import limits
 from metrics.core.base import Metric
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
+from metrics.core.limits import SegmentLimit
 from metrics.core.porter import porter_stemmer
 from metrics.core.tokens import Token, locate
 from metrics.families.meteor.wordnet import WordNetIndex, wordnet_index
@@ -320,6 +322,10 @@ class Meteor(Metric[MeteorConfig, MeteorExplanation]):
         self._wordnet: WordNetIndex | None = None
         self._text_cache: BoundedCache[str, _Text] = BoundedCache()
         self._row_cache: BoundedCache[tuple[str, ...], tuple[float, ...]] = BoundedCache()
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.METEOR
 
     @property
     def name(self) -> str:

@@ -38,10 +38,12 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, Rows, StatsNote, each_segment
+from metrics.core import limits
+from metrics.core.base import CostEstimated, Metric, Progress, Rows, StatsNote, each_segment
 from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
+from metrics.core.limits import SegmentLimit
 from metrics.core.tokens import Token
 from metrics.core.traits import Traits
 from metrics.families.rouge.lcs import (
@@ -65,6 +67,9 @@ from metrics.families.rouge.tokenize import (
 from metrics.kernels import in_threads, kernel, processors
 
 REFERENCE = "rouge-score-0.1.2"
+# ROUGE-Lsum's time per cell of its sentence tables (hypothesis × reference tokens), compiled, on 2 shared cores:
+# 3.9-4.1e-9 s for 10-100 segments of 1,000-1,500 words; rounded up for tokens beyond the whitespace words counted.
+LSUM_SECONDS_PER_CELL = 1e-8
 VERSION = "scorelens-0.1.0"
 COLUMNS = ("precision", "recall", "fmeasure", "hits", "hyp_total", "ref_total", "best_ref")
 # Segments per thread of a kernel call in stats() (~10 ms of work): in fewer, longer calls the threads wait less on
@@ -587,6 +592,10 @@ class RougeL(_Rouge):
     id: ClassVar[str] = "rougeL"
 
     @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.ROUGE_L
+
+    @property
     def name(self) -> str:
         return "ROUGE-L"
 
@@ -623,7 +632,7 @@ class _Summary:
     total: int
 
 
-class RougeLsum(_Rouge):
+class RougeLsum(_Rouge, CostEstimated):
     """ROUGE-Lsum: summary-level union LCS over sentences split on ``"\\n"`` (rouge-score ``rougeLsum``).
 
     Sentences are ``text.split("\\n")`` without empty strings, exactly as rouge-score with
@@ -634,6 +643,16 @@ class RougeLsum(_Rouge):
 
     id: ClassVar[str] = "rougeLsum"
     _by_lines = True
+
+    def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
+        """Its tables grow with the product of the lengths: ``LSUM_SECONDS_PER_CELL`` × the hypothesis × reference
+        words of every pair (:func:`~metrics.core.limits.pair_cells`), within a factor of three of the measured
+        time; a page of long summaries asks first as TER does."""
+        return LSUM_SECONDS_PER_CELL * limits.pair_cells(hyps, refs, limits.ROUGE_LSUM)
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.ROUGE_LSUM
 
     @property
     def name(self) -> str:

@@ -19,6 +19,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from metrics.core import limits
+from metrics.core.limits import SegmentLimit
 from metrics.core.tokens import Token
 from metrics.families.rouge155.base import Rouge155, Rouge155Explanation, Rouge155Reference, _Side
 from metrics.families.rouge155.config import RougeSConfig
@@ -145,6 +147,12 @@ class _RougeSkip(Rouge155[RougeSConfig, SkipBigramExplanation]):
     def __init__(self, config: RougeSConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self._vocabulary: dict[str, int] = {}
+
+    @property
+    def segment_limit(self) -> SegmentLimit | None:
+        """A wide skip distance (or none) makes skip bigrams grow with the square of the length."""
+        d = self.config.skip_distance
+        return limits.ROUGE_S_WIDE if d is None or d > limits.WIDE_SKIP else None
 
     def _start_segment(self) -> None:
         """Bound the vocabulary, between segments only: a segment's texts must be coded with one vocabulary, and

@@ -23,6 +23,9 @@ from typing import ClassVar
 
 import numpy as np
 
+from metrics.core import limits
+from metrics.core.base import CostEstimated
+from metrics.core.limits import SegmentLimit
 from metrics.families.rouge155.base import Rouge155, Rouge155Explanation, Rouge155Reference, _sentence_bounds, _Side
 from metrics.families.rouge155.config import RougeWConfig
 
@@ -154,7 +157,12 @@ class _WEvidence:
     runs: list[WlcsRun]
 
 
-class RougeW(Rouge155[RougeWConfig, WlcsExplanation]):
+# ROUGE-W's time per cell of its weighted-LCS tables (hypothesis × reference tokens), numpy, on 2 shared cores:
+# 2.9-3.5e-8 s for texts of 300-1,000 words, 2.2e-7 s for one-letter words (every cell a match); a value between.
+SECONDS_PER_CELL = 1e-7
+
+
+class RougeW(Rouge155[RougeWConfig, WlcsExplanation], CostEstimated):
     """ROUGE-W (weighted LCS, f(k) = k^weight), ROUGE-1.5.5.pl ``-w 1.2``; ``RougeW()`` is ROUGE-W-1.2."""
 
     id: ClassVar[str] = "rougeW"
@@ -166,11 +174,21 @@ class RougeW(Rouge155[RougeWConfig, WlcsExplanation]):
         self._power: list[float] = []
 
     @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.ROUGE_W
+
+    @property
     def name(self) -> str:
         return f"ROUGE-W-{self.config.weight:.15g}"
 
     def _type(self) -> str:
         return f"rougeW-{self.config.weight:.15g}"
+
+    def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
+        """Its tables grow with the product of the lengths: ``SECONDS_PER_CELL`` × the hypothesis × reference
+        words of every pair (:func:`~metrics.core.limits.pair_cells`): about 3× the time of ordinary text, half
+        that of the worst case, so that a corpus of long texts asks first as TER does."""
+        return SECONDS_PER_CELL * limits.pair_cells(hyps, refs, limits.ROUGE_W)
 
     def _metric_flags(self) -> list[str]:
         return ["-w", f"{self.config.weight:.15g}"]

@@ -23,7 +23,8 @@ the largest search on WMT22 de-en paragraphs (consecutive segments joined; 2 340
 7·10⁷; the default 2·10⁹ is 11× the largest. A segment whose
 search was cut keeps the shifts found so far, so its TER can only be *higher* than sacrebleu's; it is never
 silent: :meth:`TER.stats` adds a note per such segment and the explanation carries it. ``search_budget=0`` turns
-shifts off for everything (plain banded edit distance, also reported).
+shifts off for everything (plain banded edit distance, also reported). Before any search, a text longer than
+:data:`metrics.core.limits.TER` is cut there (the kernel's tables grow with the square of the length), with a note.
 """
 
 from __future__ import annotations
@@ -34,10 +35,13 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
+from metrics.core import limits
 from metrics.core.base import CostEstimated, Metric, StatsNote, each_segment, segments_text
 from metrics.core.cache import BoundedCache
+from metrics.core.checkpoint import checkpoint
 from metrics.core.config import check_options, option
 from metrics.core.edits import EditAlignment, EditExplanation, EditOp, count_ops
+from metrics.core.limits import SegmentLimit
 from metrics.core.tokens import Token, locate
 from metrics.families.ter.search import DEFAULT_BUDGET, PairTrace, SearchBudget, ter_pair, work_bound
 from metrics.families.ter.tokenizer import TercomTokenizer
@@ -146,6 +150,10 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
         self._ref_ids_cache: BoundedCache[tuple[str, ...], tuple[dict[str, int], list[list[int]]]] = BoundedCache()
 
     @property
+    def segment_limit(self) -> SegmentLimit | None:
+        return limits.TER
+
+    @property
     def name(self) -> str:
         return "TER"
 
@@ -223,7 +231,7 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
         hyp_ids = [vocab.get(w, -1) for w in hyp_words]
         results = []
         for ids in ref_ids:
-            result = ter.ter_pair(hyp_ids, ids)
+            result = ter.ter_pair(hyp_ids, ids, checkpoint)  # a long search can be stopped by the caller
             if work_bound(len(hyp_ids), len(ids), *result[5:]) > self.config.search_budget:
                 return None  # the pure search might have been stopped by the budget: let it decide
             results.append(result)
@@ -234,9 +242,11 @@ class TER(Metric[TERConfig, TERExplanation], CostEstimated):
     def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
         """The shift search's time grows about with the square of the length: ``SECONDS_PER_SQUARED_WORD`` × n² per
         hypothesis/reference pair of mean length n words, within a factor of two on WMT sentences (16 words,
-        about 3 ms) and CNN/DailyMail summaries (56 words, about 40 ms)."""
+        about 3 ms) and CNN/DailyMail summaries (56 words, about 40 ms). Texts count as :meth:`stats` reads them,
+        cut at :attr:`segment_limit`."""
         total = 0.0
         for _, hyp, seg_refs in each_segment(hyps, refs):
+            hyp, seg_refs = self._within_limit(hyp, seg_refs)
             n_hyp = len(self.tokenize(hyp))
             total += sum(((n_hyp + len(self._ref_words(ref))) / 2) ** 2 for ref in seg_refs)
         return SECONDS_PER_SQUARED_WORD * total

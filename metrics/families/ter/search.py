@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.core.checkpoint import checkpoint
 from metrics.core.edits import Edit, EditOp
 
 BEAM_WIDTH = 25
@@ -470,6 +471,7 @@ def _batch_distances(
     prev = np.empty((band.PW, 0))
     joined = 0
     for block in range(first_list[0] + 1, band.n + 1, _BLOCK):
+        checkpoint()  # one batch of a long line is many blocks
         rows = range(block, min(block + _BLOCK, band.n + 1))
         if len(live) == 0 and (joined == count or first_list[joined] + 1 >= rows.stop):
             continue  # nobody computes in this block
@@ -608,6 +610,7 @@ def ter_pair(hyp: list[str], ref: list[str], budget: SearchBudget | None = None)
     known: int | None = None  # banded distance of ``cur`` when already known from the previous round
     next_base: np.ndarray | None = None  # its banded rows, when the previous round's batch gave them cheaply
     while True:
+        checkpoint()  # a round of a long line takes a while: let the caller stop here
         base: np.ndarray | None = None
         exact = False
         # the contrapositive of the bound above: a banded distance > beam − 2 means an unrestricted one too,
@@ -644,6 +647,7 @@ def ter_pair(hyp: list[str], ref: list[str], budget: SearchBudget | None = None)
         settled: dict[int, int] = {}
         hard: list[int] = []
         for c, (s, length, t) in enumerate(cands):
+            checkpoint()
             # a shift of L words changes the distance by at most 2L, so some candidates cannot be within reach
             if not have_bits or not (full or distance - 2 * length <= exact_up_to):
                 hard.append(c)
