@@ -75,7 +75,7 @@ class SegmentLimit:
         """The note's words: what was done to the texts over the limit (the same for every system)."""
         return (
             f"a hypothesis or reference longer than {self.characters:,} characters was scored on its first "
-            f"{self.characters:,} characters (cut at a space) to bound {self.why}"
+            f"{self.characters:,} characters (back to the last space before the cut, if any) to bound {self.why}"
         )
 
 
