@@ -17,6 +17,7 @@ from metrics.io.metadata import parse_metadata
 from tests.support.corpora import slice_corpus
 from tests.support.parity import rel_close
 from tests.support.ui import (
+    ANALYSIS_SECTIONS,
     SCRIPT,
     app,
     assert_escaped_markdown,
@@ -29,15 +30,7 @@ from tests.support.ui import (
 )
 
 PAGE = "pages/analysis.py"
-SECTIONS = (
-    "Buckets",
-    "Words by frequency",
-    "N-grams A vs B",
-    "Slices",
-    "Documents",
-    "Trust in differences",
-    "Metric disagreement",
-)
+SECTIONS = ANALYSIS_SECTIONS
 
 
 @pytest.fixture(scope="module")

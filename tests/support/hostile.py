@@ -22,6 +22,7 @@ from metrics.analysis.slices import Slice
 from metrics.families.external.scores import ExternalScores
 from metrics.io.metadata import Metadata
 from metrics.stats.human import HumanScores
+from tests.support.ui import unescaped
 
 MARKER = "evil"
 IMAGE = "![evil](//evil.invalid/e4.png)"
@@ -148,19 +149,6 @@ def _from_proto(proto: Any) -> Iterator[str]:
 # What Streamlit's Markdown makes of the text escapes leave: GitHub's autolink literals (remark-gfm), its logo and
 # Material icons.
 _SELF_MARKUP = re.compile(r"(https?://|www(?=\.))|[-.\w+]@[-\w]|:streamlit:|:material[/_]", re.IGNORECASE)
-
-
-def unescaped(body: str, specials: str = "<>$[]") -> list[int]:
-    """Positions of ``specials`` in a Markdown body that no backslash escapes."""
-    found, escaped = [], False
-    for i, ch in enumerate(body):
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch in specials:
-            found.append(i)
-    return found
 
 
 def inert_problems(body: str) -> list[str]:
