@@ -70,12 +70,8 @@ def test_a_raising_progress_stops_ter_inside_its_first_segment(path: str, monkey
     assert heard == [0]
 
 
-def test_stop_ends_a_long_compiled_search_within_a_fraction_of_it() -> None:
-    """The slowest TER segment within the limit (2,500 adversarial words, seconds of compiled search) stops
-    within about INTERVAL plus 16 candidates once the callback raises."""
-    if kernel("ter") is None:
-        pytest.skip("the TER kernel is not built")
-    hyp, ref = _adversarial(2_500)
+def _stopped_after_0_3_s(metric_id: str, hyp: str, ref: str) -> list[int]:
+    """The progress counts ``metric_id`` reported on one segment, its callback raising once 0.3 s have passed."""
     started = time.monotonic()
     heard: list[int] = []
 
@@ -85,7 +81,17 @@ def test_stop_ends_a_long_compiled_search_within_a_fraction_of_it() -> None:
             raise _Stop
 
     with pytest.raises(_Stop):
-        create("ter").stats([hyp], [[ref]], progress)
+        create(metric_id).stats([hyp], [[ref]], progress)
+    return heard
+
+
+def test_stop_ends_a_long_compiled_search_within_a_fraction_of_it() -> None:
+    """The slowest TER segment within the limit (2,500 adversarial words, seconds of compiled search) stops
+    within about INTERVAL plus 16 candidates once the callback raises."""
+    if kernel("ter") is None:
+        pytest.skip("the TER kernel is not built")
+    hyp, ref = _adversarial(2_500)
+    heard = _stopped_after_0_3_s("ter", hyp, ref)
     assert heard and set(heard) == {0}  # reports from inside the segment (done = 0), the last one raised
 
 
@@ -94,14 +100,5 @@ def test_stop_ends_a_long_eed_pair_between_rows() -> None:
     ends it from inside the segment."""
     hyp = "abcdefgh " * 450
     ref = "hgfedcba " * 450
-    started = time.monotonic()
-    heard: list[int] = []
-
-    def progress(done: int) -> None:
-        heard.append(done)
-        if time.monotonic() - started > 0.3:
-            raise _Stop
-
-    with pytest.raises(_Stop):
-        create("eed").stats([hyp], [[ref]], progress)
+    heard = _stopped_after_0_3_s("eed", hyp, ref)
     assert heard and set(heard) == {0}  # it raised inside the segment, before it was done
