@@ -44,6 +44,7 @@ from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.limits import SegmentLimit
+from metrics.core.sentences import SPLITTER, sentence_spans
 from metrics.core.tokens import Token
 from metrics.core.traits import Traits
 from metrics.families.rouge.lcs import (
@@ -102,6 +103,26 @@ class RougeConfig:
 
     def __post_init__(self) -> None:
         check_options(self)
+
+
+SplitName = Literal["newlines", "rules"]
+
+
+@dataclass(frozen=True)
+class RougeLsumConfig(RougeConfig):
+    """ROUGE-Lsum's options: those of ROUGE-L, and where its sentences come from."""
+
+    split: SplitName = option(
+        "newlines",
+        label="Sentence split",
+        help=(
+            "newlines = the text's own lines are its sentences (rouge-score). rules = also split each line with "
+            f"ScoreLens' rule-based splitter ({SPLITTER}: abbreviations, initials, decimals, quotes, ellipses, "
+            "CJK 。！？); it can miss an abbreviation it does not list (approx. Ten splits) or an initialism ending a "
+            "sentence (U.S. Obama), and splits German ordinals (3. Oktober). Not rouge-score's split_summaries."
+        ),
+        choice_labels={"newlines": "newlines (your own lines)", "rules": f"rules ({SPLITTER}) within each line"},
+    )
 
 
 @dataclass(frozen=True)
@@ -313,6 +334,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 f"type:{self.id}",
                 f"tok:{c.tokenizer}",
                 f"stem:{'yes' if c.stemmer else 'no'}",
+                *self._signature_options(),
                 "f:f1",
                 "multi:max-f",
                 "agg:mean",  # of the segment F; rouge-score's BootstrapAggregator reports a median of resample means
@@ -320,6 +342,10 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 f"version:{VERSION}",
             ]
         )
+
+    def _signature_options(self) -> tuple[str, ...]:
+        """Fields of options only some of the metrics have (ROUGE-Lsum's sentence split)."""
+        return ()
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         """The mean F (pooled rows are means, so the F column already is it)."""
@@ -642,7 +668,47 @@ class RougeLsum(_Rouge, CostEstimated):
     """
 
     id: ClassVar[str] = "rougeLsum"
+    Config: ClassVar[type] = RougeLsumConfig
     _by_lines = True
+
+    def __init__(self, config: RougeConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        self._ref_lines: BoundedCache[str, str] = BoundedCache()  # references split once for every system
+
+    @property
+    def split(self) -> SplitName:
+        return cast(RougeLsumConfig, self.config).split
+
+    def _signature_options(self) -> tuple[str, ...]:
+        return (f"split:{SPLITTER if self.split == 'rules' else 'newlines'}",)
+
+    def _sentences(self, text: str) -> list[tuple[int, str]]:
+        """The sentences of ``text`` with their start offsets: its lines, or with ``split=rules`` the splitter's
+        sentences within its lines (:mod:`metrics.core.sentences`)."""
+        if self.split == "newlines":
+            return split_sentences(text)
+        return [(a, text[a:b]) for a, b in sentence_spans(text)]
+
+    def _lined(self, text: str) -> str:
+        """``text`` as the scoring paths read it, one sentence a line: as given, or split by the splitter (the
+        compiled kernel splits on newlines itself)."""
+        if self.split == "newlines":
+            return text
+        return "\n".join(sentence for _, sentence in self._sentences(text))
+
+    def _lined_refs(self, refs: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
+        return [
+            [None if r is None else self._ref_lines.get_or_make(r, lambda r=r: self._lined(r)) for r in s] for s in refs
+        ]
+
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        lined = cast(list[list[str]], self._lined_refs([refs]))[0]  # no None among one segment's references
+        return super()._segment_row(self._lined(hyp), lined)
+
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
+        if self.split == "newlines":
+            return super()._rows(hyps, refs, progress)
+        return super()._rows([self._lined(hyp) for hyp in hyps], self._lined_refs(refs), progress)
 
     def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
         """Its tables grow with the product of the lengths: ``LSUM_SECONDS_PER_CELL`` × the hypothesis × reference
@@ -661,16 +727,19 @@ class RougeLsum(_Rouge, CostEstimated):
     def _corpus_notes(
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
     ) -> tuple[StatsNote, ...]:
-        """The tokenizer's note, and one when no text has a newline (ROUGE-Lsum then equals ROUGE-L)."""
+        """The tokenizer's note, and one when sentences come from newlines and no text has one (ROUGE-Lsum then
+        equals ROUGE-L), which names the splitter option."""
         notes = super()._corpus_notes(hyps, refs, rows)
         texts = chain(hyps, (r for stream in refs for r in stream if r is not None))
-        if any("\n" in text for text in texts):
+        if self.split != "newlines" or any("\n" in text for text in texts):
             return notes
         return (
             *notes,
             StatsNote(
                 "no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
-                "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences) for summary-level scores."
+                "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences), or set ROUGE's "
+                f"Sentence split option to rules (rouge.split=rules: ScoreLens' rule-based splitter {SPLITTER}) "
+                "for summary-level scores."
             ),
         )
 
@@ -711,7 +780,7 @@ class RougeLsum(_Rouge, CostEstimated):
     def _sentence_tokens(self, text: str) -> tuple[tuple[Token, ...], list[tuple[int, int]]]:
         tokens: list[Token] = []
         ranges = []
-        for offset, sentence in split_sentences(text):
+        for offset, sentence in self._sentences(text):
             start = len(tokens)
             tokens.extend(self.tokenizer.tokens(sentence, offset))
             ranges.append((start, len(tokens)))
