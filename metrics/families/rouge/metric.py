@@ -22,7 +22,10 @@ Options, shared by the three metrics (``--set rouge.stemmer=true`` reaches all):
 ``use_stemmer``: nltk Porter stems of tokens longer than 3 characters) and ``tokenizer`` (``default`` is
 rouge-score's ASCII tokenizer, which deletes every non-ASCII letter so that Chinese or Japanese score 0 — the
 statistics then carry a warning note; ``unicode`` keeps letters of any script and scores CJK per character, see
-:mod:`metrics.families.rouge.tokenize`).
+:mod:`metrics.families.rouge.tokenize`). ROUGE-Lsum alone has ``split``: ``newlines`` (rouge-score's: a text's
+lines are its sentences) or ``rules``, which also splits each line with ScoreLens' rule-based splitter
+(:mod:`metrics.core.sentences`, named ``rules-v1`` in the signature); with it, ROUGE-Lsum equals rouge-score's on
+text split that way beforehand.
 """
 
 from __future__ import annotations
@@ -663,7 +666,9 @@ class RougeLsum(_Rouge, CostEstimated):
 
     Sentences are ``text.split("\\n")`` without empty strings, exactly as rouge-score with
     ``split_summaries=False``. **Without newlines in the texts ROUGE-Lsum equals ROUGE-L**: put one sentence per
-    line (``.sents.jsonl`` inputs are joined with ``"\\n"``). R = clipped LCS∪ hits / #reference tokens,
+    line (``.sents.jsonl`` inputs are joined with ``"\\n"``), or choose ``split=rules``, which splits each line
+    further with :func:`~metrics.core.sentences.sentence_spans` (the scoring paths get the sentences one a line, the
+    explanation keeps their offsets into the user's text). R = clipped LCS∪ hits / #reference tokens,
     P = hits / #hypothesis tokens, F1 (Lin 2004 §3.2 with ROUGE-1.5.5's clipping against double counting).
     """
 
@@ -697,6 +702,7 @@ class RougeLsum(_Rouge, CostEstimated):
         return "\n".join(sentence for _, sentence in self._sentences(text))
 
     def _lined_refs(self, refs: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
+        """:meth:`_lined` of reference streams, each distinct reference split once (every system meets them)."""
         return [
             [None if r is None else self._ref_lines.get_or_make(r, lambda r=r: self._lined(r)) for r in s] for s in refs
         ]
