@@ -9,23 +9,25 @@ sentence, and each line is split further at
 * ``.``, ``!``, ``?`` or an ellipsis (``...``, ``…``) followed by a space or the end of the line, with closing quotes
   or brackets (``"Stop." Then`` ends after the quote), except where the word before the period is
 
-  - a title or other abbreviation that is followed by a name or a number (``Dr.``, ``Mr.``, ``St.``, ``No.``,
-    ``Jan.``, ``vs.``, ``e.g.`` — :data:`NEVER_FINAL`),
-  - an abbreviation that may end a sentence (``etc.``, ``Inc.``, ``Jr.`` — :data:`MAYBE_FINAL`), an initial
-    (``J.``), an initialism (``U.S.``, ``p.m.``) or an ellipsis: these end one only before a capitalised word
-    (and, for an initialism, only before a word that commonly starts a sentence: :data:`STARTERS`);
+  - an initial (``J. K. Rowling``) or a title or other abbreviation that precedes a name or a number (``Dr.``,
+    ``Mr.``, ``St.``, ``Jan.``, ``vs.``, ``e.g.`` — :data:`NEVER_FINAL`; also when a tokenizer split the period
+    off: ``gov . mike pence``),
+  - an abbreviation that may end a sentence (``etc.``, ``Inc.``, ``Jr.``, ``No.`` — :data:`MAYBE_FINAL`) or an
+    ellipsis: these end one only before a capitalised word; an initialism (``U.S.``, ``p.m.``) only before a word
+    that commonly starts a sentence (:data:`STARTERS`);
 
 * in a text that has a capitalised word, nothing is an end before a lowercase letter (``"Stop!" he said``); an
   all-lowercase text (CNN/DailyMail's) has no such evidence, so an ordinary word's period ends a sentence there.
 
-Decimals (``3.5``), URLs and e-mail addresses have no space after their periods and are never split.
+Decimals (``3.5``), URLs and e-mail addresses have no space after their periods and are never split. Repeated marks
+(``wow ! ! !``) and a closing quote that a tokenizer set apart (``he said `` no . ''``) stay with their sentence.
 
-**Known failure cases** (the docs' ROUGE card lists them too): an abbreviation not in the lists ending a sentence
-before a capital is split after (``Calif. Officials`` is right, ``approx. Ten`` is wrong); an abbreviation or
-initialism that does end a sentence before a capitalised name is not split (``… in the U.S. Obama said``); in
-all-lowercase text an unlisted abbreviation splits (``calif. officials``); German ordinals (``am 3. Oktober``) and
-numbered lists (``1. Item``) split after the number; a sentence without final punctuation before a newline-less next
-sentence is not found; a quote that opens after the period (PTB ``. ''`` with a space) starts the next sentence.
+**Known failure cases** (the docs' ROUGE card lists them too): an abbreviation it does not list is split after
+before a capital (``Brig. Gen. Smith``) and, in lowercase text, before anything (``calif. officials``); an initialism that
+ends a sentence before a word that is not a usual starter is not split (``at 5 p.m. Bring food``, ``the U.S. Obama
+said``); German ordinals and numbered lists split after the number (``am 3. Oktober``); a Japanese quotation is
+split after its closing bracket (``「行こう。」と言った``); a sentence without final punctuation runs into the next; it
+knows English abbreviations only.
 
 ``SENTENCE_END`` is the candidate pattern, also what :func:`metrics.core.defaults.sentence_count` counts.
 """
@@ -44,7 +46,7 @@ _CANDIDATE = regex.compile(r"[。！？]+[”’）」』]*|(?:[.!?]+|…)[\"'�
 # a capitalised word ("The", not "UNK"): without one, as in lowercased corpora, case is no evidence of a sentence start
 _CAPITALISED = regex.compile(r"\p{Lu}\p{Ll}")
 # terminal punctuation repeated apart ("wow ! ! !"): it stays with the sentence it ends
-_REPEATED = regex.compile(r"(?:\s+[.!?…]+(?=\s|$))*")
+_REPEATED = regex.compile(r"(?:\s+[.!?…]+(?=\s|$))+")
 # a closing quote token after a space (PTB-tokenized text: ``he said . ''``), before a space or the end
 _SPACED_QUOTE = regex.compile(r"\s+(''|'|\")(?=\s|$)")
 _OPENERS = "\"'“‘([«"
@@ -125,9 +127,10 @@ def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
 
 
 def _closed(line: str, start: int, end: int) -> int:
-    """Where a sentence ending at ``end`` really ends: after repeated marks (``! ! !``) and after a closing quote that stands apart (tokenized text's
-    ``. ''``) when the sentence ``line[start:end]`` left that quote open."""
-    end = _REPEATED.match(line, end).end()
+    """Where a sentence ending at ``end`` really ends: after repeated marks (``! ! !``), and after a closing quote
+    that stands apart (tokenized text's ``. ''``) when the sentence ``line[start:end]`` left that quote open."""
+    repeated = _REPEATED.match(line, end)
+    end = repeated.end() if repeated else end
     quote = _SPACED_QUOTE.match(line, end)
     if quote is None:
         return end

@@ -121,7 +121,7 @@ class RougeLsumConfig(RougeConfig):
         help=(
             "newlines = the text's own lines are its sentences (rouge-score). rules = also split each line with "
             f"ScoreLens' rule-based splitter ({SPLITTER}: abbreviations, initials, decimals, quotes, ellipses, "
-            "CJK 。！？); it can miss an abbreviation it does not list (approx. Ten splits) or an initialism ending a "
+            "CJK 。！？); it splits after an abbreviation it does not list (Brig. Gen.), misses an initialism ending a "
             "sentence (U.S. Obama), and splits German ordinals (3. Oktober). Not rouge-score's split_summaries."
         ),
         choice_labels={"newlines": "newlines (your own lines)", "rules": f"rules ({SPLITTER}) within each line"},
@@ -703,9 +703,10 @@ class RougeLsum(_Rouge, CostEstimated):
 
     def _lined_refs(self, refs: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
         """:meth:`_lined` of reference streams, each distinct reference split once (every system meets them)."""
-        return [
-            [None if r is None else self._ref_lines.get_or_make(r, lambda r=r: self._lined(r)) for r in s] for s in refs
-        ]
+        return [[None if r is None else self._lined_ref(r) for r in stream] for stream in refs]
+
+    def _lined_ref(self, ref: str) -> str:
+        return self._ref_lines.get_or_make(ref, lambda: self._lined(ref))
 
     def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         lined = cast(list[list[str]], self._lined_refs([refs]))[0]  # no None among one segment's references

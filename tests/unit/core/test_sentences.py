@@ -46,6 +46,20 @@ def test_hard_cases(text, expected):
     assert split_text(text) == expected
 
 
+KNOWN_FAILURES = [
+    ("Brig. Gen. Smith arrived.", ["Brig.", "Gen. Smith arrived."]),  # an abbreviation it does not list
+    ("The meeting is at 5 p.m. Bring food.", ["The meeting is at 5 p.m. Bring food."]),  # "Bring" starts no list
+    ("Am 3. Oktober kam er.", ["Am 3.", "Oktober kam er."]),  # a German ordinal
+    ("「行こう。」と言った。", ["「行こう。」", "と言った。"]),  # a Japanese quotation
+]
+
+
+@pytest.mark.parametrize(("text", "wrong"), KNOWN_FAILURES)
+def test_known_failures_are_the_documented_ones(text, wrong):
+    """The failure cases the docs' ROUGE card names, pinned: fixing one changes the rules and so ``SPLITTER``."""
+    assert split_text(text) == wrong
+
+
 def test_spans_point_into_the_text_without_surrounding_spaces():
     text = "  Hi there.  Bye.\n\nNext. "
     spans = sentence_spans(text)
