@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from metrics.core.family import Family, Task
 from metrics.core.language import Language, LengthUnit, detect_language, length_unit, text_length
 from metrics.core.registry import available_metrics, families
-from metrics.core.sentences import SENTENCE_END as _SENTENCE_END
+from metrics.core.sentences import sentence_end
 
 SEVERAL_SENTENCES = 2  # median sentences per reference from which segments are summaries
 LONG = {"words": 40, "characters": 80}  # median reference length from which segments are summaries
 MANY_REFERENCES = 3  # median references per segment from which short segments are captions
 SHORT = {"words": 20, "characters": 40}  # median reference length up to which segments count as short
 SAMPLE_SEGMENTS = 2000  # segments profiled: the shape of a corpus shows early
+
+_SENTENCE_END = sentence_end()  # the sentence splitter's end pattern (metrics.core.sentences)
 
 
 def _task_uses(task: Task) -> list[tuple[Family, tuple[str, ...]]]:

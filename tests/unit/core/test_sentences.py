@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.core import defaults
-from metrics.core.sentences import SENTENCE_END, sentence_spans, split_text
+from metrics.core.sentences import SENTENCE_END, sentence_end, sentence_spans, split_text
 from tests.support.corpora import slice_corpus
 
 HARD_CASES = [
@@ -77,7 +77,7 @@ def test_the_users_newlines_always_end_a_sentence_and_lines_are_split_within():
 
 
 def test_sentence_counting_keeps_its_pattern():
-    assert defaults._SENTENCE_END is SENTENCE_END
+    assert defaults._SENTENCE_END is sentence_end() and sentence_end().pattern == SENTENCE_END
     assert defaults.sentence_count("It rose 3.5% today. Really? 是的。好") == 3
 
 
