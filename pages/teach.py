@@ -134,7 +134,7 @@ hyp = st.text_area(
     height=80,
     max_chars=MAX_CHARS,
     on_change=_edited,
-    help="New lines separate sentences (ROUGE-Lsum).",
+    help="New lines separate sentences (ROUGE-Lsum; its Sentence split what-if also splits within lines).",
 )
 nrefs = int(st.number_input("Number of references", 1, MAX_REFS, key=keys.TEACH_NREFS.name, on_change=_edited))
 ref_cols = st.columns(min(nrefs, 4))

@@ -19,11 +19,10 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import regex
-
 from metrics.core.family import Family, Task
 from metrics.core.language import Language, LengthUnit, detect_language, length_unit, text_length
 from metrics.core.registry import available_metrics, families
+from metrics.core.sentences import sentence_end
 
 SEVERAL_SENTENCES = 2  # median sentences per reference from which segments are summaries
 LONG = {"words": 40, "characters": 80}  # median reference length from which segments are summaries
@@ -31,9 +30,7 @@ MANY_REFERENCES = 3  # median references per segment from which short segments a
 SHORT = {"words": 20, "characters": 40}  # median reference length up to which segments count as short
 SAMPLE_SEGMENTS = 2000  # segments profiled: the shape of a corpus shows early
 
-# sentence ends: full-width terminal punctuation (CJK writes no space after it), or ASCII terminal punctuation before
-# a space or the end (so "3.5" and "U.S." do not end sentences); closing quotes or brackets may follow either
-_SENTENCE_END = regex.compile(r"[。！？]+[”’）」』]*|[.!?]+[\"'”’)\]]*(?=\s|$)")
+_SENTENCE_END = sentence_end()  # the sentence splitter's end pattern (metrics.core.sentences)
 
 
 def _task_uses(task: Task) -> list[tuple[Family, tuple[str, ...]]]:

@@ -44,7 +44,8 @@ MISTAKES = {
         *COMMON,
     ),
     "rougeLsum": (
-        "ROUGE-Lsum needs one sentence per line: without newlines it is exactly ROUGE-L.",
+        "ROUGE-Lsum needs one sentence per line: without newlines it is exactly ROUGE-L, unless its Sentence split "
+        "option (rules) splits the lines into sentences.",
         "The union LCS counts each reference word once, even if several hypothesis sentences cover it, and clipping "
         "stops a word from being credited more often than it occurs in the hypothesis.",
         "ROUGE-L is **not n-gram based**: it credits words in sequence, not contiguous n-grams.",

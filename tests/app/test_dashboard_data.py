@@ -190,6 +190,9 @@ def test_a_family_offers_the_choices_all_its_chosen_metrics_take():
     assert list(both) == ["stemmer", "tokenizer", "multi_ref", "alpha", "weight"]  # n is fixed by ROUGE-1's id
     assert both["stemmer"].only == () and both["stemmer"].shown == both["stemmer"].option
     assert both["weight"].only == ("rougeW",) and both["weight"].shown.label == "WLCS weight w (only ROUGE-W-1.2)"
+    lsum = {f.name: f for f in family_fields(["rouge1", "rougeLsum"])["rouge"]}["split"]
+    assert lsum.only == ("rougeLsum",) and lsum.shown.label == "Sentence split (only ROUGE-Lsum)"
+    assert lsum.choices == ("newlines", "rules") and "rules-v1" in lsum.shown.help
 
 
 def test_a_choice_that_cannot_run_here_is_not_offered_and_says_why(monkeypatch):

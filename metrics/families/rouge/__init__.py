@@ -41,6 +41,7 @@ FAMILY = Family(
         KernelCase("rougeL", {}, ("cnndm", "ted")),
         KernelCase("rougeLsum", {}, ("cnndm",)),
         KernelCase("rougeLsum", {"stemmer": True, "tokenizer": "unicode"}, ("cnndm", "wmt22-en-zh")),
+        KernelCase("rougeLsum", {"split": "rules", "tokenizer": "unicode"}, ("cnndm", "wmt22-en-zh")),
     ),
     extras=(),
     no_lesson={},

@@ -22,7 +22,10 @@ Options, shared by the three metrics (``--set rouge.stemmer=true`` reaches all):
 ``use_stemmer``: nltk Porter stems of tokens longer than 3 characters) and ``tokenizer`` (``default`` is
 rouge-score's ASCII tokenizer, which deletes every non-ASCII letter so that Chinese or Japanese score 0 — the
 statistics then carry a warning note; ``unicode`` keeps letters of any script and scores CJK per character, see
-:mod:`metrics.families.rouge.tokenize`).
+:mod:`metrics.families.rouge.tokenize`). ROUGE-Lsum alone has ``split``: ``newlines`` (rouge-score's: a text's
+lines are its sentences) or ``rules``, which also splits each line with ScoreLens' rule-based splitter
+(:mod:`metrics.core.sentences`, named ``rules-v1`` in the signature); with it, ROUGE-Lsum equals rouge-score's on
+text split that way beforehand.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from metrics.core.cache import BoundedCache
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.limits import SegmentLimit
+from metrics.core.sentences import SPLITTER, sentence_spans
 from metrics.core.tokens import Token
 from metrics.core.traits import Traits
 from metrics.families.rouge.lcs import (
@@ -102,6 +106,26 @@ class RougeConfig:
 
     def __post_init__(self) -> None:
         check_options(self)
+
+
+SplitName = Literal["newlines", "rules"]
+
+
+@dataclass(frozen=True)
+class RougeLsumConfig(RougeConfig):
+    """ROUGE-Lsum's options: those of ROUGE-L, and where its sentences come from."""
+
+    split: SplitName = option(
+        "newlines",
+        label="Sentence split",
+        help=(
+            "newlines = the text's own lines are its sentences (rouge-score). rules = also split each line with "
+            f"ScoreLens' rule-based splitter ({SPLITTER}: abbreviations, initials, decimals, quotes, ellipses, "
+            "CJK 。！？); it splits after an abbreviation it does not list (Brig. Gen.), misses an initialism ending a "
+            "sentence (U.S. Obama), and splits German ordinals (3. Oktober). Not rouge-score's split_summaries."
+        ),
+        choice_labels={"newlines": "newlines (your own lines)", "rules": f"rules ({SPLITTER}) within each line"},
+    )
 
 
 @dataclass(frozen=True)
@@ -313,6 +337,7 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 f"type:{self.id}",
                 f"tok:{c.tokenizer}",
                 f"stem:{'yes' if c.stemmer else 'no'}",
+                *self._signature_options(),
                 "f:f1",
                 "multi:max-f",
                 "agg:mean",  # of the segment F; rouge-score's BootstrapAggregator reports a median of resample means
@@ -320,6 +345,10 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
                 f"version:{VERSION}",
             ]
         )
+
+    def _signature_options(self) -> tuple[str, ...]:
+        """Fields of options only some of the metrics have (ROUGE-Lsum's sentence split)."""
+        return ()
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         """The mean F (pooled rows are means, so the F column already is it)."""
@@ -637,12 +666,56 @@ class RougeLsum(_Rouge, CostEstimated):
 
     Sentences are ``text.split("\\n")`` without empty strings, exactly as rouge-score with
     ``split_summaries=False``. **Without newlines in the texts ROUGE-Lsum equals ROUGE-L**: put one sentence per
-    line (``.sents.jsonl`` inputs are joined with ``"\\n"``). R = clipped LCS∪ hits / #reference tokens,
+    line (``.sents.jsonl`` inputs are joined with ``"\\n"``), or choose ``split=rules``, which splits each line
+    further with :func:`~metrics.core.sentences.sentence_spans` (the scoring paths get the sentences one a line, the
+    explanation keeps their offsets into the user's text). R = clipped LCS∪ hits / #reference tokens,
     P = hits / #hypothesis tokens, F1 (Lin 2004 §3.2 with ROUGE-1.5.5's clipping against double counting).
     """
 
     id: ClassVar[str] = "rougeLsum"
+    Config: ClassVar[type] = RougeLsumConfig
     _by_lines = True
+
+    def __init__(self, config: RougeConfig | None = None, **options: object) -> None:
+        super().__init__(config, **options)
+        self._ref_lines: BoundedCache[str, str] = BoundedCache()  # references split once for every system
+
+    @property
+    def split(self) -> SplitName:
+        return cast(RougeLsumConfig, self.config).split
+
+    def _signature_options(self) -> tuple[str, ...]:
+        return (f"split:{SPLITTER if self.split == 'rules' else 'newlines'}",)
+
+    def _sentences(self, text: str) -> list[tuple[int, str]]:
+        """The sentences of ``text`` with their start offsets: its lines, or with ``split=rules`` the splitter's
+        sentences within its lines (:mod:`metrics.core.sentences`)."""
+        if self.split == "newlines":
+            return split_sentences(text)
+        return [(a, text[a:b]) for a, b in sentence_spans(text)]
+
+    def _lined(self, text: str) -> str:
+        """``text`` as the scoring paths read it, one sentence a line: as given, or split by the splitter (the
+        compiled kernel splits on newlines itself)."""
+        if self.split == "newlines":
+            return text
+        return "\n".join(sentence for _, sentence in self._sentences(text))
+
+    def _lined_refs(self, refs: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
+        """:meth:`_lined` of reference streams, each distinct reference split once (every system meets them)."""
+        return [[None if r is None else self._lined_ref(r) for r in stream] for stream in refs]
+
+    def _lined_ref(self, ref: str) -> str:
+        return self._ref_lines.get_or_make(ref, lambda: self._lined(ref))
+
+    def _segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
+        lined = cast(list[list[str]], self._lined_refs([refs]))[0]  # no None among one segment's references
+        return super()._segment_row(self._lined(hyp), lined)
+
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
+        if self.split == "newlines":
+            return super()._rows(hyps, refs, progress)
+        return super()._rows([self._lined(hyp) for hyp in hyps], self._lined_refs(refs), progress)
 
     def expected_seconds(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
         """Its tables grow with the product of the lengths: ``LSUM_SECONDS_PER_CELL`` × the hypothesis × reference
@@ -661,16 +734,19 @@ class RougeLsum(_Rouge, CostEstimated):
     def _corpus_notes(
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
     ) -> tuple[StatsNote, ...]:
-        """The tokenizer's note, and one when no text has a newline (ROUGE-Lsum then equals ROUGE-L)."""
+        """The tokenizer's note, and one when sentences come from newlines and no text has one (ROUGE-Lsum then
+        equals ROUGE-L), which names the splitter option."""
         notes = super()._corpus_notes(hyps, refs, rows)
         texts = chain(hyps, (r for stream in refs for r in stream if r is not None))
-        if any("\n" in text for text in texts):
+        if self.split != "newlines" or any("\n" in text for text in texts):
             return notes
         return (
             *notes,
             StatsNote(
                 "no hypothesis or reference contains a newline, so every text is one sentence and ROUGE-Lsum "
-                "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences) for summary-level scores."
+                "equals ROUGE-L; give one sentence per line (a .jsonl list of sentences), or set ROUGE's "
+                f"Sentence split option to rules (rouge.split=rules: ScoreLens' rule-based splitter {SPLITTER}) "
+                "for summary-level scores."
             ),
         )
 
@@ -711,7 +787,7 @@ class RougeLsum(_Rouge, CostEstimated):
     def _sentence_tokens(self, text: str) -> tuple[tuple[Token, ...], list[tuple[int, int]]]:
         tokens: list[Token] = []
         ranges = []
-        for offset, sentence in split_sentences(text):
+        for offset, sentence in self._sentences(text):
             start = len(tokens)
             tokens.extend(self.tokenizer.tokens(sentence, offset))
             ranges.append((start, len(tokens)))

@@ -191,6 +191,16 @@ def test_rouge_lsum_union_lcs_is_four():
     assert lesson.numbers["R"] == pytest.approx(4 / 5) and lesson.numbers["P"] == pytest.approx(4 / 10)
 
 
+def test_rouge_lsum_split_what_if_finds_the_sentences_of_one_line():
+    need("rougeLsum")
+    hyp, refs = "W1 w3 w5. W1 w2.", ("W1 w2 w3 w4 w5.",)
+    flat, _ = lesson_for("rougeLsum", hyp, refs)
+    split, _ = lesson_for("rougeLsum", hyp, refs, split="rules")
+    assert "LCS with hyp sentence 2" not in table(flat, "union LCS")
+    assert table(split, "union LCS")["union LCS∪"].tolist() == ["w1 w2 w3 w5"]
+    assert (flat.numbers["R"], split.numbers["R"]) == (pytest.approx(3 / 5), pytest.approx(4 / 5))
+
+
 def test_rouge_beta_is_a_lesson_only_what_if():
     need("rouge1")
     f1, _ = lesson_for("rouge1", "the cat the cat on the mat", ("the cat is on the mat",))
