@@ -1,6 +1,7 @@
 """Sentence explorer for error analysis: two chosen systems' outputs, their scores and the A − B difference first,
 the differences between the outputs highlighted, then every segment score of every system and metric; sort,
-filter by score, by the difference, by length and by text; choosing a row opens the segment view.
+filter by score, by the difference, by length, by text and by any column of the segment metadata (domain,
+document…), and save what the filters keep as a slice; choosing a row opens the segment view.
 
 The list (filters, sort, table, side by side) is a fragment: a filter reruns it alone, not the frame and the
 evaluation lookup. Every choice outlives a visit to a segment (``dashboard.keys``)."""
@@ -13,14 +14,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import keys, navigation, slices, state
+from dashboard import keys, navigation, segment_metadata, slices, state
 from dashboard.dataset import Dataset
-from dashboard.keys import Choice, within
+from dashboard.keys import Choice, all_among, within
 from dashboard.navigation import Task
 from dashboard.sidebar import scored_page
 from dashboard.widgets import chosen_row, select, select_many
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import length_unit, text_length
+from metrics.io.metadata import Metadata
 from rendering.comparison import ComparedRow, comparison_html
 from rendering.tables import column_name, metric_labels, sentence_scores
 from rendering.text import escape_markdown
@@ -92,7 +94,15 @@ def score_table(data: Dataset, evaluation: Evaluation, focus: Focus) -> pd.DataF
     frame["reference"] = list(data.refs[0])
     if data.source is not None:
         frame["source"] = list(data.source)
+    meta = segment_metadata.loaded(len(data))
+    for column in meta.columns if meta is not None else ():
+        frame[metadata_column(column)] = list(meta.values[column])
     return frame
+
+
+def metadata_column(column: str) -> str:
+    """The table's column of a metadata column (named apart from the scores, texts and lengths)."""
+    return f"{column} (metadata)"
 
 
 def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
@@ -124,6 +134,10 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
             length = keys.EX_LENGTH.keep(length)
             mask &= (ref_lengths >= length[0]) & (ref_lengths <= length[1])
 
+        meta = segment_metadata.loaded(len(data))
+        if meta is not None:
+            mask &= metadata_filters(meta)
+
         c1, c2, c3 = st.columns(3)
         with c1:
             score_system = select("Score of system", [NO_SCORE_FILTER, *focus.systems], keys.EX_SCORE_SYSTEM)
@@ -140,6 +154,30 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
             mask &= _within_range(
                 f"{escape_markdown(focus.diff_column)} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column)
             )
+    return mask
+
+
+def metadata_filters(meta: Metadata) -> np.ndarray:
+    """A box per metadata column: the values a segment must have in it (none chosen: any); the mask they keep."""
+    mask = np.ones(len(meta), dtype=bool)
+    boxes = st.columns(min(len(meta.columns), 3))
+    for k, column in enumerate(meta.columns):
+        values = meta.values[column]
+        offered = list(dict.fromkeys(values))
+        choice = keys.EX_META.at(column)
+        with boxes[k % len(boxes)]:
+            chosen = choice.keep(
+                st.multiselect(
+                    f"{escape_markdown(column)} (metadata) is one of",
+                    offered,
+                    key=choice.widget(all_among(offered)),
+                    placeholder="any",
+                    format_func=lambda v: v or "(empty)",
+                )
+            )
+        if chosen:
+            wanted = set(chosen)
+            mask &= np.array([v in wanted for v in values])
     return mask
 
 
@@ -225,7 +263,8 @@ def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focu
 def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, focus: Focus) -> None:
     navigation.follow_request()  # a row's button asked for the segment view
     mask = filters(data, frame, focus)
-    slices.save_form(mask)  # the Analysis page scores saved slices
+    meta = segment_metadata.loaded(len(data))
+    slices.save_form(mask, meta.columns if meta is not None else ())  # the Analysis page scores saved slices
     view = sorted_view(frame[mask], focus)
     st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
     with st.expander("Signatures"):
