@@ -1,9 +1,11 @@
 """Segment metadata on real paragraph-level MT data (WMT23 he-en, doc_id and domain; tests/data/wmt23-he-en-para-meta):
 uploaded on the Data page with everything else and saved with the workspace, shown on the Analysis page, filtered
 by in the Explorer and saved from there as a slice the Analysis page scores; the Explorer's save form never replaces
-a slice silently and stays open while the filters change."""
+a slice silently and stays open while the filters change; segments are numbered as the command line numbers them."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from sacrebleu.metrics import BLEU
@@ -11,6 +13,7 @@ from sacrebleu.metrics import BLEU
 from dashboard import workspace
 from dashboard.dataset import Dataset
 from metrics.analysis.slices import Slice
+from metrics.cli.main import main
 from metrics.io.metadata import Metadata, parse_metadata
 from tests.support.corpora import load_corpus
 from tests.support.parity import rel_close
@@ -190,3 +193,23 @@ def test_the_save_form_stays_open_while_the_filters_change(para, meta):
 
 def _shown(at) -> list[str]:
     return [shown(body) for body in markdown_bodies(at)]
+
+
+def test_the_app_numbers_segments_as_the_cli_text_and_the_download_say(para, capsys):
+    """The Analysis page's disagreement rows are numbered as `scorelens analyze --format table` numbers its
+    lines and as the download's ``line`` field; the download's ``segment`` is the 0-based index one below."""
+    state = {"an_section": "Metric disagreement", "an_dis_a": "GPT4-5shot", "an_dis_b": "NLLB_Greedy"}
+    at = app("pages/analysis.py", para, ["chrf", "ter"], **state)
+    at, files = with_downloads(at)
+    shown_numbers = list(at.dataframe[0].value.index)
+    downloaded = json.loads(files["scorelens-disagreements.json"])["disagreements"]
+    assert shown_numbers == [d["line"] for d in downloaded] == [d["segment"] + 1 for d in downloaded]
+
+    refs = [str(FOLDER / "ref.A.txt"), str(FOLDER / "ref.B.txt")]
+    systems = [str(FOLDER / "sys" / f"{name}.txt") for name in ("GPT4-5shot", "NLLB_Greedy")]
+    args = ["analyze", "--refs", *refs, "--systems", *systems, "--metrics", "chrf,ter", "--buckets", "none"]
+    assert main([*args, "--disagreements", "GPT4-5shot,NLLB_Greedy", "--format", "table"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    start = text.index(next(t for t in text if t.startswith("Segments where metrics disagree"))) + 2
+    cli_numbers = [int(line.split()[0]) for line in text[start : text.index("", start)]]
+    assert cli_numbers == shown_numbers
