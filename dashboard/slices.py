@@ -3,8 +3,7 @@ Explorer's "save these segments as a slice" form (a slice is made of the explore
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import streamlit as st
@@ -50,42 +49,6 @@ def remove(name: str) -> None:
     replace_all([s for s in saved() if s.name != name])
 
 
-def describe_filters(values: Mapping[str, Any], metadata_columns: Sequence[str] = ()) -> str:
-    """The explorer's active filters in words, from its widgets' values (the session's ``keys.EX_*``); a metadata
-    filter counts only for a column of the loaded metadata (``metadata_columns``)."""
-    parts = []
-    text = str(values.get(keys.EX_TEXT.name) or "").strip()
-    if text:
-        parts.append(f"text contains {text!r}")
-    length = values.get(keys.EX_LENGTH.name)
-    if length:
-        parts.append(f"reference length {length[0]}–{length[1]} words")
-    for column in metadata_columns:
-        chosen = values.get(keys.EX_META.at(column).name)
-        if chosen:
-            parts.append(f"{column} is {' or '.join(repr(v) for v in chosen)}")
-    score_system = values.get(keys.EX_SCORE_SYSTEM.name)
-    diff_system = values.get(keys.EX_DIFF_A.name)
-    for key, value in values.items():
-        if not isinstance(key, str) or not value:
-            continue
-        prefix, _, column = key.partition(":")
-        # a range widget of a filter switched off may linger in the session until the run ends
-        live = (
-            prefix == keys.EX_SCORE_RANGE.name
-            and isinstance(score_system, str)
-            and column.startswith(f"{score_system} · ")
-        )
-        live |= (
-            prefix == keys.EX_DIFF_RANGE.name
-            and isinstance(diff_system, str)
-            and column.startswith(f"{diff_system} − ")
-        )
-        if live:
-            parts.append(f"{column} in {value[0]:.4g}–{value[1]:.4g}")
-    return "; ".join(parts) or "all segments"
-
-
 NAME_BOX = "ex_slice_name"
 
 
@@ -104,16 +67,16 @@ def _save_named(chosen: tuple[int, ...], description: str, replace: bool) -> Non
     st.session_state[NAME_BOX] = free_name()
 
 
-def save_form(mask: np.ndarray, metadata_columns: Sequence[str] = ()) -> None:
-    """The explorer's form: name the segments its filters keep (``mask``) and save them as a slice. Its label does
-    not change with the filters and its open state is kept, so that it stays open while the filters are tuned."""
+def save_form(mask: np.ndarray, description: str) -> None:
+    """The explorer's form: name the segments its filters keep (``mask``; ``description``: the filters in words)
+    and save them as a slice. Its label does not change with the filters and its open state is kept, so that it
+    stays open while the filters are tuned."""
     chosen = tuple(int(i) for i in np.flatnonzero(mask))
     opened = keys.EX_SLICE_OPEN
     with st.expander(
         "Save the filtered segments as a slice for the Analysis page", key=opened.widget(), on_change="rerun"
     ) as form:
         opened.keep(bool(form.open))
-        description = describe_filters(st.session_state.to_dict(), metadata_columns)
         st.caption(f"{len(chosen)} segments. Filters: {escape_markdown(description)}")
         if NAME_BOX not in st.session_state:
             st.session_state[NAME_BOX] = free_name()

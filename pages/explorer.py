@@ -112,9 +112,10 @@ def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
     )
 
 
-def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
-    """The filters' widgets; the mask of the rows they keep."""
-    mask = np.ones(len(frame), dtype=bool)
+def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarray, list[str]]:
+    """The filters' widgets; the mask of the rows they keep, and the filters that narrow it in words (a slice saved
+    from them is described so)."""
+    mask, said = np.ones(len(frame), dtype=bool), []
     with st.expander("Filters", expanded=True):
         text = st.text_input(
             "Text contains (source, references or the chosen outputs; case-insensitive)", key=keys.EX_TEXT.widget()
@@ -123,6 +124,7 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
             needle = text.strip().casefold()
             streams = [*data.refs, *(data.systems[s] for s in focus.systems), *([data.source] if data.source else [])]
             mask &= np.array([any(needle in stream[i].casefold() for stream in streams) for i in range(len(data))])
+            said.append(f"text contains {text.strip()!r}")
 
         unit = length_unit(data.language)
         ref_lengths = frame[f"ref {unit}"].to_numpy()
@@ -133,10 +135,12 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
             )
             length = keys.EX_LENGTH.keep(length)
             mask &= (ref_lengths >= length[0]) & (ref_lengths <= length[1])
+            if tuple(length) != (low, high):
+                said.append(f"reference length {length[0]}–{length[1]} {unit}")
 
         meta = segment_metadata.loaded(len(data))
         if meta is not None:
-            mask &= metadata_filters(meta)
+            mask &= metadata_filters(meta, said)
 
         c1, c2, c3 = st.columns(3)
         with c1:
@@ -148,17 +152,17 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
         if score_system in focus.systems:
             column = column_name(score_system, focus.labels[score_metric])
             with c3:
-                mask &= _within_range("range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
+                mask &= _within_range("range", column, frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column), said)
         if focus.compared:
-            values = frame[focus.diff_column].to_numpy()
-            mask &= _within_range(
-                f"{escape_markdown(focus.diff_column)} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column)
-            )
-    return mask
+            column, values = focus.diff_column, frame[focus.diff_column].to_numpy()
+            label = f"{escape_markdown(column)} range"
+            mask &= _within_range(label, column, values, keys.EX_DIFF_RANGE.at(column), said)
+    return mask, said
 
 
-def metadata_filters(meta: Metadata) -> np.ndarray:
-    """A box per metadata column: the values a segment must have in it (none chosen: any); the mask they keep."""
+def metadata_filters(meta: Metadata, said: list[str]) -> np.ndarray:
+    """A box per metadata column: the values a segment must have in it (none chosen: any); the mask they keep. The
+    columns chosen are added to ``said``."""
     mask = np.ones(len(meta), dtype=bool)
     boxes = st.columns(min(len(meta.columns), 3))
     for k, column in enumerate(meta.columns):
@@ -178,15 +182,21 @@ def metadata_filters(meta: Metadata) -> np.ndarray:
         if chosen:
             wanted = set(chosen)
             mask &= np.array([v in wanted for v in values])
+            said.append(f"{column} is {' or '.join(repr(v) for v in chosen)}")
     return mask
 
 
-def _within_range(label: str, values: np.ndarray, choice: Choice[tuple[float, float]]) -> np.ndarray:
-    """A range slider over ``values``; the mask of the values in the chosen range."""
+def _within_range(
+    label: str, column: str, values: np.ndarray, choice: Choice[tuple[float, float]], said: list[str]
+) -> np.ndarray:
+    """A range slider over ``values`` (of ``column``); the mask of the values in the chosen range. A range narrower
+    than the values' is added to ``said``."""
     lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
     if not lo < hi:
         return np.ones(len(values), dtype=bool)
     chosen = choice.keep(st.slider(label, lo, hi, (lo, hi), key=choice.widget(within(lo, hi))))
+    if tuple(chosen) != (lo, hi):
+        said.append(f"{column} in {chosen[0]:.4g}–{chosen[1]:.4g}")
     return np.asarray((values >= chosen[0]) & (values <= chosen[1]))
 
 
@@ -262,9 +272,8 @@ def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focu
 @st.fragment
 def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, focus: Focus) -> None:
     navigation.follow_request()  # a row's button asked for the segment view
-    mask = filters(data, frame, focus)
-    meta = segment_metadata.loaded(len(data))
-    slices.save_form(mask, meta.columns if meta is not None else ())  # the Analysis page scores saved slices
+    mask, said = filters(data, frame, focus)
+    slices.save_form(mask, "; ".join(said) or "all segments")  # the Analysis page scores saved slices
     view = sorted_view(frame[mask], focus)
     st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
     with st.expander("Signatures"):

@@ -116,7 +116,7 @@ def test_explorer_filters_by_metadata_and_saves_a_slice_the_analysis_page_scores
     assert not at.exception, at.exception
     (saved,) = at.session_state["slices"]
     assert saved.name == "reviews" and saved.segments == REVIEWS
-    assert "domain is 'user_review'" in saved.description.split("; ")
+    assert saved.description == "domain is 'user_review'"  # the filters that narrowed, not the untouched ones
 
     analysis = app("pages/analysis.py", para, ["bleu"], slices=(saved,), an_section="Slices").run(timeout=120)
     assert not analysis.exception, analysis.exception
@@ -188,7 +188,7 @@ def test_the_save_form_stays_open_while_the_filters_change(para, meta):
         assert form.proto.expanded
     (said,) = [shown(c.value) for c in at.caption if "Filters: text contains 'the'" in shown(c.value)]
     kept = len(at.dataframe[0].value)
-    assert said.startswith(f"{kept} segments. ") and "domain is 'news'" in said and 0 < kept <= 42
+    assert said == f"{kept} segments. Filters: text contains 'the'; domain is 'news'" and 0 < kept <= 42
 
 
 def _shown(at) -> list[str]:
@@ -213,3 +213,16 @@ def test_the_app_numbers_segments_as_the_cli_text_and_the_download_say(para, cap
     start = text.index(next(t for t in text if t.startswith("Segments where metrics disagree"))) + 2
     cli_numbers = [int(line.split()[0]) for line in text[start : text.index("", start)]]
     assert cli_numbers == shown_numbers
+
+
+def test_a_slice_is_described_by_the_filters_that_narrowed_it(para, meta):
+    at = app("app.py", para, ["bleu"], analysis_metadata=meta).run()
+    at.switch_page("pages/explorer.py").run()
+    low, high = at.slider(key="ex_len").value
+    at.slider(key="ex_len").set_value((low, 40)).run()
+    at.multiselect(key="ex_meta:domain").set_value(["news", "user_review"]).run()
+    at.button(key="ex_slice_save").click().run()
+    (saved,) = at.session_state["slices"]
+    lengths = at.dataframe[0].value["ref words"]
+    assert saved.segments == tuple(int(i) - 1 for i in lengths.index) and lengths.max() <= 40 < high
+    assert saved.description == f"reference length {low}–40 words; domain is 'news' or 'user_review'"
