@@ -122,6 +122,7 @@ PASTE_ERROR: Key[str] = Key("paste_error")  # why pasted text was refused, shown
 WORKSPACE_ERROR: Key[str] = Key("workspace_error")  # why a workspace file was refused, shown once
 SLICE_SAVED: Key[str] = Key("slice_saved")  # the Explorer's "saved" message, shown once
 SLICE_NAME_TAKEN: Key[str] = Key("slice_name_taken")  # the Explorer's "a slice has that name" refusal, shown once
+SLICE_PREFILLED: Key[str | None] = Key("slice_prefilled")  # the name the app put in the Explorer's slice name box
 AN_SLICE_ERROR: Key[str] = Key("an_slice_error")  # why the Analysis page's slice was refused, shown once
 HUMAN_ROUND: Key[int] = Key("human_round")
 EXTERNAL_ROUND: Key[int] = Key("external_round")

@@ -1,5 +1,5 @@
 """Slices in the session: the named sets of segments the Analysis page scores, saved with the workspace, and the
-Explorer's "save these segments as a slice" form (a slice is made of the explorer's current filters)."""
+Explorer's "save the filtered segments as a slice" form (a slice is made of the explorer's current filters)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,13 @@ def _save_named(chosen: tuple[int, ...], description: str, replace: bool) -> Non
         keys.SLICE_NAME_TAKEN.set(str(err))
         return
     keys.SLICE_SAVED.set(f"{'Replaced' if replace else 'Saved'} slice {name} ({len(chosen)} segments).")
+    _prefill()
+
+
+def _prefill() -> None:
+    """Start the name box from a free name, and remember it as the app's (not the user's) choice."""
     st.session_state[NAME_BOX] = free_name()
+    keys.SLICE_PREFILLED.set(st.session_state[NAME_BOX])
 
 
 def save_form(mask: np.ndarray, description: str) -> None:
@@ -78,8 +84,10 @@ def save_form(mask: np.ndarray, description: str) -> None:
     ) as form:
         opened.keep(bool(form.open))
         st.caption(f"{len(chosen)} segments. Filters: {escape_markdown(description)}")
-        if NAME_BOX not in st.session_state:
-            st.session_state[NAME_BOX] = free_name()
+        typed = st.session_state.get(NAME_BOX)
+        # a name the app chose that a slice has taken since (a workspace loaded, the Analysis page's form) is renewed
+        if typed is None or (typed == keys.SLICE_PREFILLED.get(None) and find(typed) is not None):
+            _prefill()
         left, right = st.columns([3, 1])
         name = left.text_input("Slice name", max_chars=MAX_NAME, key=NAME_BOX).strip()
         existing = find(name) if name else None

@@ -95,8 +95,9 @@ def score_table(data: Dataset, evaluation: Evaluation, focus: Focus) -> pd.DataF
     if data.source is not None:
         frame["source"] = list(data.source)
     meta = segment_metadata.loaded(len(data))
-    for column in meta.columns if meta is not None else ():
-        frame[metadata_column(column)] = list(meta.values[column])
+    if meta is not None:
+        for column in meta.columns:
+            frame[metadata_column(column)] = list(meta.values[column])
     return frame
 
 

@@ -226,3 +226,17 @@ def test_a_slice_is_described_by_the_filters_that_narrowed_it(para, meta):
     lengths = at.dataframe[0].value["ref words"]
     assert saved.segments == tuple(int(i) - 1 for i in lengths.index) and lengths.max() <= 40 < high
     assert saved.description == f"reference length {low}–40 words; domain is 'news' or 'user_review'"
+
+
+def test_a_prefilled_name_taken_since_is_renewed_but_a_typed_one_is_kept(para):
+    at = app("app.py", para, ["bleu"]).run()
+    at.switch_page("pages/explorer.py").run()
+    assert at.text_input(key="ex_slice_name").value == "slice 1"
+    at.session_state["slices"] = (Slice("slice 1", "from a workspace", (0,)),)  # e.g. a workspace loaded since
+    at.run()
+    assert at.text_input(key="ex_slice_name").value == "slice 2"
+    at.text_input(key="ex_slice_name").set_value("mine").run()
+    at.session_state["slices"] = (*at.session_state["slices"], Slice("mine", "by hand", (1,)))
+    at.run()
+    assert at.text_input(key="ex_slice_name").value == "mine"  # the user's own: warned about, never changed
+    assert at.button(key="ex_slice_save").disabled and at.button(key="ex_slice_replace")
