@@ -116,7 +116,8 @@ def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
 def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarray, list[str]]:
     """The filters' widgets; the mask of the rows they keep, and the filters that narrow it in words (a slice saved
     from them is described so)."""
-    mask, said = np.ones(len(frame), dtype=bool), []
+    mask = np.ones(len(frame), dtype=bool)
+    said: list[str] = []
     with st.expander("Filters", expanded=True):
         text = st.text_input(
             "Text contains (source, references or the chosen outputs; case-insensitive)", key=keys.EX_TEXT.widget()
@@ -141,8 +142,11 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarra
 
         meta = segment_metadata.loaded(len(data))
         if meta is not None:
-            mask &= metadata_filters(meta, said)
+            by_metadata, chosen = metadata_filters(meta)
+            mask &= by_metadata
+            said += chosen
 
+        ranges: list[tuple[np.ndarray, str | None]] = []
         c1, c2, c3 = st.columns(3)
         with c1:
             score_system = select("Score of system", [NO_SCORE_FILTER, *focus.systems], keys.EX_SCORE_SYSTEM)
@@ -153,18 +157,20 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarra
         if score_system in focus.systems:
             column = column_name(score_system, focus.labels[score_metric])
             with c3:
-                mask &= _within_range("range", column, frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column), said)
+                ranges.append(_within_range("range", column, frame[column], keys.EX_SCORE_RANGE.at(column)))
         if focus.compared:
-            column, values = focus.diff_column, frame[focus.diff_column].to_numpy()
-            label = f"{escape_markdown(column)} range"
-            mask &= _within_range(label, column, values, keys.EX_DIFF_RANGE.at(column), said)
+            label, column = f"{escape_markdown(focus.diff_column)} range", focus.diff_column
+            ranges.append(_within_range(label, column, frame[column], keys.EX_DIFF_RANGE.at(column)))
+        for in_range, narrowed in ranges:
+            mask &= in_range
+            said += [narrowed] if narrowed else []
     return mask, said
 
 
-def metadata_filters(meta: Metadata, said: list[str]) -> np.ndarray:
-    """A box per metadata column: the values a segment must have in it (none chosen: any); the mask they keep. The
-    columns chosen are added to ``said``."""
-    mask = np.ones(len(meta), dtype=bool)
+def metadata_filters(meta: Metadata) -> tuple[np.ndarray, list[str]]:
+    """A box per metadata column: the values a segment must have in it (none chosen: any); the mask they keep, and
+    the columns chosen in words."""
+    mask, said = np.ones(len(meta), dtype=bool), []
     boxes = st.columns(min(len(meta.columns), 3))
     for k, column in enumerate(meta.columns):
         values = meta.values[column]
@@ -184,21 +190,21 @@ def metadata_filters(meta: Metadata, said: list[str]) -> np.ndarray:
             wanted = set(chosen)
             mask &= np.array([v in wanted for v in values])
             said.append(f"{column} is {' or '.join(repr(v) for v in chosen)}")
-    return mask
+    return mask, said
 
 
 def _within_range(
-    label: str, column: str, values: np.ndarray, choice: Choice[tuple[float, float]], said: list[str]
-) -> np.ndarray:
-    """A range slider over ``values`` (of ``column``); the mask of the values in the chosen range. A range narrower
-    than the values' is added to ``said``."""
+    label: str, column: str, scores: pd.Series, choice: Choice[tuple[float, float]]
+) -> tuple[np.ndarray, str | None]:
+    """A range slider over the ``column`` of ``scores``; the mask of the values in the chosen range, and the range
+    in words when it is narrower than the values'."""
+    values = scores.to_numpy()
     lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
     if not lo < hi:
-        return np.ones(len(values), dtype=bool)
+        return np.ones(len(values), dtype=bool), None
     chosen = choice.keep(st.slider(label, lo, hi, (lo, hi), key=choice.widget(within(lo, hi))))
-    if tuple(chosen) != (lo, hi):
-        said.append(f"{column} in {chosen[0]:.4g}–{chosen[1]:.4g}")
-    return np.asarray((values >= chosen[0]) & (values <= chosen[1]))
+    words = None if tuple(chosen) == (lo, hi) else f"{column} in {chosen[0]:.4g}–{chosen[1]:.4g}"
+    return np.asarray((values >= chosen[0]) & (values <= chosen[1])), words
 
 
 def sorted_view(view: pd.DataFrame, focus: Focus) -> pd.DataFrame:
