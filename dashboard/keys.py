@@ -121,9 +121,12 @@ LOADED_UPLOADS: Key[frozenset[str]] = Key("loaded_uploads")
 PASTE_ERROR: Key[str] = Key("paste_error")  # why pasted text was refused, shown once
 WORKSPACE_ERROR: Key[str] = Key("workspace_error")  # why a workspace file was refused, shown once
 SLICE_SAVED: Key[str] = Key("slice_saved")  # the Explorer's "saved" message, shown once
+SLICE_NAME_TAKEN: Key[str] = Key("slice_name_taken")  # the Explorer's "a slice has that name" refusal, shown once
+SLICE_PREFILLED: Key[str | None] = Key("slice_prefilled")  # the name the app put in the Explorer's slice name box
 AN_SLICE_ERROR: Key[str] = Key("an_slice_error")  # why the Analysis page's slice was refused, shown once
 HUMAN_ROUND: Key[int] = Key("human_round")
 EXTERNAL_ROUND: Key[int] = Key("external_round")
+METADATA_ROUND: Key[int] = Key("metadata_round")  # a new round empties the segment metadata uploader
 # Uploads (dashboard/uploads.py): the files admitted, those released once loaded, the refusals shown beside each
 # uploader, and each uploader's generation (a new one empties it after a refusal).
 UPLOADS_SEEN: Key[frozenset[str]] = Key("uploads_seen")
@@ -159,6 +162,8 @@ EX_DIFF_RANGE: Choice[tuple[float, float]] = Choice("ex_diff_range")  # .at(colu
 EX_SORT: Choice[str] = Choice("ex_sort")
 EX_DESCENDING: Choice[bool] = Choice("ex_desc")
 EX_PAGE: Choice[int] = Choice("ex_page")
+EX_META: Choice[list[str]] = Choice("ex_meta")  # .at(column): the metadata values a segment must have
+EX_SLICE_OPEN: Choice[bool] = Choice("ex_slice_open")  # the "save as a slice" expander, open across filter changes
 EX_OPENED: Key[int | None] = Key("ex_handled")  # the table row already opened, so that a rerun does not reopen it
 
 # ------------------------------------------------------------------------------------------------------- Analysis
@@ -183,7 +188,6 @@ AN_DIS_A: Choice[str] = Choice("an_dis_a")
 AN_DIS_B: Choice[str] = Choice("an_dis_b")
 AN_NGRAM_OPENED: Key[int | None] = Key("an_ng_open")  # the row already opened, so that a rerun does not reopen it
 AN_DIS_OPENED: Key[int | None] = Key("an_dis_open")
-AN_METADATA_FILE: Key[str | None] = Key("an_meta_id")  # the id of the uploaded metadata file already read
 
 # -------------------------------------------------------------------------------------------------------- Segment
 SEG_METRIC: Choice[str] = Choice("seg_metric")

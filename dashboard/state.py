@@ -117,6 +117,7 @@ def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
     st.session_state[DATASET] = data
     if new_refs:
         keys.forget_choices()
+        segment_metadata.replace(None)  # its rows belong to the segments of the references it was loaded for
         _adopt_language(data)
     if not keep_metrics or new_refs or METRICS not in st.session_state:
         ids, choice = default_metrics(data)

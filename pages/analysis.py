@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import analysis as compute
-from dashboard import keys, navigation, segment_metadata, slices, state, uploads
+from dashboard import keys, navigation, slices, state, uploads
 from dashboard.dataset import Dataset
 from dashboard.keys import Choice, Key, among, within
 from dashboard.navigation import Task
@@ -26,7 +26,6 @@ from metrics.analysis.slices import Slice, parse_ranges
 from metrics.analysis.units import token_unit
 from metrics.core.evaluation import Evaluation
 from metrics.io.inputs import InputError, parse_segments
-from metrics.io.metadata import SUFFIXES, parse_metadata
 from metrics.reports.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, to_json
 from metrics.reports.archive import analysis_zip
 from metrics.reports.latex import analysis_latex
@@ -515,26 +514,21 @@ def choose_baseline(where: Any, names: list[str]) -> str:
     return str(baseline)
 
 
-def metadata_upload(data: Dataset) -> None:
-    found = uploads.uploader(
-        "A TSV, CSV or JSON-lines file with a header (or keys) and one row per segment",
-        "an_meta_file",
-        type=[s.lstrip(".") for s in SUFFIXES],
-    )
-    upload = found[0] if found else None
-    if upload is not None and keys.AN_METADATA_FILE.get(None) != upload.file_id:
-        try:
-            segment_metadata.replace(parse_metadata(upload.getvalue(), upload.name, len(data)))
-            keys.AN_METADATA_FILE.set(upload.file_id)
-        except InputError as err:
-            st.error(escape_markdown(str(err)))
+def metadata_status(where: Any) -> None:
+    """What segment metadata is loaded (it is uploaded on the Data page, with everything else), and the way there."""
     loaded = compute.metadata()
-    if loaded is not None:
-        st.caption(f"{escape_markdown(loaded.source)}: columns {escape_markdown(', '.join(loaded.columns))}")
+    if loaded is None:
+        where.caption("No segment metadata (document id, domain…) to bucket by, score documents or filter by.")
+    else:
+        columns = ", ".join(loaded.columns)
+        where.caption(f"Segment metadata: {escape_markdown(loaded.source)} ({escape_markdown(columns)})")
+    label = "Load it on the Data page" if loaded is None else "Change it on the Data page"
+    where.button(label, key="an_meta_data_page", on_click=navigation.request, args=(Task.DATA,))
 
 
 def main() -> None:
     data, evaluation = scored_page("analysis", "Error analysis")
+    navigation.follow_request()  # the metadata button asked for the Data page
     st.caption(
         "Between the score table and single sentences: on which kinds of segments, words and n-grams systems "
         "differ, and how far a difference can be trusted. Scores of a bucket or slice are corpus scores of its "
@@ -544,8 +538,7 @@ def main() -> None:
     names = [r.name for r in evaluation.systems]
     top = st.columns([2, 3])
     baseline = choose_baseline(top[0], names)
-    with top[1].expander("Segment metadata (domain, document id, genre…)", expanded=False):
-        metadata_upload(data)
+    metadata_status(top[1])
     sections = list(SECTIONS)
     choice = keys.AN_SECTION
     section = choice.keep(

@@ -1,6 +1,6 @@
-"""Data: upload or paste system outputs and references, pick a bundled example, attach human judgments and external
-metrics' segment scores, rename systems, save and restore the whole workspace. A file with a problem is reported (file and line) and never replaces
-what is loaded."""
+"""Data: upload or paste system outputs and references, pick a bundled example, attach human judgments, external
+metrics' segment scores and segment metadata, rename systems, save and restore the whole workspace. A file with a
+problem is reported (file and line) and never replaces what is loaded."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from dashboard import intake, keys, state, uploads, workspace
+from dashboard import intake, keys, segment_metadata, state, uploads, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
@@ -96,8 +96,16 @@ if keys.RENAME_ERROR.exists():
 
 # ------------------------------------------------------------------------------------------------- loading
 
-tab_upload, tab_paste, tab_sample, tab_human, tab_external, tab_workspace = st.tabs(
-    ["Upload files", "Paste text", "Bundled examples", "Human scores", "External scores", "Workspace file"]
+tab_upload, tab_paste, tab_sample, tab_human, tab_external, tab_metadata, tab_workspace = st.tabs(
+    [
+        "Upload files",
+        "Paste text",
+        "Bundled examples",
+        "Human scores",
+        "External scores",
+        "Segment metadata",
+        "Workspace file",
+    ]
 )
 
 
@@ -412,6 +420,10 @@ with tab_external:
             )
 
 
+with tab_metadata:
+    segment_metadata.upload_form(data)
+
+
 def load_workspace(saved_uploads: list[UploadedFile]) -> None:
     """Button callback: load the workspace file the uploader held when the button was drawn, then release its
     bytes (the data now lives in the session's dataset)."""
@@ -429,7 +441,10 @@ def load_workspace(saved_uploads: list[UploadedFile]) -> None:
 
 
 with tab_workspace:
-    st.caption("Everything loaded and chosen here — data, metrics, options, baseline, segment — as one JSON file.")
+    st.caption(
+        "Everything loaded and chosen here — data, metrics, options, segment metadata, slices, baseline, segment — "
+        "as one JSON file."
+    )
     st.download_button(
         "Download workspace",
         workspace.dumps(data, state.settings()),

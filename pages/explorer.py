@@ -1,6 +1,7 @@
 """Sentence explorer for error analysis: two chosen systems' outputs, their scores and the A − B difference first,
 the differences between the outputs highlighted, then every segment score of every system and metric; sort,
-filter by score, by the difference, by length and by text; choosing a row opens the segment view.
+filter by score, by the difference, by length, by text and by any column of the segment metadata (domain,
+document…), and save what the filters keep as a slice; choosing a row opens the segment view.
 
 The list (filters, sort, table, side by side) is a fragment: a filter reruns it alone, not the frame and the
 evaluation lookup. Every choice outlives a visit to a segment (``dashboard.keys``)."""
@@ -13,14 +14,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import keys, navigation, slices, state
+from dashboard import keys, navigation, segment_metadata, slices, state
 from dashboard.dataset import Dataset
-from dashboard.keys import Choice, within
+from dashboard.keys import Choice, all_among, within
 from dashboard.navigation import Task
 from dashboard.sidebar import scored_page
 from dashboard.widgets import chosen_row, select, select_many
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import length_unit, text_length
+from metrics.io.metadata import Metadata
 from rendering.comparison import ComparedRow, comparison_html
 from rendering.tables import column_name, metric_labels, sentence_scores
 from rendering.text import escape_markdown
@@ -92,7 +94,16 @@ def score_table(data: Dataset, evaluation: Evaluation, focus: Focus) -> pd.DataF
     frame["reference"] = list(data.refs[0])
     if data.source is not None:
         frame["source"] = list(data.source)
+    meta = segment_metadata.loaded(len(data))
+    if meta is not None:
+        for column in meta.columns:
+            frame[metadata_column(column)] = list(meta.values[column])
     return frame
+
+
+def metadata_column(column: str) -> str:
+    """The table's column of a metadata column (named apart from the scores, texts and lengths)."""
+    return f"{column} (metadata)"
 
 
 def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
@@ -102,9 +113,11 @@ def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
     )
 
 
-def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
-    """The filters' widgets; the mask of the rows they keep."""
+def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarray, list[str]]:
+    """The filters' widgets; the mask of the rows they keep, and the filters that narrow it in words (a slice saved
+    from them is described so)."""
     mask = np.ones(len(frame), dtype=bool)
+    said: list[str] = []
     with st.expander("Filters", expanded=True):
         text = st.text_input(
             "Text contains (source, references or the chosen outputs; case-insensitive)", key=keys.EX_TEXT.widget()
@@ -113,6 +126,7 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
             needle = text.strip().casefold()
             streams = [*data.refs, *(data.systems[s] for s in focus.systems), *([data.source] if data.source else [])]
             mask &= np.array([any(needle in stream[i].casefold() for stream in streams) for i in range(len(data))])
+            said.append(f"text contains {text.strip()!r}")
 
         unit = length_unit(data.language)
         ref_lengths = frame[f"ref {unit}"].to_numpy()
@@ -123,7 +137,16 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
             )
             length = keys.EX_LENGTH.keep(length)
             mask &= (ref_lengths >= length[0]) & (ref_lengths <= length[1])
+            if tuple(length) != (low, high):
+                said.append(f"reference length {length[0]}–{length[1]} {unit}")
 
+        meta = segment_metadata.loaded(len(data))
+        if meta is not None:
+            by_metadata, chosen = metadata_filters(meta)
+            mask &= by_metadata
+            said += chosen
+
+        ranges: list[tuple[np.ndarray, str | None]] = []
         c1, c2, c3 = st.columns(3)
         with c1:
             score_system = select("Score of system", [NO_SCORE_FILTER, *focus.systems], keys.EX_SCORE_SYSTEM)
@@ -134,22 +157,54 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
         if score_system in focus.systems:
             column = column_name(score_system, focus.labels[score_metric])
             with c3:
-                mask &= _within_range("range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
+                ranges.append(_within_range("range", column, frame[column], keys.EX_SCORE_RANGE.at(column)))
         if focus.compared:
-            values = frame[focus.diff_column].to_numpy()
-            mask &= _within_range(
-                f"{escape_markdown(focus.diff_column)} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column)
+            label, column = f"{escape_markdown(focus.diff_column)} range", focus.diff_column
+            ranges.append(_within_range(label, column, frame[column], keys.EX_DIFF_RANGE.at(column)))
+        for in_range, narrowed in ranges:
+            mask &= in_range
+            said += [narrowed] if narrowed else []
+    return mask, said
+
+
+def metadata_filters(meta: Metadata) -> tuple[np.ndarray, list[str]]:
+    """A box per metadata column: the values a segment must have in it (none chosen: any); the mask they keep, and
+    the columns chosen in words."""
+    mask, said = np.ones(len(meta), dtype=bool), []
+    boxes = st.columns(min(len(meta.columns), 3))
+    for k, column in enumerate(meta.columns):
+        values = meta.values[column]
+        offered = list(dict.fromkeys(values))
+        choice = keys.EX_META.at(column)
+        with boxes[k % len(boxes)]:
+            chosen = choice.keep(
+                st.multiselect(
+                    f"{escape_markdown(column)} (metadata) is one of",
+                    offered,
+                    key=choice.widget(all_among(offered)),
+                    placeholder="any",
+                    format_func=lambda v: v or "(empty)",
+                )
             )
-    return mask
+        if chosen:
+            wanted = set(chosen)
+            mask &= np.array([v in wanted for v in values])
+            said.append(f"{column} is {' or '.join(repr(v) for v in chosen)}")
+    return mask, said
 
 
-def _within_range(label: str, values: np.ndarray, choice: Choice[tuple[float, float]]) -> np.ndarray:
-    """A range slider over ``values``; the mask of the values in the chosen range."""
+def _within_range(
+    label: str, column: str, scores: pd.Series, choice: Choice[tuple[float, float]]
+) -> tuple[np.ndarray, str | None]:
+    """A range slider over the ``column`` of ``scores``; the mask of the values in the chosen range, and the range
+    in words when it is narrower than the values'."""
+    values = scores.to_numpy()
     lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
     if not lo < hi:
-        return np.ones(len(values), dtype=bool)
+        return np.ones(len(values), dtype=bool), None
     chosen = choice.keep(st.slider(label, lo, hi, (lo, hi), key=choice.widget(within(lo, hi))))
-    return np.asarray((values >= chosen[0]) & (values <= chosen[1]))
+    words = None if tuple(chosen) == (lo, hi) else f"{column} in {chosen[0]:.4g}–{chosen[1]:.4g}"
+    return np.asarray((values >= chosen[0]) & (values <= chosen[1])), words
 
 
 def sorted_view(view: pd.DataFrame, focus: Focus) -> pd.DataFrame:
@@ -224,8 +279,8 @@ def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focu
 @st.fragment
 def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, focus: Focus) -> None:
     navigation.follow_request()  # a row's button asked for the segment view
-    mask = filters(data, frame, focus)
-    slices.save_form(mask)  # the Analysis page scores saved slices
+    mask, said = filters(data, frame, focus)
+    slices.save_form(mask, "; ".join(said) or "all segments")  # the Analysis page scores saved slices
     view = sorted_view(frame[mask], focus)
     st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
     with st.expander("Signatures"):

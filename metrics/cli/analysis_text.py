@@ -30,6 +30,9 @@ _SHOWN = {
                 "significant"),
     "documents": ("document", "segments", "system", "metric", "score"),
     "agreement": ("metric", "a", "b", "delta", "p_value", "human_agreement"),
+    # a person reads line numbers (1-based, as the app and editors number them), not the 0-based indices
+    "ngrams": ("a", "b", "direction", "n", "ngram", "matches_a", "matches_b", "ratio", "lines"),
+    "disagreements": ("line", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"),
 }  # fmt: skip
 
 _TITLES = {

@@ -36,7 +36,7 @@ class Part:
     def __post_init__(self) -> None:
         for name, texts in (*self.systems.items(), *((f"reference {k + 1}", r) for k, r in enumerate(self.refs))):
             if len(texts) != self.stop - self.start:
-                raise ValueError(f"{name}: {len(texts)} segments in a part of segments {self.start}–{self.stop - 1}")
+                raise ValueError(f"{name}: {len(texts)} segments in a part of lines {self.start + 1}–{self.stop}")
 
     def read(self, systems: bool = True) -> Part:
         return self

@@ -10,15 +10,17 @@ section that was computed — a section not computed is left out — and ``notes
                     the system whose segments these are in a per-system one (length difference, sentence score)
 ``word_accuracy``   ``[{"system", "bucket", "matches", "ref_words", "out_words", "precision", "recall",
                     "fmeasure", "ci"}]``
-``ngrams``          ``[{"a", "b", "n", "ngram", "direction", "ratio", "matches": {a: k, b: m}, "segments"}]``
+``ngrams``          ``[{"a", "b", "n", "ngram", "direction", "ratio", "matches": {a: k, b: m}, "segments", "lines"}]``
 ``documents``       ``[{"document", "segments", "scores": {system: {metric: number}}}]``
 ``ranking_flips``   ``[{"document", "metric", "segments", "flipped": [[better here, better on the corpus]], "pairs"}]``
 ``agreement``       ``[{"metric", "a", "b", "delta", "human_agreement", "p_value"}]`` — ``delta = score(a) −
                     score(b)``, ``human_agreement`` on a 0–1 scale (an estimate from WMT system pairs)
-``disagreements``   ``[{"segment", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"}]``
+``disagreements``   ``[{"segment", "line", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"}]``
 
-Segments are 0-based. CSV: one long table per section (:func:`analysis_tables`), numbers with their metric's
-signature, as the results schema's tables.
+Segment numbers: ``segment`` and ``segments`` are 0-based indices (positions in the score lists, as sacrebleu and
+mt-metrics-eval count); ``line`` and ``lines`` are the same segments' 1-based line numbers in the input files — the
+numbers the app and ``--format table`` show. CSV: one long table per section (:func:`analysis_tables`), numbers with
+their metric's signature, as the results schema's tables.
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ def _ngram_json(contrast: NgramContrast, direction: str) -> dict[str, Any]:
         "ratio": contrast.ratio,
         "matches": {contrast.a: contrast.matches_a, contrast.b: contrast.matches_b},
         "segments": list(contrast.segments),
+        "lines": [i + 1 for i in contrast.segments],
     }
 
 
@@ -190,6 +193,7 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
         document["disagreements"] = [
             {
                 "segment": d.segment,
+                "line": d.segment + 1,
                 "a": d.a,
                 "b": d.b,
                 "for_a": d.for_a,
@@ -247,7 +251,8 @@ def _ngram_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
     for report in analysis.ngrams:
         for c, direction in _directions(report):
             segments = " ".join(str(i) for i in c.segments)
-            yield (c.a, c.b, direction, c.n, c.text, c.matches_a, c.matches_b, c.ratio, segments)
+            lines = " ".join(str(i + 1) for i in c.segments)
+            yield (c.a, c.b, direction, c.n, c.text, c.matches_a, c.matches_b, c.ratio, segments, lines)
 
 
 def _document_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
@@ -270,7 +275,7 @@ def _agreement_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
 
 def _disagreement_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
     for d in analysis.disagreements:
-        yield (d.segment, d.a, d.b, d.for_a, d.delta_for_a, d.for_b, d.delta_for_b, d.size)
+        yield (d.segment, d.segment + 1, d.a, d.b, d.for_a, d.delta_for_a, d.for_b, d.delta_for_b, d.size)
 
 
 def _note_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
@@ -284,12 +289,13 @@ TABLES = (
                  "significant", "signature"), _bucket_rows),
     ("word_accuracy", ("system", "frequency", "matches", "ref_words", "out_words", "precision", "recall", "fmeasure",
                        "ci_lo", "ci_hi"), _word_rows),
-    ("ngrams", ("a", "b", "direction", "n", "ngram", "matches_a", "matches_b", "ratio", "segments"), _ngram_rows),
+    ("ngrams", ("a", "b", "direction", "n", "ngram", "matches_a", "matches_b", "ratio", "segments", "lines"),
+     _ngram_rows),
     ("documents", ("document", "segments", "system", "metric", "score", "signature"), _document_rows),
     ("ranking_flips", ("document", "metric", "segments", "better_here", "better_on_corpus", "pairs"), _flip_rows),
     ("agreement", ("metric", "a", "b", "delta", "p_value", "human_agreement", "estimate", "signature"),
      _agreement_rows),
-    ("disagreements", ("segment", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"),
+    ("disagreements", ("segment", "line", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"),
      _disagreement_rows),
     ("notes", ("metric", "system", "message"), _note_rows),
 )  # fmt: skip
@@ -297,6 +303,6 @@ TABLES = (
 
 def analysis_tables(analysis: Analysis) -> tuple[Table, ...]:
     """One table per computed section (``segments_of``: the system whose segments a per-system bucket holds;
-    n-gram ``segments`` are space-separated 0-based indices)."""
+    n-gram ``segments`` are space-separated 0-based indices, ``lines`` the same as 1-based line numbers)."""
     found = (Table(name, columns, tuple(rows(analysis))) for name, columns, rows in TABLES)
     return tuple(t for t in found if t.rows)

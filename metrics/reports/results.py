@@ -541,7 +541,8 @@ def _segment_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
     for m in results.metrics:
         for s in results.systems:
             if s.segments is not None:
-                yield from ((m.id, s.name, i, value, m.signature) for i, value in enumerate(s.segments[m.id]))
+                rows = enumerate(s.segments[m.id])
+                yield from ((m.id, s.name, i, i + 1, value, m.signature) for i, value in rows)
 
 
 def _comparison_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
@@ -601,7 +602,7 @@ TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cel
         ),
         _score_rows,
     ),
-    ("segments", ("metric", "system", "segment", "score", "signature"), _segment_rows),
+    ("segments", ("metric", "system", "segment", "line", "score", "signature"), _segment_rows),
     (
         "comparisons",
         (
@@ -632,7 +633,7 @@ TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cel
 
 def tables(results: Results) -> tuple[Table, ...]:
     """The CSV tables of :data:`TABLES`, each row of numbers carrying its metric's signature: ``scores`` always;
-    ``segments`` (0-based segment index), ``comparisons``, ``groups`` (1 = best), ``human``, ``rouge_bootstrap`` and
+    ``segments`` (``segment``: 0-based index; ``line``: 1-based line number), ``comparisons``, ``groups`` (1 = best), ``human``, ``rouge_bootstrap`` and
     ``notes`` when they have rows."""
     found = (Table(name, columns, tuple(rows(results))) for name, columns, rows in TABLES)
     return tuple(t for t in found if t.name == "scores" or t.rows)

@@ -1,8 +1,9 @@
 """Segment scores as files, one per system, for corpora whose segment scores do not belong in one JSON document
 (``scorelens score --output-dir DIR``).
 
-``DIR/<system>.segments.csv`` (or ``.parquet``) has a row per segment: ``segment`` (0-based, as in the results
-schema's ``segments`` table), then one column per metric id holding that segment's score. A score that is not a
+``DIR/<system>.segments.csv`` (or ``.parquet``) has a row per segment: ``segment`` (the 0-based index) and ``line``
+(its 1-based line number in the input files), as in the results schema's ``segments`` table, then one column per
+metric id holding that segment's score. A score that is not a
 finite number is an empty cell in CSV and null in Parquet, as in the results schema. Parquet files carry every
 metric's signature in their schema metadata (key ``scorelens.signatures``, a JSON object); for CSV the signatures
 are in the corpus-level results. Rows are written in chunks, so a file never exists twice in memory as text; each file
@@ -49,10 +50,10 @@ def _chunks(result: SystemResult, metric_ids: Sequence[str]) -> Iterator[tuple[i
 def _write_csv(path: Path, result: SystemResult, metric_ids: Sequence[str]) -> None:
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["segment", *metric_ids])
+        writer.writerow(["segment", "line", *metric_ids])
         for start, stop, columns in _chunks(result, metric_ids):
             cells = [[csv_cell(x) for x in column.tolist()] for column in columns]
-            writer.writerows(zip(range(start, stop), *cells, strict=True))
+            writer.writerows(zip(range(start, stop), range(start + 1, stop + 1), *cells, strict=True))
 
 
 def _write_parquet(path: Path, result: SystemResult, metric_ids: Sequence[str], signatures: dict[str, str]) -> None:
@@ -63,11 +64,13 @@ def _write_parquet(path: Path, result: SystemResult, metric_ids: Sequence[str], 
         raise ValueError(
             "writing Parquet needs pyarrow: pip install 'scorelens[parquet]' (or --segment-format csv)"
         ) from None
-    fields = [pa.field("segment", pa.int64()), *(pa.field(m, pa.float64()) for m in metric_ids)]
+    fields = [pa.field("segment", pa.int64()), pa.field("line", pa.int64())]
+    fields += [pa.field(m, pa.float64()) for m in metric_ids]
     schema = pa.schema(fields, metadata={"scorelens.signatures": json.dumps(signatures, ensure_ascii=False)})
     with pq.ParquetWriter(path, schema) as writer:
         for start, stop, columns in _chunks(result, metric_ids):
-            arrays = [pa.array(np.arange(start, stop, dtype=np.int64))]
+            index = np.arange(start, stop, dtype=np.int64)
+            arrays = [pa.array(index), pa.array(index + 1)]
             arrays += [pa.array(column, mask=~np.isfinite(column)) for column in columns]
             writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
 

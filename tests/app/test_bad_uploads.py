@@ -32,7 +32,7 @@ SURFACES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "human scores": ("pages/data.py", "up_human", ("human .jsonl",)),
     "segment ids": ("pages/data.py", "up_human_ids", ("segments .txt",)),
     "workspace": ("pages/data.py", "up_workspace", ("workspace .json",)),
-    "metadata": ("pages/analysis.py", "an_meta_file", ("metadata .tsv", "metadata .jsonl")),
+    "metadata": ("pages/data.py", "up_metadata", ("metadata .tsv", "metadata .jsonl")),
 }
 # The human scores the segment-ids cases are read with: they name segments by the ids of the good ids file.
 _HUMAN_BY_ID = "".join(f'{{"SYS": "a", "seg_id": "{text}", "human_score": 1}}\n' for text in _TEXT).encode()

@@ -243,7 +243,7 @@ async def one_session(browser: Any, url: str, folder: Path, index: int, sessions
         await _check(page, report, sessions, "Segment")
 
         await _open(page, report, "Explorer", page.get_by_role("heading", name="Sentence explorer"))
-        await page.get_by_text("Save these").first.click()
+        await page.get_by_text("Save the filtered segments").first.click()
         await page.get_by_label("Slice name").fill(slice_name(index))
         await page.get_by_label("Slice name").press("Enter")
         await page.get_by_role("button", name="Save slice").click()

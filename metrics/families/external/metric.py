@@ -112,7 +112,7 @@ class External(Metric[ExternalConfig, ExternalExplanation], SystemScored):
         del hyp, refs
         values = self._system(system)
         if not 0 <= index < len(values):
-            raise ValueError(f"{self.id}: segment {index} is outside 0–{len(values) - 1}")
+            raise ValueError(f"{self.id}: segment {index + 1} is outside 1–{len(values)}")
         score = values[index]
         return ExternalExplanation(
             score=score,

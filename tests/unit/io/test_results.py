@@ -105,6 +105,7 @@ def test_csv_round_trip_equals_the_evaluation_and_every_row_is_signed(evaluation
         assert row["higher_is_better"] == ("false" if row["metric"] == "ter" else "true")
         assert row["ci_lo"] == row["mean"] == ""
     assert [r["segment"] for r in segments[:3]] == ["0", "1", "2"]  # 0-based, as positions in the JSON lists
+    assert [r["line"] for r in segments[:3]] == ["1", "2", "3"]  # 1-based, as the app and editors number lines
     for row in segments:
         value = evaluation.system(row["system"]).segment_scores[row["metric"]][int(row["segment"])]
         assert float(row["score"]) == float(value)

@@ -1,4 +1,5 @@
-"""Segment scores written to a file per system (``--output-dir``): every segment once, in order, NaN as null."""
+"""Segment scores written to a file per system (``--output-dir``): every segment once, in order, with its 0-based
+index and 1-based line number; NaN as null."""
 
 from __future__ import annotations
 
@@ -31,9 +32,11 @@ def test_csv_and_parquet_hold_every_segment_score_in_order(evaluation, tmp_path,
     assert [p.name for p in csv_paths] == ["LT22.segments.csv", "PROMT.segments.csv"]
     for system, csv_path, parquet_path in zip(evaluation.systems, csv_paths, parquet_paths, strict=True):
         lines = csv_path.read_text().splitlines()
-        assert lines[0] == "segment,bleu,ter" and len(lines) == 51
+        assert lines[0] == "segment,line,bleu,ter" and len(lines) == 51
+        assert [line.split(",")[:2] for line in lines[1:3]] == [["0", "1"], ["1", "2"]]  # index, line number
         table = pq.read_table(parquet_path)
         assert table.column("segment").to_pylist() == list(range(50))
+        assert table.column("line").to_pylist() == list(range(1, 51))
         for metric_id in ("bleu", "ter"):
             expected = system.segment_scores[metric_id].tolist()
             assert table.column(metric_id).to_pylist() == expected
@@ -48,7 +51,7 @@ def test_a_score_that_is_not_a_number_is_empty_or_null(evaluation, tmp_path):
     scores["bleu"] = np.where(np.arange(50) == 3, np.nan, scores["bleu"])
     odd = Evaluation(evaluation.metrics, evaluation.signatures, (SystemResult("x", system.stats, {}, scores),))
     (csv_path,) = write_segment_scores(odd, tmp_path, SegmentFormat.CSV)
-    assert csv_path.read_text().splitlines()[4].split(",")[:2] == ["3", ""]
+    assert csv_path.read_text().splitlines()[4].split(",")[:3] == ["3", "4", ""]
     (parquet_path,) = write_segment_scores(odd, tmp_path, SegmentFormat.PARQUET)
     assert pq.read_table(parquet_path).column("bleu")[3].as_py() is None
 
