@@ -27,7 +27,7 @@ from metrics.analysis.plan import BucketSpec, build
 from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.slices import Slice, by_slices
 from metrics.analysis.units import Lengths, TokenUnit, lengths, unit_for, word_unit
-from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
+from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, reference_frequencies, word_accuracy
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import Language
 from metrics.core.ngrams import Ngram
@@ -146,16 +146,15 @@ def ngram_report(
 def words_by_frequency(
     evaluation: Evaluation, metric_id: str | None, corpus: Sequence[str] | None, corpus_name: str | None
 ) -> tuple[tuple[WordAccuracy, ...], str]:
-    """Word accuracy of every system by frequency bucket, frequencies from ``corpus`` (a training corpus) or the
-    references; and the unit's label."""
+    """Word accuracy of every system by frequency bucket, frequencies from ``corpus`` (a training corpus) or each
+    word's own reference; and the unit's label."""
     data = state.dataset()
     unit, unit_key = token_unit(evaluation, metric_id)
     corpus_key = stream_hash(corpus) if corpus is not None else None
 
     def run() -> tuple[WordAccuracy, ...]:
         refs = _ref_tokens(unit, unit_key)
-        texts = corpus if corpus is not None else [t for stream in data.refs for t in stream]
-        counts = frequencies(unit.tokens(t) for t in texts)
+        counts = reference_frequencies(refs) if corpus is None else frequencies(unit.tokens(t) for t in corpus)
         outputs = {r.name: _tokens(unit, unit_key, data.systems[r.name]) for r in evaluation.systems}
         return word_accuracy(outputs, refs, counts, FREQUENCY_EDGES, SETTINGS)
 

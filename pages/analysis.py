@@ -246,6 +246,28 @@ def show_buckets(scope: Scope) -> None:
     downloads(scope.document(scope.settings(), buckets=(found,)), "buckets")
 
 
+def words_caption(unit: str, corpus_name: str | None, n_refs: int) -> str:
+    """How the words were bucketed and counted, in the terms of the chart."""
+    found = f"compare-mt's word accuracy: words ({escape_markdown(unit)}) bucketed by "
+    if corpus_name:
+        found += f"their frequency in {escape_markdown(corpus_name)}"
+    else:
+        found += "how often they occur in the reference they are matched against"
+    found += "; a word matches as often as it occurs in both output and reference."
+    if n_refs > 1:
+        found += (
+            f" With {n_refs} references each output is scored against each of them as compare-mt scores one "
+            "reference, and the counts add up"
+        )
+        found += (
+            "."
+            if corpus_name
+            else ": frequency 1 means once in that reference, however many references there are (counted over "
+            "all references pooled, odd counts would mark the words the translators disagree on)."
+        )
+    return found
+
+
 @st.fragment
 def show_words(scope: Scope) -> None:
     c1, c2 = st.columns(2)
@@ -266,13 +288,11 @@ def show_words(scope: Scope) -> None:
             st.error(escape_markdown(str(err)))
             return
     found, unit = compute.words_by_frequency(scope.evaluation, metric_id, corpus, corpus_name)
-    st.plotly_chart(word_figure(found, chart_systems(scope, keys.AN_WORDS_SYSTEMS)), key="an_words_chart")
+    axis = f"occurrences in {corpus_name}" if corpus_name else "occurrences in the word's reference"
+    chart = word_figure(found, chart_systems(scope, keys.AN_WORDS_SYSTEMS), axis)
+    st.plotly_chart(chart, key="an_words_chart")
     show_table(word_frame(found), "an_words_table")
-    where = escape_markdown(corpus_name) if corpus_name else "the references"
-    st.caption(
-        f"compare-mt's word accuracy: words ({escape_markdown(unit)}) bucketed by their frequency in {where}; "
-        "a word matches as often as it occurs in both output and reference."
-    )
+    st.caption(words_caption(unit, corpus_name, len(scope.data.refs)))
     settings = AnalysisSettings(compute.SETTINGS, scope.baseline, tokens=unit, frequencies=corpus_name or "references")
     downloads(scope.document(settings, word_accuracy=found), "words")
 

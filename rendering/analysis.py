@@ -184,8 +184,9 @@ def word_frame(results: Sequence[WordAccuracy]) -> pd.DataFrame:
     )
 
 
-def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.Figure:
-    """Word F-measure per frequency bucket, one colour per system, with 95 % whiskers."""
+def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str], counted: str = "occurrences") -> go.Figure:
+    """Word F-measure per frequency bucket, one colour per system, with 95 % whiskers; ``counted`` says where the
+    frequency was counted (the x axis's unit)."""
     order = [label for _, label in sorted({(w.position, w.label) for w in results})]
     fig = go.Figure()
     for k, system in enumerate(systems):
@@ -208,7 +209,7 @@ def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.F
                 "<br>%{customdata[0]} matches of %{customdata[1]} reference words<extra></extra>",
             )
         )
-    fig.update_xaxes(title="word frequency (occurrences)", type="category", categoryorder="array",
+    fig.update_xaxes(title=f"word frequency ({escape_plotly(counted)})", type="category", categoryorder="array",
                      categoryarray=[escape_plotly(x) for x in order])  # fmt: skip
     fig.update_yaxes(title="word F-measure", range=[0, 1])
     fig.update_layout(barmode="group", height=420, margin={"l": 10, "r": 10, "t": 30, "b": 40})

@@ -32,7 +32,7 @@ from metrics.analysis.ngrams import (
 from metrics.analysis.plan import build, parse_spec
 from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
-from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
+from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, reference_frequencies, word_accuracy
 from metrics.cli.analysis_text import format_analysis
 from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
@@ -185,8 +185,11 @@ def analyse(args: argparse.Namespace) -> Analysis:
         ngrams = (characteristic_ngrams(a, b, matches, min_n=low, max_n=high, alpha=args.ngram_alpha, top=args.top),)
     words: tuple[WordAccuracy, ...] = ()
     if args.word_accuracy:
-        corpus = read_segments(args.freq_corpus).texts if args.freq_corpus else [t for s in scored.refs for t in s]
-        counts = frequencies(unit.tokens(t) for t in corpus)
+        counts = (
+            frequencies(unit.tokens(t) for t in read_segments(args.freq_corpus).texts)
+            if args.freq_corpus
+            else reference_frequencies(ref_tokens)
+        )
         outputs = {s: [unit.tokens(t) for t in texts] for s, texts in scored.systems.items()}
         words = word_accuracy(outputs, ref_tokens, counts, edges.get("words", FREQUENCY_EDGES), settings.buckets)
     documents: tuple[DocumentScores, ...] = ()
