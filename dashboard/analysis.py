@@ -21,7 +21,13 @@ from dashboard.compute import LRU, Job, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from metrics.analysis import agreement as agreement_module
 from metrics.analysis.disagreement import Disagreement, disagreements
-from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
+from metrics.analysis.documents import (
+    DocumentScores,
+    RankingFlip,
+    document_scores,
+    ranking_flips,
+    significant_pairs,
+)
 from metrics.analysis.ngrams import NgramReport, characteristic_ngrams, corpus_matches, reference_counts
 from metrics.analysis.plan import BucketSpec, build
 from metrics.analysis.scoring import BucketSettings, bucket_scores
@@ -163,21 +169,25 @@ def words_by_frequency(
 
 
 def documents(evaluation: Evaluation, column: str) -> tuple[tuple[DocumentScores, ...], tuple[RankingFlip, ...]]:
-    """Scores per document of the metadata ``column`` and the documents whose ranking flips."""
+    """Scores per document of the metadata ``column`` and the documents whose ranking flips, those flipping a
+    significantly different pair first."""
     data = state.dataset()
     meta = metadata()
     if meta is None:
         raise ValueError("load a metadata file with a document-id column first")
     ids = meta.column(column)
+    reports = state.statistics(evaluation) or {}
+    # the pairs the overview marks as significantly different (Holm-corrected, all pairs)
+    significant = {m: significant_pairs(r["pairs"].values(), SETTINGS.alpha) for m, r in reports.items()}
 
     def run() -> tuple[tuple[DocumentScores, ...], tuple[RankingFlip, ...]]:
         stats = {r.name: dict(r.stats) for r in evaluation.systems}
         found = document_scores(ids, evaluation.metrics, stats)
         corpus = {r.name: dict(r.scores) for r in evaluation.systems}
         higher = {m: bool(metric.higher_is_better) for m, metric in evaluation.metrics.items()}
-        return found, ranking_flips(found, corpus, higher)
+        return found, ranking_flips(found, corpus, higher, significant)
 
-    key = ("documents", _column_hash(ids), _content(data, evaluation))
+    key = ("documents", _column_hash(ids), tuple(sorted(significant.items())), _content(data, evaluation))
     return _one(key, column, "Scoring documents", run)
 
 

@@ -59,8 +59,8 @@ FOUR_DECIMALS = (
     "F 95% CI high",
     "ratio",
     "Δ = A − B",
-    "Δ A − B (A's metric)",
-    "Δ A − B (B's metric)",
+    "A better by",
+    "B better by",
     "size (SD)",
     "share of pairs",
     "p vs baseline",
@@ -443,8 +443,24 @@ def show_documents(scope: Scope) -> None:
     two_decimals = {n: st.column_config.NumberColumn(format="%.2f") for n in names}
     show_table(document_frame(found, metric_id, names), "an_doc_table", 15, **two_decimals)
     mine = [f for f in flips if f.metric == metric_id]
-    st.markdown(f"**Documents where the ranking flips** ({len(mine)}; most flipped first)")
-    show_table(flips_frame(mine, scope.labels), "an_flip_table", 15)
+    strong = [f for f in mine if f.significant]
+    st.markdown(
+        f"**Documents that reverse a significant difference**: {len(strong)} of {len(found)} (largest reversal first)"
+    )
+    decimals = {c: st.column_config.NumberColumn(format="%.2f") for c in ("largest reversal", "share of pairs")}
+    if strong:
+        show_table(flips_frame(strong, scope.labels), "an_flip_table", 15, **decimals)
+    st.caption(
+        f"A pair counts when its corpus-level {escape_markdown(scope.labels[metric_id])} difference is significant "
+        f"(paired bootstrap over all pairs, Holm-corrected, p < {compute.SETTINGS.alpha:g}, as the Overview marks "
+        "it); the reversal is how much better the system that is worse on the corpus scores on the document, in "
+        f"the metric's units. {len(mine) - len(strong)} more documents flip only pairs that are not significantly "
+        "different on the corpus: close systems trade places on a few segments by chance."
+    )
+    weak = [f for f in mine if not f.significant]
+    if weak:
+        with st.expander(f"Documents that flip only close pairs ({len(weak)}; most flipped first)"):
+            show_table(flips_frame(weak, scope.labels, significant=False), "an_flip_weak_table", 15, **decimals)
     downloads(scope.document(scope.settings(), documents=found, flips=flips), "documents")
 
 
@@ -486,12 +502,15 @@ def show_disagreement(scope: Scope) -> None:
     a, b = chosen
     found = compute.metric_disagreements(scope.evaluation, a, b)
     st.caption(
-        f"Segments where one metric prefers {escape_markdown(a)} and another prefers {escape_markdown(b)}, ranked by "
-        "the size of the disagreement (the smaller of the two differences, in standard deviations of each metric's "
-        f"segment differences). {len(found)} segments; choose a row to open it."
+        f"Segments where one metric prefers A = {escape_markdown(a)} and another prefers B = "
+        f"{escape_markdown(b)}, ranked by the size of the disagreement (the smaller of the two differences, in "
+        "standard deviations of each metric's segment differences). “Better by” is how much better the preferred "
+        "system scores under that metric, in its own units — for a metric marked ↓ (TER) lower is better, so "
+        f"“A better by 50” means A's score is 50 lower. {len(found)} segments; choose a row to open it."
     )
     shown = found[:200]
-    frame = disagreement_frame(shown, scope.labels)
+    higher = {m: bool(metric.higher_is_better) for m, metric in scope.evaluation.metrics.items()}
+    frame = disagreement_frame(shown, scope.labels, higher)
     data = scope.data
     if len(frame):
         streams = {"reference": data.refs[0], a: data.systems[a], b: data.systems[b]}

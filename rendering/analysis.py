@@ -242,20 +242,23 @@ def document_frame(documents: Sequence[DocumentScores], metric_id: str, systems:
     return pd.DataFrame(rows)
 
 
-def flips_frame(flips: Sequence[RankingFlip], labels: Mapping[str, str]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "document": f.document,
-                "metric": labels[f.metric],
-                "segments": f.n_segments,
-                "flipped pairs": len(f.pairs),
-                "share of pairs": f.share,
-                "here (better first) — the corpus has them the other way": "; ".join(f"{x} > {y}" for x, y in f.pairs),
+def flips_frame(flips: Sequence[RankingFlip], labels: Mapping[str, str], significant: bool = True) -> pd.DataFrame:
+    """One row per document and metric: how many pairs flip and, with ``significant``, the significantly different
+    pairs it reverses (largest reversal first, with how much better the corpus-worse system scores here)."""
+    rows = []
+    for f in flips:
+        row: dict[str, object] = {"document": f.document, "metric": labels[f.metric], "segments": f.n_segments}
+        if significant:
+            reversed_here = zip(f.significant, f.reversals, strict=True)
+            row |= {
+                "significant pairs reversed": len(f.significant),
+                "largest reversal": f.reversal,
+                "reversed here (better here > better on the corpus, by)": "; ".join(
+                    f"{x} > {y} (by {margin:.2f})" for (x, y), margin in reversed_here
+                ),
             }
-            for f in flips
-        ]
-    )
+        rows.append(row | {"pairs flipped in all": len(f.pairs), "share of pairs": f.share})
+    return pd.DataFrame(rows)
 
 
 def agreement_frame(found: Sequence[Agreement], labels: Mapping[str, str]) -> pd.DataFrame:
@@ -301,15 +304,28 @@ def with_agreement(
     return result
 
 
-def disagreement_frame(found: Sequence[Disagreement], labels: Mapping[str, str]) -> pd.DataFrame:
+def disagreement_frame(
+    found: Sequence[Disagreement], labels: Mapping[str, str], higher_is_better: Mapping[str, bool]
+) -> pd.DataFrame:
+    """One row per segment: the metric that prefers A and by how much, the one that prefers B and by how much.
+
+    A margin is how much better the preferred system scores under that metric, in its units and always positive
+    (TER's −50 for A − B is A better by 50, as lower is better): the raw sign of A − B would read as a preference
+    for B for every error rate. Lower-is-better metrics carry a ↓ beside their name."""
+    a = found[0].a if found else "A"
+    b = found[0].b if found else "B"
+
+    def named(metric: str) -> str:
+        return labels[metric] + ("" if higher_is_better[metric] else " ↓ (lower is better)")
+
     frame = pd.DataFrame(
         [
             {
                 "segment": d.segment + 1,
-                "prefers A": labels[d.for_a],
-                "Δ A − B (A's metric)": d.delta_for_a,
-                "prefers B": labels[d.for_b],
-                "Δ A − B (B's metric)": d.delta_for_b,
+                f"prefers A = {a}": named(d.for_a),
+                "A better by": abs(d.delta_for_a),
+                f"prefers B = {b}": named(d.for_b),
+                "B better by": abs(d.delta_for_b),
                 "size (SD)": d.size,
             }
             for d in found

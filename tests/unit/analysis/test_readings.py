@@ -1,0 +1,83 @@
+"""Readings that invite a wrong conclusion, fixed at the source: documents that flip a ranking are ranked by flips
+of significantly different pairs; on real paragraph-level data (WMT23 he-en, 12 systems, two references)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+from metrics.analysis.documents import document_scores, ranking_flips, significant_pairs
+from metrics.core.registry import create
+from metrics.evaluate import evaluate
+from metrics.io.metadata import read_metadata
+from metrics.stats.significance import all_pairs, resamples_for
+from tests.support.corpora import DATA, load_corpus
+from tests.support.parity import rel_close
+
+PARA = DATA / "wmt23-he-en-para"
+
+
+@pytest.fixture(scope="module")
+def para():
+    corpus = load_corpus(PARA, ["ref.A.txt", "ref.B.txt"])
+    metrics = {"bleu": create("bleu"), "ter": create("ter")}
+    documents = read_metadata(Path(PARA / "meta.tsv"), len(corpus.refs[0])).column("doc_id")
+    return corpus, evaluate(corpus.systems, corpus.refs, metrics), documents
+
+
+def test_documents_rank_flips_of_significant_pairs_largest_reversal_first(para):
+    corpus, evaluation, ids = para
+    names = list(corpus.systems)
+    assert len(names) == 12
+    stats = {r.name: dict(r.stats) for r in evaluation.systems}
+    found = document_scores(ids, evaluation.metrics, stats)
+    corpus_scores = {r.name: dict(r.scores) for r in evaluation.systems}
+    count = resamples_for(len(names) * (len(names) - 1) // 2)  # Holm over 66 pairs can reject
+    significant = {
+        m: significant_pairs(all_pairs(evaluation.metrics[m], {n: stats[n][m] for n in names}, "bs", count).pairs, 0.05)
+        for m in evaluation.metrics
+    }
+    assert len(significant["bleu"]) == 58  # of 66 pairs
+    flips = ranking_flips(found, corpus_scores, {"bleu": True, "ter": False}, significant)
+    bleu = [f for f in flips if f.metric == "bleu"]
+    # every one of the 13 documents flips some pair of 12 systems; 11 reverse a significant difference
+    assert len(found) == len(bleu) == 13
+    strong = [f for f in bleu if f.significant]
+    assert len(strong) == 11 and bleu[: len(strong)] == strong
+    assert [f.reversal for f in strong] == sorted((f.reversal for f in strong), reverse=True)
+    for f in bleu:
+        assert set(f.significant) <= set(f.pairs)
+        assert all(frozenset(p) in significant["bleu"] for p in f.significant)
+        assert list(f.reversals) == sorted(f.reversals, reverse=True)
+        doc = next(d for d in found if d.document == f.document)
+        for (here, there), margin in zip(f.significant, f.reversals, strict=True):
+            assert rel_close(margin, doc.scores[here]["bleu"] - doc.scores[there]["bleu"])
+            assert corpus_scores[there]["bleu"] > corpus_scores[here]["bleu"]
+    # the largest: ZengHuiMT, 3 BLEU above NLLB_MBR_BLEU on the corpus, 16.2 below it on a 6-paragraph document
+    top = strong[0]
+    assert (top.document, top.n_segments, top.significant[0]) == (
+        "business-6713575.news",
+        6,
+        ("NLLB_MBR_BLEU", "ZengHuiMT"),
+    )
+    lines = list(next(d for d in found if d.document == top.document).segments)
+    doc_bleu = {
+        n: SacreBLEU()
+        .corpus_score([corpus.systems[n][i] for i in lines], [[r[i] for i in lines] for r in corpus.refs])
+        .score
+        for n in ("NLLB_MBR_BLEU", "ZengHuiMT")
+    }
+    assert rel_close(top.reversal, doc_bleu["NLLB_MBR_BLEU"] - doc_bleu["ZengHuiMT"])
+    assert round(top.reversal, 2) == 16.23
+    # TER: lower is better, and the reversal is still how much better the corpus-worse system does here
+    ter = [f for f in flips if f.metric == "ter" and f.significant]
+    for f in ter:
+        doc = next(d for d in found if d.document == f.document)
+        for (here, there), margin in zip(f.significant, f.reversals, strict=True):
+            assert margin > 0 and rel_close(margin, doc.scores[there]["ter"] - doc.scores[here]["ter"])
+    # without significance, nothing is marked and the order is the share of pairs flipped
+    plain = [f for f in ranking_flips(found, corpus_scores, {"bleu": True}) if f.metric == "bleu"]
+    assert all(not f.significant and f.reversal == 0 for f in plain)
+    assert [f.share for f in plain] == sorted((f.share for f in plain), reverse=True)
