@@ -32,6 +32,7 @@ from metrics.reports.archive import analysis_zip
 from metrics.reports.latex import analysis_latex
 from rendering.analysis import (
     agreement_frame,
+    bucket_delta_figure,
     bucket_figure,
     bucket_frame,
     counts_figure,
@@ -63,7 +64,9 @@ FOUR_DECIMALS = (
     "B better by",
     "size (SD)",
     "share of pairs",
-    "p vs baseline",
+    "Δ vs baseline",
+    "Δ 95% CI low",
+    "Δ 95% CI high",
     "p (paired bootstrap)",
 )
 AGREEMENT_HELP = (
@@ -214,6 +217,40 @@ def bucket_controls(scope: Scope) -> BucketSpec | None:
     return spec
 
 
+BUCKET_VIEWS = ("Difference from the baseline", "Scores")
+
+
+def bucket_table(sections: Sequence[BucketSection], scope: Scope) -> Any:
+    settings = compute.SETTINGS
+    return bucket_frame(sections, scope.labels, settings.alpha, scope.baseline, settings.min_test_segments)
+
+
+def show_bucket_chart(
+    scope: Scope, found: BucketSection, systems: list[str], key: str, title: str | None = None
+) -> None:
+    """The buckets' chart: each system's difference from the baseline with its paired interval (shared buckets,
+    the default: a 2-point gap at 45 BLEU is invisible on bars from 0), or the scores themselves."""
+    settings, labels = compute.SETTINGS, scope.labels
+    view = BUCKET_VIEWS[1]
+    if found.bucketing.shared and len(scope.names) > 1:
+        choice = keys.AN_BUCKET_VIEW
+        picked = st.segmented_control(
+            "Chart", BUCKET_VIEWS, default=BUCKET_VIEWS[0], key=choice.widget(among(list(BUCKET_VIEWS)))
+        )
+        view = choice.keep(picked or BUCKET_VIEWS[0])
+    few = settings.min_test_segments
+    if view == BUCKET_VIEWS[0]:
+        higher = {m: bool(metric.higher_is_better) for m, metric in scope.evaluation.metrics.items()}
+        figure = bucket_delta_figure(found, labels, higher, systems, settings.alpha, scope.baseline, title, few)
+    else:
+        figure = bucket_figure(found, labels, systems, settings.alpha, scope.baseline, title, few)
+    st.plotly_chart(figure, key=f"{key}_chart")
+    st.caption(
+        f"Pale bars: buckets of fewer than {few} segments — their intervals are too wide to read and do not set "
+        "the axis (their whiskers may run off it); n under each label counts the bucket's segments."
+    )
+
+
 @st.fragment
 def show_buckets(scope: Scope) -> None:
     spec = bucket_controls(scope)
@@ -230,18 +267,18 @@ def show_buckets(scope: Scope) -> None:
         st.warning("No segment falls in any bucket; change the edges.")
         return
     systems = chart_systems(scope, keys.AN_BUCKET_SYSTEMS)
-    alpha = compute.SETTINGS.alpha
-    st.plotly_chart(bucket_figure(found, scope.labels, systems, alpha, scope.baseline), key="an_bucket_chart")
+    show_bucket_chart(scope, found, systems, "an_bucket")
     if not found.bucketing.shared:
         st.caption(
             "Each system's own segments fall in these buckets (as compare-mt buckets them), so systems are not "
             "compared on the same segments and there is no paired test."
         )
         st.plotly_chart(counts_figure(found, systems), key="an_bucket_counts")
-    show_table(bucket_frame([found], scope.labels, alpha), "an_bucket_table")
+    show_table(bucket_table([found], scope), "an_bucket_table")
     st.caption(
-        f"p vs baseline: paired bootstrap against {escape_markdown(scope.baseline)} on the bucket's segments, "
-        "uncorrected for the number of buckets and systems: a pointer to where to look."
+        f"Δ vs baseline and p vs baseline: paired bootstrap against {escape_markdown(scope.baseline)} on the "
+        "bucket's segments (the same resamples for both systems), p uncorrected for the number of buckets and "
+        f"systems: a pointer to where to look; no p below {compute.SETTINGS.min_test_segments} segments."
     )
     downloads(scope.document(scope.settings(), buckets=(found,)), "buckets")
 
@@ -410,10 +447,9 @@ def show_slices(scope: Scope) -> None:
     c2.button("Remove", key="an_slice_remove_button", disabled=doomed is None, on_click=_remove_slice)
     found = compute.slice_sections(scope.evaluation, tuple(usable), scope.baseline)
     combined = BucketSection(found[0].bucketing, tuple(r for s in found for r in s.results))
-    alpha, systems = compute.SETTINGS.alpha, chart_systems(scope, keys.AN_SLICE_SYSTEMS)
-    figure = bucket_figure(combined, scope.labels, systems, alpha, scope.baseline, "saved slices")
-    st.plotly_chart(figure, key="an_slice_chart")
-    show_table(bucket_frame(found, scope.labels, alpha).rename(columns={"bucket": "slice"}), "an_slice_table")
+    systems = chart_systems(scope, keys.AN_SLICE_SYSTEMS)
+    show_bucket_chart(scope, combined, systems, "an_slice", "saved slices")
+    show_table(bucket_table(found, scope).rename(columns={"bucket": "slice"}), "an_slice_table")
     st.caption("Slices are saved with the workspace (Data page).")
     downloads(scope.document(scope.settings(), buckets=tuple(found)), "slices")
 

@@ -7,6 +7,7 @@ escape's ``&quot;`` as typed). Tables are DataFrames, which the app shows as tex
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -17,7 +18,7 @@ from metrics.analysis.agreement import Agreement
 from metrics.analysis.disagreement import Disagreement
 from metrics.analysis.documents import DocumentScores, RankingFlip
 from metrics.analysis.ngrams import NgramContrast
-from metrics.analysis.scoring import BucketResult, significant
+from metrics.analysis.scoring import DEFAULT_SETTINGS, BucketResult, BucketScore, significant
 from metrics.analysis.words import WordAccuracy
 from metrics.reports.analysis import BucketSection
 from rendering.text import escape_plotly
@@ -34,26 +35,56 @@ def table_height(rows: int, limit: int = 20) -> int:
     return ROW_HEIGHT * (min(rows, limit) + 1) + 3
 
 
-def bucket_frame(sections: Sequence[BucketSection], labels: Mapping[str, str], alpha: float) -> pd.DataFrame:
-    """One row per bucket × system × metric: segments, score, interval, p against the baseline, significance."""
+def _p_text(entry: BucketScore, baseline: str | None, shared: bool, min_segments: int) -> str:
+    """The p-value against the baseline, or why there is none."""
+    if entry.p_value is not None:
+        return f"{entry.p_value:.4f}"
+    if entry.system == baseline:
+        return "baseline"
+    if not shared:
+        return "— (own segments)"
+    if entry.n_segments < min_segments:
+        return f"— (< {min_segments} segments)"
+    return "—"
+
+
+def bucket_frame(
+    sections: Sequence[BucketSection],
+    labels: Mapping[str, str],
+    alpha: float,
+    baseline: str | None = None,
+    min_segments: int = DEFAULT_SETTINGS.min_test_segments,
+) -> pd.DataFrame:
+    """One row per bucket × system × metric: segments, score, interval, the difference from the baseline with its
+    paired interval (shared buckets), p against the baseline (or why there is none), significance."""
     rows = []
     for section in sections:
+        shared = section.bucketing.shared
         for result in section.results:
             for entry in result.scores:
                 iv = entry.interval
-                rows.append(
-                    {
-                        "bucket": result.label,
-                        "system": entry.system,
-                        "metric": labels[entry.metric],
-                        "segments": entry.n_segments,
-                        "score": iv.score,
-                        "95% CI low": iv.lo,
-                        "95% CI high": iv.hi,
-                        "p vs baseline": entry.p_value,
-                        f"p < {alpha:g}": significant(entry, alpha),
+                row: dict[str, object] = {
+                    "bucket": result.label,
+                    "system": entry.system,
+                    "metric": labels[entry.metric],
+                    "segments": entry.n_segments,
+                    "score": iv.score,
+                    "95% CI low": iv.lo,
+                    "95% CI high": iv.hi,
+                }
+                if shared and baseline is not None:
+                    d = entry.difference
+                    # the baseline against itself: exactly 0, on every resample
+                    row |= {
+                        "Δ vs baseline": 0.0 if d is None else d.score,
+                        "Δ 95% CI low": 0.0 if d is None else d.lo,
+                        "Δ 95% CI high": 0.0 if d is None else d.hi,
                     }
-                )
+                row |= {
+                    "p vs baseline": _p_text(entry, baseline, shared, min_segments),
+                    f"p < {alpha:g}": significant(entry, alpha),
+                }
+                rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -61,50 +92,83 @@ def _label_order(results: Sequence[BucketResult]) -> list[str]:
     return [label for _, label in sorted({(r.position, r.label) for r in results})]
 
 
-def bucket_figure(
+def _categories(section: BucketSection, min_segments: int) -> tuple[dict[str, str], list[str]]:
+    """Each bucket's label as shown (with its segment count under it in a shared bucketing, marked when it holds
+    fewer than ``min_segments``), and the labels in the buckets' order."""
+    order = _label_order(section.results)
+    shown = {label: escape_plotly(label) for label in order}
+    if section.bucketing.shared:
+        for r in section.results:
+            few = " (few)" if len(r.segments) < min_segments else ""
+            shown[r.label] = f"{escape_plotly(r.label)}<br>n = {len(r.segments)}{few}"
+    return shown, [shown[label] for label in order]
+
+
+def _axis_range(lows: Sequence[float], highs: Sequence[float]) -> list[float] | None:
+    """A value axis from 0 over the intervals given (those of buckets big enough to read), with a margin."""
+    finite = [x for x in (*lows, *highs) if math.isfinite(x)]
+    if not finite:
+        return None
+    lo, hi = min(0.0, *finite), max(0.0, *finite)
+    pad = 0.08 * (hi - lo) or 1.0
+    return [lo - pad if lo < 0 else 0.0, hi + pad if hi > 0 else 0.0]
+
+
+def _bucket_bars(
     section: BucketSection,
     labels: Mapping[str, str],
     systems: Sequence[str],
     alpha: float,
-    baseline: str | None = None,
-    title: str | None = None,
+    min_segments: int,
+    difference: bool,
+    panel_titles: Sequence[str],
+    title: str,
 ) -> go.Figure:
-    """Grouped bars per bucket, one panel per metric, one colour per system (in ``systems``), whiskers for the 95 %
-    intervals; a bar with a black outline differs significantly from the baseline in that bucket."""
+    """Grouped bars per bucket, one panel per metric, one colour per system, whiskers for the 95 % intervals of
+    each score (or of each difference from the baseline); outlined: significantly different from the baseline;
+    pale: a bucket of fewer than ``min_segments`` segments, whose whiskers do not set the axis."""
     metric_ids = list(labels)
-    order = _label_order(section.results)
-    shown = {label: escape_plotly(label) for label in order}
-    if section.bucketing.shared:  # every system has the same segments there: say how many under the label
-        shown = {r.label: f"{escape_plotly(r.label)}<br>n = {len(r.segments)}" for r in section.results}
+    shown, order = _categories(section, min_segments)
     fig = make_subplots(
         rows=len(metric_ids),
         cols=1,
         shared_xaxes=True,
-        subplot_titles=[escape_plotly(labels[m]) for m in metric_ids],
+        subplot_titles=list(panel_titles),
         vertical_spacing=110 / (160 + 260 * len(metric_ids)),  # room for the tick labels and the next title
     )
+    lows: dict[int, list[float]] = {row: [] for row in range(1, len(metric_ids) + 1)}
+    highs: dict[int, list[float]] = {row: [] for row in range(1, len(metric_ids) + 1)}
+    what = "Δ" if difference else "score"
     for k, system in enumerate(systems):
         colour = PALETTE[k % len(PALETTE)]
         for row, metric_id in enumerate(metric_ids, start=1):
             entries = [
-                (r.label, e) for r in section.results for e in r.scores if e.system == system and e.metric == metric_id
+                (r.label, e, e.difference if difference else e.interval)
+                for r in section.results
+                for e in r.scores
+                if e.system == system and e.metric == metric_id
             ]
+            entries = [(label, e, iv) for label, e, iv in entries if iv is not None]
             if not entries:
                 continue
-            marks = [significant(e, alpha) for _, e in entries]
+            marks = [significant(e, alpha) for _, e, _ in entries]
+            big = [e.n_segments >= min_segments for _, e, _ in entries]
+            lows[row] += [iv.lo for (_, _, iv), ok in zip(entries, big, strict=True) if ok]
+            highs[row] += [iv.hi for (_, _, iv), ok in zip(entries, big, strict=True) if ok]
             fig.add_trace(
                 go.Bar(
-                    x=[shown[label] for label, _ in entries],
-                    y=[e.score for _, e in entries],
+                    x=[shown[label] for label, _, _ in entries],
+                    y=[iv.score for _, _, iv in entries],
                     error_y={
                         "type": "data",
-                        "array": [e.interval.hi - e.score for _, e in entries],
-                        "arrayminus": [e.score - e.interval.lo for _, e in entries],
+                        "array": [iv.hi - iv.score for _, _, iv in entries],
+                        "arrayminus": [iv.score - iv.lo for _, _, iv in entries],
                         "thickness": 1,
                         "width": 2,
                     },
                     marker={
                         "color": colour,
+                        "opacity": [1.0 if ok else 0.3 for ok in big],
                         "line": {
                             "color": ["#000000" if m else colour for m in marks],
                             "width": [2 if m else 0 for m in marks],
@@ -114,20 +178,21 @@ def bucket_figure(
                     legendgroup=escape_plotly(system),
                     showlegend=row == 1,
                     customdata=[
-                        [e.n_segments, e.interval.lo, e.interval.hi, "" if e.p_value is None else f"{e.p_value:.4f}"]
-                        for _, e in entries
+                        [e.n_segments, iv.lo, iv.hi, "—" if e.p_value is None else f"{e.p_value:.4f}"]
+                        for _, e, iv in entries
                     ],
-                    hovertemplate="%{fullData.name} · %{x}: %{y:.4f} [%{customdata[1]:.4f}, %{customdata[2]:.4f}]"
+                    hovertemplate=f"%{{fullData.name}} · %{{x}}: {what} %{{y:.4f}} "
+                    "[%{customdata[1]:.4f}, %{customdata[2]:.4f}]"
                     "<br>%{customdata[0]} segments, p = %{customdata[3]}<extra></extra>",
                 ),
                 row=row,
                 col=1,
             )
-    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[shown[label] for label in order],
-                     showticklabels=True)  # fmt: skip
-    title = escape_plotly(section.bucketing.title if title is None else title)
-    if baseline is not None and section.bucketing.shared:
-        title += f" · outlined: differs from {escape_plotly(baseline)} (paired bootstrap p < {alpha:g})"
+    for row in lows:
+        span = _axis_range(lows[row], highs[row])
+        if span is not None:
+            fig.update_yaxes(range=span, row=row, col=1)
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=order, showticklabels=True)
     fig.update_layout(
         barmode="group",
         title={"text": title, "font": {"size": 13}},
@@ -137,6 +202,53 @@ def bucket_figure(
         bargap=0.2,
     )
     return fig
+
+
+def bucket_figure(
+    section: BucketSection,
+    labels: Mapping[str, str],
+    systems: Sequence[str],
+    alpha: float,
+    baseline: str | None = None,
+    title: str | None = None,
+    min_segments: int = DEFAULT_SETTINGS.min_test_segments,
+) -> go.Figure:
+    """Every system's score per bucket (grouped bars, one panel per metric, 95 % whiskers); a bar with a black
+    outline differs significantly from the baseline in that bucket; a pale bar holds fewer than ``min_segments``
+    segments and does not set the axis."""
+    text = escape_plotly(section.bucketing.title if title is None else title)
+    if baseline is not None and section.bucketing.shared:
+        text += f" · outlined: differs from {escape_plotly(baseline)} (paired bootstrap p < {alpha:g})"
+    text += f" · pale: fewer than {min_segments} segments"
+    panels = [escape_plotly(labels[m]) for m in labels]
+    return _bucket_bars(section, labels, systems, alpha, min_segments, False, panels, text)
+
+
+def bucket_delta_figure(
+    section: BucketSection,
+    labels: Mapping[str, str],
+    higher_is_better: Mapping[str, bool],
+    systems: Sequence[str],
+    alpha: float,
+    baseline: str,
+    title: str | None = None,
+    min_segments: int = DEFAULT_SETTINGS.min_test_segments,
+) -> go.Figure:
+    """Each system's difference from the baseline per bucket (system − baseline on the bucket's segments) with its
+    paired-bootstrap 95 % interval: gaps of a few points that bars from 0 hide on a 0–100 scale. Shared
+    bucketings only (in a per-system one the systems have different segments)."""
+    if not section.bucketing.shared:
+        raise ValueError(f"{section.bucketing.key} is per system: its buckets hold different segments per system")
+    base = escape_plotly(baseline)
+    text = escape_plotly(section.bucketing.title if title is None else title)
+    text += f" · difference from {base} · outlined: p < {alpha:g} · pale: fewer than {min_segments} segments"
+    panels = [
+        f"{escape_plotly(labels[m])}: {'above' if higher_is_better[m] else 'below (lower is better)'} 0 = better "
+        f"than {base}"
+        for m in labels
+    ]
+    others = [s for s in systems if s != baseline]
+    return _bucket_bars(section, labels, others, alpha, min_segments, True, panels, text)
 
 
 def counts_figure(section: BucketSection, systems: Sequence[str]) -> go.Figure:

@@ -120,10 +120,18 @@ def test_bucket_intervals_and_tests_are_the_paired_bootstrap_on_the_bucket(deen)
             chosen = {name: subset(stats[name][metric_id], index) for name in stats}
             report = paired_test(metric, chosen, "PROMT", "bs", 200, 12345, "float64")
             p_of = {p.system: p.p_value for p in report.pairs}
+            diff_of = {p.system: (p.diff, *p.diff_ci) for p in report.pairs}
             for name in stats:
                 entry = result.score(name, metric_id)
                 assert entry.interval == report.intervals[name]
                 assert entry.p_value == p_of.get(name)
+                # the difference from the baseline and its interval: paired_test's diff and diff_ci on the bucket
+                d = entry.difference
+                if name == "PROMT":
+                    assert d is None
+                else:
+                    assert d is not None and all(map(rel_close, (d.score, d.lo, d.hi), diff_of[name]))
+                    assert d.lo < d.hi
     assert results[0].score("PROMT", "bleu").p_value is None
 
 
@@ -136,7 +144,7 @@ def test_per_system_buckets_hold_each_systems_own_segments(deen):
     bucketing = by_values(BucketKind.LENGTH_DIFF, "length-diff", "diff", diffs, LENGTH_DIFF_EDGES, names)
     results, notes = bucket_scores(bucketing, evaluation.metrics, _stats(evaluation), settings=SETTINGS)
     assert all(r.system is not None and {e.system for e in r.scores} == {r.system} for r in results)
-    assert all(e.p_value is None for r in results for e in r.scores)
+    assert all(e.p_value is None and e.difference is None for r in results for e in r.scores)
     for name in names:
         mine = [i for r in results if r.system == name for i in r.segments]
         assert sorted(mine) == list(range(400))  # every segment of every system lands in exactly one bucket
