@@ -24,9 +24,9 @@ from metrics.analysis.disagreement import Disagreement, disagreements
 from metrics.analysis.documents import (
     DocumentScores,
     RankingFlip,
+    differs,
     document_scores,
     ranking_flips,
-    significant_pairs,
 )
 from metrics.analysis.ngrams import NgramReport, characteristic_ngrams, corpus_matches, reference_counts
 from metrics.analysis.plan import BucketSpec, build
@@ -178,7 +178,9 @@ def documents(evaluation: Evaluation, column: str) -> tuple[tuple[DocumentScores
     ids = meta.column(column)
     reports = state.statistics(evaluation) or {}
     # the pairs the overview marks as significantly different (Holm-corrected, all pairs)
-    significant = {m: significant_pairs(r["pairs"].values(), SETTINGS.alpha) for m, r in reports.items()}
+    significant = {
+        m: frozenset(pair for pair, p in r["pairs"].items() if differs(p, SETTINGS.alpha)) for m, r in reports.items()
+    }
 
     def run() -> tuple[tuple[DocumentScores, ...], tuple[RankingFlip, ...]]:
         stats = {r.name: dict(r.stats) for r in evaluation.systems}

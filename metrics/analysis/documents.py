@@ -14,7 +14,7 @@ that is worse on the corpus scores; then the documents that flip only close pair
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,14 +87,10 @@ def document_scores(
     )
 
 
-def significant_pairs(pairs: Iterable[PairResult], alpha: float) -> frozenset[frozenset[str]]:
-    """The pairs of an all-pairs report whose difference is significant at ``alpha``: Holm-corrected p where the
-    report has it (as the overview marks them), identical systems never."""
-    return frozenset(
-        frozenset((p.baseline, p.system))
-        for p in pairs
-        if not p.identical and (p.p_value if p.p_corrected is None else p.p_corrected) < alpha
-    )
+def differs(result: PairResult, alpha: float) -> bool:
+    """Whether an all-pairs test says the two systems differ at ``alpha``: by the Holm-corrected p where the report
+    has it (as the overview marks them); identical systems never."""
+    return not result.identical and (result.p_value if result.p_corrected is None else result.p_corrected) < alpha
 
 
 def _flipped(

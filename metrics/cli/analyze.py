@@ -25,9 +25,9 @@ from metrics.analysis.disagreement import Disagreement, disagreements
 from metrics.analysis.documents import (
     DocumentScores,
     RankingFlip,
+    differs,
     document_scores,
     ranking_flips,
-    significant_pairs,
 )
 from metrics.analysis.ngrams import (
     NgramReport,
@@ -214,7 +214,9 @@ def analyse(args: argparse.Namespace) -> Analysis:
         if len(names) > 1:  # Holm over all pairs, with resamples enough to reject (as the app's overview)
             alpha = settings.buckets.alpha
             count = max(settings.buckets.n_bootstrap, resamples_for(len(names) * (len(names) - 1) // 2, alpha))
-            significant = {m: significant_pairs(_all_pairs(scored, settings, m, count).pairs, alpha) for m in higher}
+            for m in higher:
+                tested = _all_pairs(scored, settings, m, count).pairs
+                significant[m] = frozenset(frozenset((p.baseline, p.system)) for p in tested if differs(p, alpha))
         flips = ranking_flips(documents, corpus_scores, higher, significant)
     found: tuple[Disagreement, ...] = ()
     if args.disagreements:

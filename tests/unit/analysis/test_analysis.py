@@ -311,8 +311,8 @@ def test_two_references_do_not_zig_zag(deen):
             k = entry.position
             assert (entry.matches, entry.ref_words, entry.out_words) == (matched[k], ref_total[k], out_total[k])
         f = [w.fmeasure for w in mine[1:6]]  # counts 1, 2, 3, 4 and 5–9
-        steps = np.sign(np.diff(f[:4]))
-        assert list(steps) != [1, -1, 1], f"{system} zig-zags: {f}"
+        # no alternation: counts 2 and 3 lie near their neighbours' mean (pooled: 0.25 below it at count 2)
+        assert np.abs(np.diff(f[:4], 2)).max() < 0.1, f"{system} zig-zags: {f}"
         assert max(f) - min(f) < 0.07 and min(f) > 0.5
     jd = {w.label: w for w in found if w.system == "JDExploreAcademy"}
     assert (jd["1"].matches, jd["1"].ref_words, jd["1"].out_words) == (1544, 3327, 1999)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from metrics.analysis.documents import document_scores, ranking_flips, significant_pairs
+from metrics.analysis.documents import differs, document_scores, ranking_flips
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
 from metrics.io.metadata import read_metadata
@@ -35,10 +35,10 @@ def test_documents_rank_flips_of_significant_pairs_largest_reversal_first(para):
     found = document_scores(ids, evaluation.metrics, stats)
     corpus_scores = {r.name: dict(r.scores) for r in evaluation.systems}
     count = resamples_for(len(names) * (len(names) - 1) // 2)  # Holm over 66 pairs can reject
-    significant = {
-        m: significant_pairs(all_pairs(evaluation.metrics[m], {n: stats[n][m] for n in names}, "bs", count).pairs, 0.05)
-        for m in evaluation.metrics
-    }
+    significant = {}
+    for m, metric in evaluation.metrics.items():
+        tested = all_pairs(metric, {n: stats[n][m] for n in names}, "bs", count).pairs
+        significant[m] = frozenset(frozenset((p.baseline, p.system)) for p in tested if differs(p, 0.05))
     assert len(significant["bleu"]) == 58  # of 66 pairs
     flips = ranking_flips(found, corpus_scores, {"bleu": True, "ter": False}, significant)
     bleu = [f for f in flips if f.metric == "bleu"]
