@@ -31,7 +31,7 @@ from metrics.analysis.documents import (
 from metrics.analysis.ngrams import NgramReport, characteristic_ngrams, corpus_matches, reference_counts
 from metrics.analysis.plan import BucketSpec, build
 from metrics.analysis.scoring import BucketSettings, bucket_scores
-from metrics.analysis.slices import Slice, by_slices
+from metrics.analysis.slices import Slice, by_slices, drop_circular_tests
 from metrics.analysis.units import Lengths, TokenUnit, lengths, unit_for, word_unit
 from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, reference_frequencies, word_accuracy
 from metrics.core.evaluation import Evaluation
@@ -217,15 +217,16 @@ def metric_disagreements(evaluation: Evaluation, a: str, b: str) -> tuple[Disagr
 
 
 def slice_sections(evaluation: Evaluation, pieces: tuple[Slice, ...], baseline: str) -> tuple[BucketSection, ...]:
-    """Every system's score and interval on each slice (a one-bucket bucketing each), tested against the baseline."""
+    """Every system's score and interval on each slice (a one-bucket bucketing each), tested against the baseline
+    except where the test is circular (the slice was chosen by that metric's scores of either system)."""
     data = state.dataset()
 
     def run() -> tuple[BucketSection, ...]:
         stats = {r.name: dict(r.stats) for r in evaluation.systems}
         found = []
-        for bucketing in by_slices(pieces, len(data)):
+        for piece, bucketing in zip(pieces, by_slices(pieces, len(data)), strict=True):
             results, _ = bucket_scores(bucketing, evaluation.metrics, stats, baseline, SETTINGS)
-            found.append(BucketSection(bucketing, results))
+            found.append(BucketSection(bucketing, drop_circular_tests(results, piece, baseline)))
         return tuple(found)
 
     key = ("slices", pieces, baseline, SETTINGS, _content(data, evaluation))

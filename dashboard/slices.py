@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import keys
-from metrics.analysis.slices import MAX_NAME, Slice
+from metrics.analysis.slices import MAX_NAME, ScoreCondition, Slice
 from rendering.text import escape_markdown
 
 
@@ -62,16 +62,17 @@ def describe_filters(values: Mapping[str, Any]) -> str:
     return "; ".join(parts) or "all segments"
 
 
-def _save_named(chosen: tuple[int, ...], description: str) -> None:
+def _save_named(chosen: tuple[int, ...], description: str, selected_by: tuple[ScoreCondition, ...]) -> None:
     """Button callback: save the segments the form showed under the name typed at the click."""
     name = str(st.session_state.get("ex_slice_name") or "").strip()
     if name and chosen:
-        add(Slice(name, description, chosen))
+        add(Slice(name, description, chosen, selected_by))
         keys.SLICE_SAVED.set(f"Saved slice {name} ({len(chosen)} segments).")
 
 
-def save_form(mask: np.ndarray) -> None:
-    """The explorer's form: name the segments its filters keep (``mask``) and save them as a slice."""
+def save_form(mask: np.ndarray, selected_by: tuple[ScoreCondition, ...] = ()) -> None:
+    """The explorer's form: name the segments its filters keep (``mask``) and save them as a slice, with the score
+    filters that chose them (``selected_by``: the Analysis page withholds the tests they make circular)."""
     chosen = tuple(int(i) for i in np.flatnonzero(mask))
     with st.expander(f"Save these {len(chosen)} segments as a slice for the Analysis page"):
         description = describe_filters(st.session_state.to_dict())
@@ -83,7 +84,7 @@ def save_form(mask: np.ndarray) -> None:
             key="ex_slice_save",
             disabled=not chosen or not name.strip(),
             on_click=_save_named,
-            args=(chosen, description),
+            args=(chosen, description, selected_by),
         )
         if keys.SLICE_SAVED.exists():
             st.success(escape_markdown(keys.SLICE_SAVED.get("")))

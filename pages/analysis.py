@@ -35,12 +35,14 @@ from rendering.analysis import (
     bucket_delta_figure,
     bucket_figure,
     bucket_frame,
+    circular_caveats,
     counts_figure,
     disagreement_frame,
     document_frame,
     flips_frame,
     ngram_frame,
     segments_frame,
+    selection_text,
     table_height,
     word_figure,
     word_frame,
@@ -220,9 +222,11 @@ def bucket_controls(scope: Scope) -> BucketSpec | None:
 BUCKET_VIEWS = ("Difference from the baseline", "Scores")
 
 
-def bucket_table(sections: Sequence[BucketSection], scope: Scope) -> Any:
+def bucket_table(
+    sections: Sequence[BucketSection], scope: Scope, caveats: dict[tuple[str, str, str], str] | None = None
+) -> Any:
     settings = compute.SETTINGS
-    return bucket_frame(sections, scope.labels, settings.alpha, scope.baseline, settings.min_test_segments)
+    return bucket_frame(sections, scope.labels, settings.alpha, scope.baseline, settings.min_test_segments, caveats)
 
 
 def show_bucket_chart(
@@ -441,7 +445,15 @@ def show_slices(scope: Scope) -> None:
         return
     for piece in usable:
         size = f"{len(piece.segments)} segments"
-        st.markdown(f"- **{escape_markdown(piece.name)}** — {size}; {escape_markdown(piece.description)}")
+        line = f"- **{escape_markdown(piece.name)}** — {size}; {escape_markdown(piece.description)}"
+        if piece.selected_by:
+            chosen = "; ".join(selection_text(c, scope.labels) for c in piece.selected_by)
+            line += (
+                f" — *selected by scores ({escape_markdown(chosen)}): a test of those systems under that metric "
+                "would restate the filter, so it is not shown (circular); other metrics correlated with it are "
+                "biased too*"
+            )
+        st.markdown(line)
     c1, c2 = st.columns([3, 1])
     doomed = c1.selectbox("Remove a slice", [p.name for p in usable], key="an_slice_remove")
     c2.button("Remove", key="an_slice_remove_button", disabled=doomed is None, on_click=_remove_slice)
@@ -449,7 +461,8 @@ def show_slices(scope: Scope) -> None:
     combined = BucketSection(found[0].bucketing, tuple(r for s in found for r in s.results))
     systems = chart_systems(scope, keys.AN_SLICE_SYSTEMS)
     show_bucket_chart(scope, combined, systems, "an_slice", "saved slices")
-    show_table(bucket_table(found, scope).rename(columns={"bucket": "slice"}), "an_slice_table")
+    caveats = circular_caveats(usable, scope.names, scope.labels, scope.baseline)
+    show_table(bucket_table(found, scope, caveats).rename(columns={"bucket": "slice"}), "an_slice_table")
     st.caption("Slices are saved with the workspace (Data page).")
     downloads(scope.document(scope.settings(), buckets=tuple(found)), "slices")
 

@@ -19,6 +19,7 @@ from dashboard.keys import Choice, within
 from dashboard.navigation import Task
 from dashboard.sidebar import scored_page
 from dashboard.widgets import chosen_row, select, select_many
+from metrics.analysis.slices import ScoreCondition
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import length_unit, text_length
 from rendering.comparison import ComparedRow, comparison_html
@@ -102,9 +103,11 @@ def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
     )
 
 
-def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
-    """The filters' widgets; the mask of the rows they keep."""
+def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarray, tuple[ScoreCondition, ...]]:
+    """The filters' widgets; the mask of the rows they keep, and the score filters that removed some (a slice made
+    of them is chosen by those scores)."""
     mask = np.ones(len(frame), dtype=bool)
+    conditions: list[ScoreCondition] = []
     with st.expander("Filters", expanded=True):
         text = st.text_input(
             "Text contains (source, references or the chosen outputs; case-insensitive)", key=keys.EX_TEXT.widget()
@@ -134,13 +137,19 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> np.ndarray:
         if score_system in focus.systems:
             column = column_name(score_system, focus.labels[score_metric])
             with c3:
-                mask &= _within_range("range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
+                kept = _within_range("range", frame[column].to_numpy(), keys.EX_SCORE_RANGE.at(column))
+            mask &= kept
+            if not kept.all():
+                conditions.append(ScoreCondition(score_metric, (score_system,)))
         if focus.compared:
             values = frame[focus.diff_column].to_numpy()
-            mask &= _within_range(
+            kept = _within_range(
                 f"{escape_markdown(focus.diff_column)} range", values, keys.EX_DIFF_RANGE.at(focus.diff_column)
             )
-    return mask
+            mask &= kept
+            if not kept.all():
+                conditions.append(ScoreCondition(focus.metric, (focus.a, focus.b)))
+    return mask, tuple(conditions)
 
 
 def _within_range(label: str, values: np.ndarray, choice: Choice[tuple[float, float]]) -> np.ndarray:
@@ -224,8 +233,8 @@ def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focu
 @st.fragment
 def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, focus: Focus) -> None:
     navigation.follow_request()  # a row's button asked for the segment view
-    mask = filters(data, frame, focus)
-    slices.save_form(mask)  # the Analysis page scores saved slices
+    mask, selected_by = filters(data, frame, focus)
+    slices.save_form(mask, selected_by)  # the Analysis page scores saved slices
     view = sorted_view(frame[mask], focus)
     st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
     with st.expander("Signatures"):

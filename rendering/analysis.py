@@ -19,6 +19,7 @@ from metrics.analysis.disagreement import Disagreement
 from metrics.analysis.documents import DocumentScores, RankingFlip
 from metrics.analysis.ngrams import NgramContrast
 from metrics.analysis.scoring import DEFAULT_SETTINGS, BucketResult, BucketScore, significant
+from metrics.analysis.slices import ScoreCondition, Slice
 from metrics.analysis.words import WordAccuracy
 from metrics.reports.analysis import BucketSection
 from rendering.text import escape_plotly
@@ -35,12 +36,14 @@ def table_height(rows: int, limit: int = 20) -> int:
     return ROW_HEIGHT * (min(rows, limit) + 1) + 3
 
 
-def _p_text(entry: BucketScore, baseline: str | None, shared: bool, min_segments: int) -> str:
+def _p_text(entry: BucketScore, baseline: str | None, shared: bool, min_segments: int, caveat: str | None) -> str:
     """The p-value against the baseline, or why there is none."""
     if entry.p_value is not None:
         return f"{entry.p_value:.4f}"
     if entry.system == baseline:
         return "baseline"
+    if caveat is not None:
+        return f"— {caveat}"
     if not shared:
         return "— (own segments)"
     if entry.n_segments < min_segments:
@@ -54,9 +57,11 @@ def bucket_frame(
     alpha: float,
     baseline: str | None = None,
     min_segments: int = DEFAULT_SETTINGS.min_test_segments,
+    caveats: Mapping[tuple[str, str, str], str] | None = None,
 ) -> pd.DataFrame:
     """One row per bucket × system × metric: segments, score, interval, the difference from the baseline with its
-    paired interval (shared buckets), p against the baseline (or why there is none), significance."""
+    paired interval (shared buckets), p against the baseline (or why there is none: ``caveats[(bucket label,
+    system, metric id)]`` where a caller withheld it), significance."""
     rows = []
     for section in sections:
         shared = section.bucketing.shared
@@ -81,7 +86,13 @@ def bucket_frame(
                         "Δ 95% CI high": 0.0 if d is None else d.hi,
                     }
                 row |= {
-                    "p vs baseline": _p_text(entry, baseline, shared, min_segments),
+                    "p vs baseline": _p_text(
+                        entry,
+                        baseline,
+                        shared,
+                        min_segments,
+                        (caveats or {}).get((result.label, entry.system, entry.metric)),
+                    ),
                     f"p < {alpha:g}": significant(entry, alpha),
                 }
                 rows.append(row)
@@ -249,6 +260,27 @@ def bucket_delta_figure(
     ]
     others = [s for s in systems if s != baseline]
     return _bucket_bars(section, labels, others, alpha, min_segments, True, panels, text)
+
+
+def selection_text(condition: ScoreCondition, labels: Mapping[str, str]) -> str:
+    """A score filter in words: "BLEU of A − B" or "BLEU of A"."""
+    return f"{labels.get(condition.metric, condition.metric)} of {' − '.join(condition.systems)}"
+
+
+def circular_caveats(
+    pieces: Sequence[Slice], systems: Sequence[str], labels: Mapping[str, str], baseline: str
+) -> dict[tuple[str, str, str], str]:
+    """Why a slice's test against the baseline is withheld, per (slice name, system, metric id)."""
+    found = {}
+    for piece in pieces:
+        for system in systems:
+            for metric in labels:
+                condition = piece.circular(metric, (system, baseline))
+                if condition is not None and system != baseline:
+                    found[(piece.name, system, metric)] = (
+                        f"circular: the slice was selected by {selection_text(condition, labels)}"
+                    )
+    return found
 
 
 def counts_figure(section: BucketSection, systems: Sequence[str]) -> go.Figure:

@@ -1,7 +1,8 @@
 """The Analysis page's readings under AppTest, on real data: word accuracy with two references says how it counts
 and does not zig-zag; buckets show each system's difference from the baseline with its paired interval, small
 buckets do not set the axis and the baseline's p reads "baseline"; metric disagreement names the system each
-metric prefers; documents rank the flips of significantly different pairs (WMT23 he-en paragraphs, 12 systems)."""
+metric prefers; documents rank the flips of significantly different pairs (WMT23 he-en paragraphs, 12 systems);
+a slice chosen by a score difference is not tested on that metric."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import json
 import numpy as np
 import pytest
 
+from dashboard import workspace
 from dashboard.dataset import Dataset
+from metrics.analysis.slices import ScoreCondition
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
 from metrics.io.metadata import read_metadata
@@ -133,3 +136,46 @@ def test_documents_rank_flips_of_significant_pairs_on_paragraphs():
         "NLLB_MBR_BLEU > ZengHuiMT (by 16.23)"
     )
     assert any("2 more documents flip only pairs that are not significantly" in shown(c.value) for c in at.caption)
+
+
+def test_a_slice_chosen_by_a_score_difference_says_its_test_is_circular(deen):
+    explorer = app("pages/explorer.py", deen, ["bleu", "chrf"]).run(timeout=120)
+    assert not explorer.exception
+    diff = explorer.slider(key="ex_diff_range:LT22 − Online-B · BLEU")
+    explorer.slider(key=diff.key).set_range(diff.min, -20.0).run()
+    explorer.text_input(key="ex_slice_name").set_value("LT22 far behind").run()
+    explorer.button(key="ex_slice_save").click().run()
+    assert not explorer.exception
+    (saved,) = explorer.session_state["slices"]
+    assert saved.selected_by == (ScoreCondition("bleu", ("LT22", "Online-B")),)
+    assert len(saved.segments) >= 10
+    # the workspace keeps what chose the slice
+    settings = workspace.Settings(("bleu",), {}, {}, (saved,))
+    _, loaded = workspace.loads(workspace.dumps(deen, settings))
+    assert loaded.slices == (saved,)
+
+    at = _run(deen, "Slices", slices=(saved,))
+    frame = at.dataframe[0].value.set_index(["system", "metric"])
+    circular = "— circular: the slice was selected by BLEU of LT22 − Online-B"
+    assert frame.loc[("Online-B", "BLEU"), "p vs baseline"] == circular
+    assert frame.loc[("PROMT", "BLEU"), "p vs baseline"] == circular  # against LT22, whose BLEU chose the slice
+    assert not frame.loc[("Online-B", "BLEU"), "p < 0.05"]
+    assert frame.loc[("Online-B", "BLEU"), "Δ vs baseline"] > 20  # the slice's content is still shown
+    assert frame.loc[("Online-B", "chrF2"), "p vs baseline"] != circular  # another metric is tested
+    listed = " ".join(shown(m.value) for m in at.markdown)
+    assert "selected by scores (BLEU of LT22 − Online-B)" in listed and "circular" in listed
+    (spec,) = [json.loads(s) for s in plotly_specs(at)]
+    first = [t for t in spec["data"] if t.get("yaxis", "y") == "y"]  # BLEU: no outline marks a finding
+    assert all(w == 0 for t in first for w in t["marker"]["line"]["width"])
+
+
+def test_a_slice_without_score_filters_is_tested_as_before(deen):
+    explorer = app("pages/explorer.py", deen, ["bleu"]).run(timeout=120)
+    explorer.text_input(key="ex_text").set_value("the").run()
+    explorer.text_input(key="ex_slice_name").set_value("the").run()
+    explorer.button(key="ex_slice_save").click().run()
+    (saved,) = explorer.session_state["slices"]
+    assert saved.selected_by == ()  # the untouched difference slider is no selection
+    at = _run(deen, "Slices", slices=(saved,))
+    p = at.dataframe[0].value.set_index(["system", "metric"]).loc[("Online-B", "BLEU"), "p vs baseline"]
+    assert float(p) > 0

@@ -1,14 +1,18 @@
-"""Readings that invite a wrong conclusion, fixed at the source: documents that flip a ranking are ranked by flips
-of significantly different pairs; on real paragraph-level data (WMT23 he-en, 12 systems, two references)."""
+"""Readings that invite a wrong conclusion, fixed at the source, on real paragraph-level data (WMT23 he-en, 12
+systems, two references): documents that flip a ranking are ranked by flips of significantly different pairs; a
+slice chosen by a metric's scores is not tested on that metric."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from metrics.analysis.documents import differs, document_scores, ranking_flips
+from metrics.analysis.scoring import BucketSettings, bucket_scores
+from metrics.analysis.slices import ScoreCondition, Slice, by_slices, drop_circular_tests
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
 from metrics.io.metadata import read_metadata
@@ -81,3 +85,30 @@ def test_documents_rank_flips_of_significant_pairs_largest_reversal_first(para):
     plain = [f for f in ranking_flips(found, corpus_scores, {"bleu": True}) if f.metric == "bleu"]
     assert all(not f.significant and f.reversal == 0 for f in plain)
     assert [f.share for f in plain] == sorted((f.share for f in plain), reverse=True)
+
+
+def test_a_slice_chosen_by_a_metric_does_not_test_that_metric(para):
+    corpus, evaluation, _ = para
+    stats = {r.name: dict(r.stats) for r in evaluation.systems}
+    seg = {r.name: r.segment_scores for r in evaluation.systems}
+    a, b = "ZengHuiMT", "GPT4-5shot"
+    chosen = tuple(int(i) for i in np.flatnonzero(seg[a]["bleu"] - seg[b]["bleu"] <= -20))
+    piece = Slice("A − B ≤ −20", "A − B · BLEU in −100–−20", chosen, (ScoreCondition("bleu", (a, b)),))
+    (bucketing,) = by_slices((piece,), len(corpus.refs[0]))
+    results, _ = bucket_scores(
+        bucketing, evaluation.metrics, stats, baseline=b, settings=BucketSettings(n_bootstrap=200)
+    )
+    # the filter guarantees the finding: A is far below B under BLEU on these segments, "significantly"
+    raw = results[0].score(a, "bleu")
+    assert len(chosen) >= 10 and raw.difference is not None and raw.difference.hi < 0 and raw.p_value < 0.05
+    (kept,) = drop_circular_tests(results, piece, b)
+    assert kept.score(a, "bleu").p_value is None  # A vs B under BLEU: circular
+    assert kept.score(a, "bleu").difference == raw.difference  # what the slice holds is still shown
+    assert kept.score(a, "ter").p_value == results[0].score(a, "ter").p_value  # another metric is tested
+    other = "ONLINE-A"  # neither system chose the slice: its test against B under BLEU is circular through B
+    assert kept.score(other, "bleu").p_value is None
+    assert piece.circular("bleu", (other, "ONLINE-B")) is None and piece.circular("ter", (a, b)) is None
+    assert piece.circular("bleu", (a, "ONLINE-B")) == ScoreCondition("bleu", (a, b))
+    assert results[0].score(a, "bleu").p_value is not None  # the caller's results are left as they were
+    with pytest.raises(ValueError, match="names a metric"):
+        ScoreCondition("bleu", ())
