@@ -22,6 +22,7 @@ from metrics.analysis.scoring import DEFAULT_SETTINGS, BucketResult, BucketScore
 from metrics.analysis.slices import ScoreCondition, Slice
 from metrics.analysis.words import WordAccuracy
 from metrics.reports.analysis import BucketSection
+from metrics.stats.significance import Interval
 from rendering.text import escape_plotly
 
 PALETTE = (
@@ -153,13 +154,12 @@ def _bucket_bars(
     for k, system in enumerate(systems):
         colour = PALETTE[k % len(PALETTE)]
         for row, metric_id in enumerate(metric_ids, start=1):
-            entries = [
-                (r.label, e, e.difference if difference else e.interval)
-                for r in section.results
-                for e in r.scores
-                if e.system == system and e.metric == metric_id
-            ]
-            entries = [(label, e, iv) for label, e, iv in entries if iv is not None]
+            entries: list[tuple[str, BucketScore, Interval]] = []
+            for r in section.results:
+                for e in r.scores:
+                    iv = e.difference if difference else e.interval
+                    if e.system == system and e.metric == metric_id and iv is not None:
+                        entries.append((r.label, e, iv))
             if not entries:
                 continue
             marks = [significant(e, alpha) for _, e, _ in entries]
