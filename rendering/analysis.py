@@ -258,8 +258,8 @@ def bucket_delta_figure(
         f"than {base}"
         for m in labels
     ]
-    others = [s for s in systems if s != baseline]
-    return _bucket_bars(section, labels, others, alpha, min_segments, True, panels, text)
+    # the baseline has no difference, so no bars; it keeps its place so that every system keeps its colour
+    return _bucket_bars(section, labels, systems, alpha, min_segments, True, panels, text)
 
 
 def selection_text(condition: ScoreCondition, labels: Mapping[str, str]) -> str:

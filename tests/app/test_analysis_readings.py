@@ -74,9 +74,11 @@ def test_buckets_show_differences_from_the_baseline_with_paired_intervals(deen):
     promt = next(t for t in spec["data"] if t["name"] == "PROMT" and t.get("yaxis", "y") == "y")
     table = frame[(frame["system"] == "PROMT") & (frame["metric"] == "BLEU")]
     assert sorted(promt["y"]) == pytest.approx(sorted(table["Δ vs baseline"]))
+    colours = {t["name"]: t["marker"]["color"] for t in spec["data"]}
     at.segmented_control(key="an_bucket_view").set_value("Scores").run()
     (spec,) = [json.loads(s) for s in plotly_specs(at)]
     assert "LT22" in {t["name"] for t in spec["data"]}
+    assert all(t["marker"]["color"] == colours[t["name"]] for t in spec["data"] if t["name"] in colours)
 
 
 def test_a_one_segment_bucket_is_pale_and_does_not_set_the_axis(deen):
