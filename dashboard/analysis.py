@@ -21,13 +21,19 @@ from dashboard.compute import LRU, Job, run_cached
 from dashboard.dataset import Dataset, stream_hash
 from metrics.analysis import agreement as agreement_module
 from metrics.analysis.disagreement import Disagreement, disagreements
-from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
+from metrics.analysis.documents import (
+    DocumentScores,
+    RankingFlip,
+    differs,
+    document_scores,
+    ranking_flips,
+)
 from metrics.analysis.ngrams import NgramReport, characteristic_ngrams, corpus_matches, reference_counts
 from metrics.analysis.plan import BucketSpec, build
 from metrics.analysis.scoring import BucketSettings, bucket_scores
-from metrics.analysis.slices import Slice, by_slices
+from metrics.analysis.slices import Slice, by_slices, drop_circular_tests
 from metrics.analysis.units import Lengths, TokenUnit, lengths, unit_for, word_unit
-from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
+from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, reference_frequencies, word_accuracy
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import Language
 from metrics.core.ngrams import Ngram
@@ -146,16 +152,15 @@ def ngram_report(
 def words_by_frequency(
     evaluation: Evaluation, metric_id: str | None, corpus: Sequence[str] | None, corpus_name: str | None
 ) -> tuple[tuple[WordAccuracy, ...], str]:
-    """Word accuracy of every system by frequency bucket, frequencies from ``corpus`` (a training corpus) or the
-    references; and the unit's label."""
+    """Word accuracy of every system by frequency bucket, frequencies from ``corpus`` (a training corpus) or each
+    word's own reference; and the unit's label."""
     data = state.dataset()
     unit, unit_key = token_unit(evaluation, metric_id)
     corpus_key = stream_hash(corpus) if corpus is not None else None
 
     def run() -> tuple[WordAccuracy, ...]:
         refs = _ref_tokens(unit, unit_key)
-        texts = corpus if corpus is not None else [t for stream in data.refs for t in stream]
-        counts = frequencies(unit.tokens(t) for t in texts)
+        counts = reference_frequencies(refs) if corpus is None else frequencies(unit.tokens(t) for t in corpus)
         outputs = {r.name: _tokens(unit, unit_key, data.systems[r.name]) for r in evaluation.systems}
         return word_accuracy(outputs, refs, counts, FREQUENCY_EDGES, SETTINGS)
 
@@ -164,21 +169,27 @@ def words_by_frequency(
 
 
 def documents(evaluation: Evaluation, column: str) -> tuple[tuple[DocumentScores, ...], tuple[RankingFlip, ...]]:
-    """Scores per document of the metadata ``column`` and the documents whose ranking flips."""
+    """Scores per document of the metadata ``column`` and the documents whose ranking flips, those flipping a
+    significantly different pair first."""
     data = state.dataset()
     meta = metadata()
     if meta is None:
         raise ValueError("load a metadata file with a document-id column first")
     ids = meta.column(column)
+    reports = state.statistics(evaluation) or {}
+    # the pairs the overview marks as significantly different (Holm-corrected, all pairs)
+    significant = {
+        m: frozenset(pair for pair, p in r["pairs"].items() if differs(p, SETTINGS.alpha)) for m, r in reports.items()
+    }
 
     def run() -> tuple[tuple[DocumentScores, ...], tuple[RankingFlip, ...]]:
         stats = {r.name: dict(r.stats) for r in evaluation.systems}
         found = document_scores(ids, evaluation.metrics, stats)
         corpus = {r.name: dict(r.scores) for r in evaluation.systems}
         higher = {m: bool(metric.higher_is_better) for m, metric in evaluation.metrics.items()}
-        return found, ranking_flips(found, corpus, higher)
+        return found, ranking_flips(found, corpus, higher, significant)
 
-    key = ("documents", _column_hash(ids), _content(data, evaluation))
+    key = ("documents", _column_hash(ids), tuple(sorted(significant.items())), _content(data, evaluation))
     return _one(key, column, "Scoring documents", run)
 
 
@@ -206,15 +217,16 @@ def metric_disagreements(evaluation: Evaluation, a: str, b: str) -> tuple[Disagr
 
 
 def slice_sections(evaluation: Evaluation, pieces: tuple[Slice, ...], baseline: str) -> tuple[BucketSection, ...]:
-    """Every system's score and interval on each slice (a one-bucket bucketing each), tested against the baseline."""
+    """Every system's score and interval on each slice (a one-bucket bucketing each), tested against the baseline
+    except where the test is circular (the slice was chosen by that metric's scores of either system)."""
     data = state.dataset()
 
     def run() -> tuple[BucketSection, ...]:
         stats = {r.name: dict(r.stats) for r in evaluation.systems}
         found = []
-        for bucketing in by_slices(pieces, len(data)):
+        for piece, bucketing in zip(pieces, by_slices(pieces, len(data)), strict=True):
             results, _ = bucket_scores(bucketing, evaluation.metrics, stats, baseline, SETTINGS)
-            found.append(BucketSection(bucketing, results))
+            found.append(BucketSection(bucketing, drop_circular_tests(results, piece, baseline)))
         return tuple(found)
 
     key = ("slices", pieces, baseline, SETTINGS, _content(data, evaluation))

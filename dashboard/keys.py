@@ -173,6 +173,7 @@ AN_BUCKET_BY: Choice[str] = Choice("an_by")
 AN_BUCKET_METRIC: Choice[str] = Choice("an_by_metric")
 AN_BUCKET_EDGES: Choice[str] = Choice("an_edges")  # .at(what buckets are made by)
 AN_BUCKET_SYSTEMS: Choice[list[str]] = Choice("an_chart_systems")
+AN_BUCKET_VIEW: Choice[str] = Choice("an_bucket_view")  # difference from the baseline, or scores
 AN_WORDS_METRIC: Choice[str] = Choice("an_words_metric")
 AN_WORDS_SYSTEMS: Choice[list[str]] = Choice("an_words_systems")
 AN_NGRAM_A: Choice[str] = Choice("an_ng_a")

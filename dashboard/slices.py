@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import keys
-from metrics.analysis.slices import MAX_NAME, Slice
+from metrics.analysis.slices import MAX_NAME, ScoreCondition, Slice
 from rendering.text import escape_markdown
 
 
@@ -52,14 +52,16 @@ def remove(name: str) -> None:
 NAME_BOX = "ex_slice_name"
 
 
-def _save_named(chosen: tuple[int, ...], description: str, replace: bool) -> None:
+def _save_named(
+    chosen: tuple[int, ...], description: str, selected_by: tuple[ScoreCondition, ...], replace: bool
+) -> None:
     """Button callback: save the segments the form showed under the name typed at the click; an existing name is
     refused unless the click was on "Replace". The box then starts from a free name again."""
     name = str(st.session_state.get(NAME_BOX) or "").strip()
     if not name or not chosen:
         return
     try:
-        add(Slice(name, description, chosen), replace=replace)
+        add(Slice(name, description, chosen, selected_by), replace=replace)
     except ValueError as err:
         keys.SLICE_NAME_TAKEN.set(str(err))
         return
@@ -73,10 +75,11 @@ def _prefill() -> None:
     keys.SLICE_PREFILLED.set(st.session_state[NAME_BOX])
 
 
-def save_form(mask: np.ndarray, description: str) -> None:
+def save_form(mask: np.ndarray, description: str, selected_by: tuple[ScoreCondition, ...] = ()) -> None:
     """The explorer's form: name the segments its filters keep (``mask``; ``description``: the filters in words)
-    and save them as a slice. Its label does not change with the filters and its open state is kept, so that it
-    stays open while the filters are tuned."""
+    and save them as a slice, with the score filters that chose them (``selected_by``: the Analysis page withholds
+    the tests they make circular). Its label does not change with the filters and its open state is kept, so that
+    it stays open while the filters are tuned."""
     chosen = tuple(int(i) for i in np.flatnonzero(mask))
     opened = keys.EX_SLICE_OPEN
     with st.expander(
@@ -96,7 +99,7 @@ def save_form(mask: np.ndarray, description: str) -> None:
             key="ex_slice_save",
             disabled=not chosen or not name or existing is not None,
             on_click=_save_named,
-            args=(chosen, description, False),
+            args=(chosen, description, selected_by, False),
         )
         if existing is not None:
             st.warning(
@@ -108,7 +111,7 @@ def save_form(mask: np.ndarray, description: str) -> None:
                 key="ex_slice_replace",
                 disabled=not chosen,
                 on_click=_save_named,
-                args=(chosen, description, True),
+                args=(chosen, description, selected_by, True),
             )
         if keys.SLICE_NAME_TAKEN.exists():
             st.error(escape_markdown(keys.SLICE_NAME_TAKEN.get("")))

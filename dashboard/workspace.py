@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from dashboard.dataset import Dataset
-from metrics.analysis.slices import Slice
+from metrics.analysis.slices import ScoreCondition, Slice
 from metrics.core.upload import Upload
 from metrics.families.external.scores import from_document, to_document
 from metrics.io.inputs import (
@@ -76,7 +76,13 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
             },
             "view": dict(settings.view),
             "slices": [
-                {"name": s.name, "description": s.description, "segments": list(s.segments)} for s in settings.slices
+                {
+                    "name": s.name,
+                    "description": s.description,
+                    "segments": list(s.segments),
+                    "selected_by": [{"metric": c.metric, "systems": list(c.systems)} for c in s.selected_by],
+                }
+                for s in settings.slices
             ],
             "metadata": _metadata_document(settings.metadata),
         },
@@ -144,6 +150,24 @@ def _metadata(value: Any, n_segments: int, source: str) -> Metadata | None:
     return Metadata(origin, tuple(values), values)
 
 
+def _conditions(value: Any, where: str, source: str) -> tuple[ScoreCondition, ...]:
+    """A slice's score filters: ``[{"metric": id, "systems": [names]}]``."""
+    if not isinstance(value, list):
+        raise InputError(source, f"{where} must be a list of {{metric, systems}} objects")
+    found = []
+    for k, item in enumerate(value, start=1):
+        here = f"{where}[{k}]"
+        if not isinstance(item, dict) or not isinstance(item.get("metric"), str):
+            raise InputError(source, f"{here} must be an object with a string 'metric'")
+        _unknown(item, frozenset({"metric", "systems"}), here, source)
+        systems = _strings(item.get("systems"), f"{here}.systems", source)
+        try:
+            found.append(ScoreCondition(item["metric"], systems))
+        except ValueError as err:
+            raise InputError(source, f"{here}: {err}") from None
+    return tuple(found)
+
+
 def _slices(value: Any, n_segments: int, source: str) -> tuple[Slice, ...]:
     if not isinstance(value, list):
         raise InputError(source, "settings.slices must be a list of {name, description, segments} objects")
@@ -152,14 +176,15 @@ def _slices(value: Any, n_segments: int, source: str) -> tuple[Slice, ...]:
         where = f"settings.slices[{k}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise InputError(source, f"{where} must be an object with a string 'name'")
-        _unknown(item, frozenset({"name", "description", "segments"}), where, source)
+        _unknown(item, frozenset({"name", "description", "segments", "selected_by"}), where, source)
         _name(item["name"], f"{where}.name", source)
         _name(item.get("description", ""), f"{where}.description", source)
         segments = item.get("segments")
         if not isinstance(segments, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in segments):
             raise InputError(source, f"{where}.segments must be a list of 0-based segment numbers")
+        selected_by = _conditions(item.get("selected_by", []), f"{where}.selected_by", source)
         try:
-            piece = Slice(item["name"], str(item.get("description", "")), tuple(segments))
+            piece = Slice(item["name"], str(item.get("description", "")), tuple(segments), selected_by)
             piece.check(n_segments)
         except ValueError as err:
             raise InputError(source, f"{where}: {err}") from None

@@ -31,14 +31,17 @@ from metrics.reports.archive import analysis_zip
 from metrics.reports.latex import analysis_latex
 from rendering.analysis import (
     agreement_frame,
+    bucket_delta_figure,
     bucket_figure,
     bucket_frame,
+    circular_caveats,
     counts_figure,
     disagreement_frame,
     document_frame,
     flips_frame,
     ngram_frame,
     segments_frame,
+    selection_text,
     table_height,
     word_figure,
     word_frame,
@@ -58,11 +61,13 @@ FOUR_DECIMALS = (
     "F 95% CI high",
     "ratio",
     "Δ = A − B",
-    "Δ A − B (A's metric)",
-    "Δ A − B (B's metric)",
+    "A better by",
+    "B better by",
     "size (SD)",
     "share of pairs",
-    "p vs baseline",
+    "Δ vs baseline",
+    "Δ 95% CI low",
+    "Δ 95% CI high",
     "p (paired bootstrap)",
 )
 AGREEMENT_HELP = (
@@ -213,6 +218,42 @@ def bucket_controls(scope: Scope) -> BucketSpec | None:
     return spec
 
 
+BUCKET_VIEWS = ("Difference from the baseline", "Scores")
+
+
+def bucket_table(
+    sections: Sequence[BucketSection], scope: Scope, caveats: dict[tuple[str, str, str], str] | None = None
+) -> Any:
+    settings = compute.SETTINGS
+    return bucket_frame(sections, scope.labels, settings.alpha, scope.baseline, settings.min_test_segments, caveats)
+
+
+def show_bucket_chart(
+    scope: Scope, found: BucketSection, systems: list[str], key: str, title: str | None = None
+) -> None:
+    """The buckets' chart: each system's difference from the baseline with its paired interval (shared buckets,
+    the default: a 2-point gap at 45 BLEU is invisible on bars from 0), or the scores themselves."""
+    settings, labels = compute.SETTINGS, scope.labels
+    view = BUCKET_VIEWS[1]
+    if found.bucketing.shared and len(scope.names) > 1:
+        choice = keys.AN_BUCKET_VIEW
+        picked = st.segmented_control(
+            "Chart", BUCKET_VIEWS, default=BUCKET_VIEWS[0], key=choice.widget(among(list(BUCKET_VIEWS)))
+        )
+        view = choice.keep(picked or BUCKET_VIEWS[0])
+    few = settings.min_test_segments
+    if view == BUCKET_VIEWS[0]:
+        higher = {m: bool(metric.higher_is_better) for m, metric in scope.evaluation.metrics.items()}
+        figure = bucket_delta_figure(found, labels, higher, systems, settings.alpha, scope.baseline, title, few)
+    else:
+        figure = bucket_figure(found, labels, systems, settings.alpha, scope.baseline, title, few)
+    st.plotly_chart(figure, key=f"{key}_chart")
+    st.caption(
+        f"Pale bars: buckets of fewer than {few} segments — their intervals are too wide to read and do not set "
+        "the axis (their whiskers may run off it); n under each label counts the bucket's segments."
+    )
+
+
 @st.fragment
 def show_buckets(scope: Scope) -> None:
     spec = bucket_controls(scope)
@@ -229,20 +270,42 @@ def show_buckets(scope: Scope) -> None:
         st.warning("No segment falls in any bucket; change the edges.")
         return
     systems = chart_systems(scope, keys.AN_BUCKET_SYSTEMS)
-    alpha = compute.SETTINGS.alpha
-    st.plotly_chart(bucket_figure(found, scope.labels, systems, alpha, scope.baseline), key="an_bucket_chart")
+    show_bucket_chart(scope, found, systems, "an_bucket")
     if not found.bucketing.shared:
         st.caption(
             "Each system's own segments fall in these buckets (as compare-mt buckets them), so systems are not "
             "compared on the same segments and there is no paired test."
         )
         st.plotly_chart(counts_figure(found, systems), key="an_bucket_counts")
-    show_table(bucket_frame([found], scope.labels, alpha), "an_bucket_table")
+    show_table(bucket_table([found], scope), "an_bucket_table")
     st.caption(
-        f"p vs baseline: paired bootstrap against {escape_markdown(scope.baseline)} on the bucket's segments, "
-        "uncorrected for the number of buckets and systems: a pointer to where to look."
+        f"Δ vs baseline and p vs baseline: paired bootstrap against {escape_markdown(scope.baseline)} on the "
+        "bucket's segments (the same resamples for both systems), p uncorrected for the number of buckets and "
+        f"systems: a pointer to where to look; no p below {compute.SETTINGS.min_test_segments} segments."
     )
     downloads(scope.document(scope.settings(), buckets=(found,)), "buckets")
+
+
+def words_caption(unit: str, corpus_name: str | None, n_refs: int) -> str:
+    """How the words were bucketed and counted, in the terms of the chart."""
+    found = f"compare-mt's word accuracy: words ({escape_markdown(unit)}) bucketed by "
+    if corpus_name:
+        found += f"their frequency in {escape_markdown(corpus_name)}"
+    else:
+        found += "how often they occur in the reference they are matched against"
+    found += "; a word matches as often as it occurs in both output and reference."
+    if n_refs > 1:
+        found += (
+            f" With {n_refs} references each output is scored against each of them as compare-mt scores one "
+            "reference, and the counts add up"
+        )
+        found += (
+            "."
+            if corpus_name
+            else ": frequency 1 means once in that reference, however many references there are (counted over "
+            "all references pooled, odd counts would mark the words the translators disagree on)."
+        )
+    return found
 
 
 @st.fragment
@@ -265,13 +328,11 @@ def show_words(scope: Scope) -> None:
             st.error(escape_markdown(str(err)))
             return
     found, unit = compute.words_by_frequency(scope.evaluation, metric_id, corpus, corpus_name)
-    st.plotly_chart(word_figure(found, chart_systems(scope, keys.AN_WORDS_SYSTEMS)), key="an_words_chart")
+    axis = f"occurrences in {corpus_name}" if corpus_name else "occurrences in the word's reference"
+    chart = word_figure(found, chart_systems(scope, keys.AN_WORDS_SYSTEMS), axis)
+    st.plotly_chart(chart, key="an_words_chart")
     show_table(word_frame(found), "an_words_table")
-    where = escape_markdown(corpus_name) if corpus_name else "the references"
-    st.caption(
-        f"compare-mt's word accuracy: words ({escape_markdown(unit)}) bucketed by their frequency in {where}; "
-        "a word matches as often as it occurs in both output and reference."
-    )
+    st.caption(words_caption(unit, corpus_name, len(scope.data.refs)))
     settings = AnalysisSettings(compute.SETTINGS, scope.baseline, tokens=unit, frequencies=corpus_name or "references")
     downloads(scope.document(settings, word_accuracy=found), "words")
 
@@ -383,16 +444,24 @@ def show_slices(scope: Scope) -> None:
         return
     for piece in usable:
         size = f"{len(piece.segments)} segments"
-        st.markdown(f"- **{escape_markdown(piece.name)}** — {size}; {escape_markdown(piece.description)}")
+        line = f"- **{escape_markdown(piece.name)}** — {size}; {escape_markdown(piece.description)}"
+        if piece.selected_by:
+            chosen = "; ".join(selection_text(c, scope.labels) for c in piece.selected_by)
+            line += (
+                f" — *selected by scores ({escape_markdown(chosen)}): a test of those systems under that metric "
+                "would restate the filter, so it is not shown (circular); other metrics correlated with it are "
+                "biased too*"
+            )
+        st.markdown(line)
     c1, c2 = st.columns([3, 1])
     doomed = c1.selectbox("Remove a slice", [p.name for p in usable], key="an_slice_remove")
     c2.button("Remove", key="an_slice_remove_button", disabled=doomed is None, on_click=_remove_slice)
     found = compute.slice_sections(scope.evaluation, tuple(usable), scope.baseline)
     combined = BucketSection(found[0].bucketing, tuple(r for s in found for r in s.results))
-    alpha, systems = compute.SETTINGS.alpha, chart_systems(scope, keys.AN_SLICE_SYSTEMS)
-    figure = bucket_figure(combined, scope.labels, systems, alpha, scope.baseline, "saved slices")
-    st.plotly_chart(figure, key="an_slice_chart")
-    show_table(bucket_frame(found, scope.labels, alpha).rename(columns={"bucket": "slice"}), "an_slice_table")
+    systems = chart_systems(scope, keys.AN_SLICE_SYSTEMS)
+    show_bucket_chart(scope, combined, systems, "an_slice", "saved slices")
+    caveats = circular_caveats(usable, scope.names, scope.labels, scope.baseline)
+    show_table(bucket_table(found, scope, caveats).rename(columns={"bucket": "slice"}), "an_slice_table")
     st.caption("Slices are saved with the workspace (Data page).")
     downloads(scope.document(scope.settings(), buckets=tuple(found)), "slices")
 
@@ -422,8 +491,24 @@ def show_documents(scope: Scope) -> None:
     two_decimals = {n: st.column_config.NumberColumn(format="%.2f") for n in names}
     show_table(document_frame(found, metric_id, names), "an_doc_table", 15, **two_decimals)
     mine = [f for f in flips if f.metric == metric_id]
-    st.markdown(f"**Documents where the ranking flips** ({len(mine)}; most flipped first)")
-    show_table(flips_frame(mine, scope.labels), "an_flip_table", 15)
+    strong = [f for f in mine if f.significant]
+    st.markdown(
+        f"**Documents that reverse a significant difference**: {len(strong)} of {len(found)} (largest reversal first)"
+    )
+    decimals = {c: st.column_config.NumberColumn(format="%.2f") for c in ("largest reversal", "share of pairs")}
+    if strong:
+        show_table(flips_frame(strong, scope.labels), "an_flip_table", 15, **decimals)
+    st.caption(
+        f"A pair counts when its corpus-level {escape_markdown(scope.labels[metric_id])} difference is significant "
+        f"(paired bootstrap over all pairs, Holm-corrected, p < {compute.SETTINGS.alpha:g}, as the Overview marks "
+        "it); the reversal is how much better the system that is worse on the corpus scores on the document, in "
+        f"the metric's units. {len(mine) - len(strong)} more documents flip only pairs that are not significantly "
+        "different on the corpus: close systems trade places on a few segments by chance."
+    )
+    weak = [f for f in mine if not f.significant]
+    if weak:
+        with st.expander(f"Documents that flip only close pairs ({len(weak)}; most flipped first)"):
+            show_table(flips_frame(weak, scope.labels, significant=False), "an_flip_weak_table", 15, **decimals)
     downloads(scope.document(scope.settings(), documents=found, flips=flips), "documents")
 
 
@@ -465,12 +550,15 @@ def show_disagreement(scope: Scope) -> None:
     a, b = chosen
     found = compute.metric_disagreements(scope.evaluation, a, b)
     st.caption(
-        f"Segments where one metric prefers {escape_markdown(a)} and another prefers {escape_markdown(b)}, ranked by "
-        "the size of the disagreement (the smaller of the two differences, in standard deviations of each metric's "
-        f"segment differences). {len(found)} segments; choose a row to open it."
+        f"Segments where one metric prefers A = {escape_markdown(a)} and another prefers B = "
+        f"{escape_markdown(b)}, ranked by the size of the disagreement (the smaller of the two differences, in "
+        "standard deviations of each metric's segment differences). “Better by” is how much better the preferred "
+        "system scores under that metric, in its own units — for a metric marked ↓ (TER) lower is better, so "
+        f"“A better by 50” means A's score is 50 lower. {len(found)} segments; choose a row to open it."
     )
     shown = found[:200]
-    frame = disagreement_frame(shown, scope.labels)
+    higher = {m: bool(metric.higher_is_better) for m, metric in scope.evaluation.metrics.items()}
+    frame = disagreement_frame(shown, scope.labels, higher)
     data = scope.data
     if len(frame):
         streams = {"reference": data.refs[0], a: data.systems[a], b: data.systems[b]}

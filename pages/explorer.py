@@ -20,6 +20,7 @@ from dashboard.keys import Choice, all_among, within
 from dashboard.navigation import Task
 from dashboard.sidebar import scored_page
 from dashboard.widgets import chosen_row, select, select_many
+from metrics.analysis.slices import ScoreCondition
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import length_unit, text_length
 from metrics.io.metadata import Metadata
@@ -113,11 +114,14 @@ def difference(evaluation: Evaluation, focus: Focus) -> np.ndarray:
     )
 
 
-def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarray, list[str]]:
-    """The filters' widgets; the mask of the rows they keep, and the filters that narrow it in words (a slice saved
-    from them is described so)."""
+def filters(
+    data: Dataset, frame: pd.DataFrame, focus: Focus
+) -> tuple[np.ndarray, list[str], tuple[ScoreCondition, ...]]:
+    """The filters' widgets; the mask of the rows they keep, the filters that narrow it in words (a slice saved from
+    them is described so), and the score filters that removed some (a slice made of them is chosen by those scores)."""
     mask = np.ones(len(frame), dtype=bool)
     said: list[str] = []
+    conditions: list[ScoreCondition] = []
     with st.expander("Filters", expanded=True):
         text = st.text_input(
             "Text contains (source, references or the chosen outputs; case-insensitive)", key=keys.EX_TEXT.widget()
@@ -146,7 +150,6 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarra
             mask &= by_metadata
             said += chosen
 
-        ranges: list[tuple[np.ndarray, str | None]] = []
         c1, c2, c3 = st.columns(3)
         with c1:
             score_system = select("Score of system", [NO_SCORE_FILTER, *focus.systems], keys.EX_SCORE_SYSTEM)
@@ -157,14 +160,19 @@ def filters(data: Dataset, frame: pd.DataFrame, focus: Focus) -> tuple[np.ndarra
         if score_system in focus.systems:
             column = column_name(score_system, focus.labels[score_metric])
             with c3:
-                ranges.append(_within_range("range", column, frame[column], keys.EX_SCORE_RANGE.at(column)))
+                in_range, narrowed = _within_range("range", column, frame[column], keys.EX_SCORE_RANGE.at(column))
+            mask &= in_range
+            if narrowed:
+                said.append(narrowed)
+                conditions.append(ScoreCondition(score_metric, (score_system,)))
         if focus.compared:
             label, column = f"{escape_markdown(focus.diff_column)} range", focus.diff_column
-            ranges.append(_within_range(label, column, frame[column], keys.EX_DIFF_RANGE.at(column)))
-        for in_range, narrowed in ranges:
+            in_range, narrowed = _within_range(label, column, frame[column], keys.EX_DIFF_RANGE.at(column))
             mask &= in_range
-            said += [narrowed] if narrowed else []
-    return mask, said
+            if narrowed:
+                said.append(narrowed)
+                conditions.append(ScoreCondition(focus.metric, (focus.a, focus.b)))
+    return mask, said, tuple(conditions)
 
 
 def metadata_filters(meta: Metadata) -> tuple[np.ndarray, list[str]]:
@@ -279,8 +287,8 @@ def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focu
 @st.fragment
 def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, focus: Focus) -> None:
     navigation.follow_request()  # a row's button asked for the segment view
-    mask, said = filters(data, frame, focus)
-    slices.save_form(mask, "; ".join(said) or "all segments")  # the Analysis page scores saved slices
+    mask, said, selected_by = filters(data, frame, focus)
+    slices.save_form(mask, "; ".join(said) or "all segments", selected_by)  # the Analysis page scores saved slices
     view = sorted_view(frame[mask], focus)
     st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
     with st.expander("Signatures"):

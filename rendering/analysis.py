@@ -7,6 +7,7 @@ escape's ``&quot;`` as typed). Tables are DataFrames, which the app shows as tex
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -17,9 +18,11 @@ from metrics.analysis.agreement import Agreement
 from metrics.analysis.disagreement import Disagreement
 from metrics.analysis.documents import DocumentScores, RankingFlip
 from metrics.analysis.ngrams import NgramContrast
-from metrics.analysis.scoring import BucketResult, significant
+from metrics.analysis.scoring import DEFAULT_SETTINGS, BucketResult, BucketScore, significant
+from metrics.analysis.slices import ScoreCondition, Slice
 from metrics.analysis.words import WordAccuracy
 from metrics.reports.analysis import BucketSection
+from metrics.stats.significance import Interval
 from rendering.text import escape_plotly
 
 PALETTE = (
@@ -34,26 +37,66 @@ def table_height(rows: int, limit: int = 20) -> int:
     return ROW_HEIGHT * (min(rows, limit) + 1) + 3
 
 
-def bucket_frame(sections: Sequence[BucketSection], labels: Mapping[str, str], alpha: float) -> pd.DataFrame:
-    """One row per bucket × system × metric: segments, score, interval, p against the baseline, significance."""
+def _p_text(entry: BucketScore, baseline: str | None, shared: bool, min_segments: int, caveat: str | None) -> str:
+    """The p-value against the baseline, or why there is none."""
+    if entry.p_value is not None:
+        return f"{entry.p_value:.4f}"
+    if entry.system == baseline:
+        return "baseline"
+    if caveat is not None:
+        return f"— {caveat}"
+    if not shared:
+        return "— (own segments)"
+    if entry.n_segments < min_segments:
+        return f"— (< {min_segments} segments)"
+    return "—"
+
+
+def bucket_frame(
+    sections: Sequence[BucketSection],
+    labels: Mapping[str, str],
+    alpha: float,
+    baseline: str | None = None,
+    min_segments: int = DEFAULT_SETTINGS.min_test_segments,
+    caveats: Mapping[tuple[str, str, str], str] | None = None,
+) -> pd.DataFrame:
+    """One row per bucket × system × metric: segments, score, interval, the difference from the baseline with its
+    paired interval (shared buckets), p against the baseline (or why there is none: ``caveats[(bucket label,
+    system, metric id)]`` where a caller withheld it), significance."""
     rows = []
     for section in sections:
+        shared = section.bucketing.shared
         for result in section.results:
             for entry in result.scores:
                 iv = entry.interval
-                rows.append(
-                    {
-                        "bucket": result.label,
-                        "system": entry.system,
-                        "metric": labels[entry.metric],
-                        "segments": entry.n_segments,
-                        "score": iv.score,
-                        "95% CI low": iv.lo,
-                        "95% CI high": iv.hi,
-                        "p vs baseline": entry.p_value,
-                        f"p < {alpha:g}": significant(entry, alpha),
+                row: dict[str, object] = {
+                    "bucket": result.label,
+                    "system": entry.system,
+                    "metric": labels[entry.metric],
+                    "segments": entry.n_segments,
+                    "score": iv.score,
+                    "95% CI low": iv.lo,
+                    "95% CI high": iv.hi,
+                }
+                if shared and baseline is not None:
+                    d = entry.difference
+                    # the baseline against itself: exactly 0, on every resample
+                    row |= {
+                        "Δ vs baseline": 0.0 if d is None else d.score,
+                        "Δ 95% CI low": 0.0 if d is None else d.lo,
+                        "Δ 95% CI high": 0.0 if d is None else d.hi,
                     }
-                )
+                row |= {
+                    "p vs baseline": _p_text(
+                        entry,
+                        baseline,
+                        shared,
+                        min_segments,
+                        (caveats or {}).get((result.label, entry.system, entry.metric)),
+                    ),
+                    f"p < {alpha:g}": significant(entry, alpha),
+                }
+                rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -61,50 +104,82 @@ def _label_order(results: Sequence[BucketResult]) -> list[str]:
     return [label for _, label in sorted({(r.position, r.label) for r in results})]
 
 
-def bucket_figure(
+def _categories(section: BucketSection, min_segments: int) -> tuple[dict[str, str], list[str]]:
+    """Each bucket's label as shown (with its segment count under it in a shared bucketing, marked when it holds
+    fewer than ``min_segments``), and the labels in the buckets' order."""
+    order = _label_order(section.results)
+    shown = {label: escape_plotly(label) for label in order}
+    if section.bucketing.shared:
+        for r in section.results:
+            few = " (few)" if len(r.segments) < min_segments else ""
+            shown[r.label] = f"{escape_plotly(r.label)}<br>n = {len(r.segments)}{few}"
+    return shown, [shown[label] for label in order]
+
+
+def _axis_range(lows: Sequence[float], highs: Sequence[float]) -> list[float] | None:
+    """A value axis from 0 over the intervals given (those of buckets big enough to read), with a margin."""
+    finite = [x for x in (*lows, *highs) if math.isfinite(x)]
+    if not finite:
+        return None
+    lo, hi = min(0.0, *finite), max(0.0, *finite)
+    pad = 0.08 * (hi - lo) or 1.0
+    return [lo - pad if lo < 0 else 0.0, hi + pad if hi > 0 else 0.0]
+
+
+def _bucket_bars(
     section: BucketSection,
     labels: Mapping[str, str],
     systems: Sequence[str],
     alpha: float,
-    baseline: str | None = None,
-    title: str | None = None,
+    min_segments: int,
+    difference: bool,
+    panel_titles: Sequence[str],
+    title: str,
 ) -> go.Figure:
-    """Grouped bars per bucket, one panel per metric, one colour per system (in ``systems``), whiskers for the 95 %
-    intervals; a bar with a black outline differs significantly from the baseline in that bucket."""
+    """Grouped bars per bucket, one panel per metric, one colour per system, whiskers for the 95 % intervals of
+    each score (or of each difference from the baseline); outlined: significantly different from the baseline;
+    pale: a bucket of fewer than ``min_segments`` segments, whose whiskers do not set the axis."""
     metric_ids = list(labels)
-    order = _label_order(section.results)
-    shown = {label: escape_plotly(label) for label in order}
-    if section.bucketing.shared:  # every system has the same segments there: say how many under the label
-        shown = {r.label: f"{escape_plotly(r.label)}<br>n = {len(r.segments)}" for r in section.results}
+    shown, order = _categories(section, min_segments)
     fig = make_subplots(
         rows=len(metric_ids),
         cols=1,
         shared_xaxes=True,
-        subplot_titles=[escape_plotly(labels[m]) for m in metric_ids],
+        subplot_titles=list(panel_titles),
         vertical_spacing=110 / (160 + 260 * len(metric_ids)),  # room for the tick labels and the next title
     )
+    lows: dict[int, list[float]] = {row: [] for row in range(1, len(metric_ids) + 1)}
+    highs: dict[int, list[float]] = {row: [] for row in range(1, len(metric_ids) + 1)}
+    what = "Δ" if difference else "score"
     for k, system in enumerate(systems):
         colour = PALETTE[k % len(PALETTE)]
         for row, metric_id in enumerate(metric_ids, start=1):
-            entries = [
-                (r.label, e) for r in section.results for e in r.scores if e.system == system and e.metric == metric_id
-            ]
+            entries: list[tuple[str, BucketScore, Interval]] = []
+            for r in section.results:
+                for e in r.scores:
+                    iv = e.difference if difference else e.interval
+                    if e.system == system and e.metric == metric_id and iv is not None:
+                        entries.append((r.label, e, iv))
             if not entries:
                 continue
-            marks = [significant(e, alpha) for _, e in entries]
+            marks = [significant(e, alpha) for _, e, _ in entries]
+            big = [e.n_segments >= min_segments for _, e, _ in entries]
+            lows[row] += [iv.lo for (_, _, iv), ok in zip(entries, big, strict=True) if ok]
+            highs[row] += [iv.hi for (_, _, iv), ok in zip(entries, big, strict=True) if ok]
             fig.add_trace(
                 go.Bar(
-                    x=[shown[label] for label, _ in entries],
-                    y=[e.score for _, e in entries],
+                    x=[shown[label] for label, _, _ in entries],
+                    y=[iv.score for _, _, iv in entries],
                     error_y={
                         "type": "data",
-                        "array": [e.interval.hi - e.score for _, e in entries],
-                        "arrayminus": [e.score - e.interval.lo for _, e in entries],
+                        "array": [iv.hi - iv.score for _, _, iv in entries],
+                        "arrayminus": [iv.score - iv.lo for _, _, iv in entries],
                         "thickness": 1,
                         "width": 2,
                     },
                     marker={
                         "color": colour,
+                        "opacity": [1.0 if ok else 0.3 for ok in big],
                         "line": {
                             "color": ["#000000" if m else colour for m in marks],
                             "width": [2 if m else 0 for m in marks],
@@ -114,20 +189,21 @@ def bucket_figure(
                     legendgroup=escape_plotly(system),
                     showlegend=row == 1,
                     customdata=[
-                        [e.n_segments, e.interval.lo, e.interval.hi, "" if e.p_value is None else f"{e.p_value:.4f}"]
-                        for _, e in entries
+                        [e.n_segments, iv.lo, iv.hi, "—" if e.p_value is None else f"{e.p_value:.4f}"]
+                        for _, e, iv in entries
                     ],
-                    hovertemplate="%{fullData.name} · %{x}: %{y:.4f} [%{customdata[1]:.4f}, %{customdata[2]:.4f}]"
+                    hovertemplate=f"%{{fullData.name}} · %{{x}}: {what} %{{y:.4f}} "
+                    "[%{customdata[1]:.4f}, %{customdata[2]:.4f}]"
                     "<br>%{customdata[0]} segments, p = %{customdata[3]}<extra></extra>",
                 ),
                 row=row,
                 col=1,
             )
-    fig.update_xaxes(type="category", categoryorder="array", categoryarray=[shown[label] for label in order],
-                     showticklabels=True)  # fmt: skip
-    title = escape_plotly(section.bucketing.title if title is None else title)
-    if baseline is not None and section.bucketing.shared:
-        title += f" · outlined: differs from {escape_plotly(baseline)} (paired bootstrap p < {alpha:g})"
+    for row in lows:
+        span = _axis_range(lows[row], highs[row])
+        if span is not None:
+            fig.update_yaxes(range=span, row=row, col=1)
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=order, showticklabels=True)
     fig.update_layout(
         barmode="group",
         title={"text": title, "font": {"size": 13}},
@@ -137,6 +213,74 @@ def bucket_figure(
         bargap=0.2,
     )
     return fig
+
+
+def bucket_figure(
+    section: BucketSection,
+    labels: Mapping[str, str],
+    systems: Sequence[str],
+    alpha: float,
+    baseline: str | None = None,
+    title: str | None = None,
+    min_segments: int = DEFAULT_SETTINGS.min_test_segments,
+) -> go.Figure:
+    """Every system's score per bucket (grouped bars, one panel per metric, 95 % whiskers); a bar with a black
+    outline differs significantly from the baseline in that bucket; a pale bar holds fewer than ``min_segments``
+    segments and does not set the axis."""
+    text = escape_plotly(section.bucketing.title if title is None else title)
+    if baseline is not None and section.bucketing.shared:
+        text += f" · outlined: differs from {escape_plotly(baseline)} (paired bootstrap p < {alpha:g})"
+    text += f" · pale: fewer than {min_segments} segments"
+    panels = [escape_plotly(labels[m]) for m in labels]
+    return _bucket_bars(section, labels, systems, alpha, min_segments, False, panels, text)
+
+
+def bucket_delta_figure(
+    section: BucketSection,
+    labels: Mapping[str, str],
+    higher_is_better: Mapping[str, bool],
+    systems: Sequence[str],
+    alpha: float,
+    baseline: str,
+    title: str | None = None,
+    min_segments: int = DEFAULT_SETTINGS.min_test_segments,
+) -> go.Figure:
+    """Each system's difference from the baseline per bucket (system − baseline on the bucket's segments) with its
+    paired-bootstrap 95 % interval: gaps of a few points that bars from 0 hide on a 0–100 scale. Shared
+    bucketings only (in a per-system one the systems have different segments)."""
+    if not section.bucketing.shared:
+        raise ValueError(f"{section.bucketing.key} is per system: its buckets hold different segments per system")
+    base = escape_plotly(baseline)
+    text = escape_plotly(section.bucketing.title if title is None else title)
+    text += f" · difference from {base} · outlined: p < {alpha:g} · pale: fewer than {min_segments} segments"
+    panels = [
+        f"{escape_plotly(labels[m])}: {'above' if higher_is_better[m] else 'below (lower is better)'} 0 = better "
+        f"than {base}"
+        for m in labels
+    ]
+    # the baseline has no difference, so no bars; it keeps its place so that every system keeps its colour
+    return _bucket_bars(section, labels, systems, alpha, min_segments, True, panels, text)
+
+
+def selection_text(condition: ScoreCondition, labels: Mapping[str, str]) -> str:
+    """A score filter in words: "BLEU of A − B" or "BLEU of A"."""
+    return f"{labels.get(condition.metric, condition.metric)} of {' − '.join(condition.systems)}"
+
+
+def circular_caveats(
+    pieces: Sequence[Slice], systems: Sequence[str], labels: Mapping[str, str], baseline: str
+) -> dict[tuple[str, str, str], str]:
+    """Why a slice's test against the baseline is withheld, per (slice name, system, metric id)."""
+    found = {}
+    for piece in pieces:
+        for system in systems:
+            for metric in labels:
+                condition = piece.circular(metric, (system, baseline))
+                if condition is not None and system != baseline:
+                    found[(piece.name, system, metric)] = (
+                        f"circular: the slice was selected by {selection_text(condition, labels)}"
+                    )
+    return found
 
 
 def counts_figure(section: BucketSection, systems: Sequence[str]) -> go.Figure:
@@ -184,8 +328,9 @@ def word_frame(results: Sequence[WordAccuracy]) -> pd.DataFrame:
     )
 
 
-def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.Figure:
-    """Word F-measure per frequency bucket, one colour per system, with 95 % whiskers."""
+def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str], counted: str = "occurrences") -> go.Figure:
+    """Word F-measure per frequency bucket, one colour per system, with 95 % whiskers; ``counted`` says where the
+    frequency was counted (the x axis's unit)."""
     order = [label for _, label in sorted({(w.position, w.label) for w in results})]
     fig = go.Figure()
     for k, system in enumerate(systems):
@@ -208,7 +353,7 @@ def word_figure(results: Sequence[WordAccuracy], systems: Sequence[str]) -> go.F
                 "<br>%{customdata[0]} matches of %{customdata[1]} reference words<extra></extra>",
             )
         )
-    fig.update_xaxes(title="word frequency (occurrences)", type="category", categoryorder="array",
+    fig.update_xaxes(title=f"word frequency ({escape_plotly(counted)})", type="category", categoryorder="array",
                      categoryarray=[escape_plotly(x) for x in order])  # fmt: skip
     fig.update_yaxes(title="word F-measure", range=[0, 1])
     fig.update_layout(barmode="group", height=420, margin={"l": 10, "r": 10, "t": 30, "b": 40})
@@ -241,20 +386,23 @@ def document_frame(documents: Sequence[DocumentScores], metric_id: str, systems:
     return pd.DataFrame(rows)
 
 
-def flips_frame(flips: Sequence[RankingFlip], labels: Mapping[str, str]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "document": f.document,
-                "metric": labels[f.metric],
-                "segments": f.n_segments,
-                "flipped pairs": len(f.pairs),
-                "share of pairs": f.share,
-                "here (better first) — the corpus has them the other way": "; ".join(f"{x} > {y}" for x, y in f.pairs),
+def flips_frame(flips: Sequence[RankingFlip], labels: Mapping[str, str], significant: bool = True) -> pd.DataFrame:
+    """One row per document and metric: how many pairs flip and, with ``significant``, the significantly different
+    pairs it reverses (largest reversal first, with how much better the corpus-worse system scores here)."""
+    rows = []
+    for f in flips:
+        row: dict[str, object] = {"document": f.document, "metric": labels[f.metric], "segments": f.n_segments}
+        if significant:
+            reversed_here = zip(f.significant, f.reversals, strict=True)
+            row |= {
+                "significant pairs reversed": len(f.significant),
+                "largest reversal": f.reversal,
+                "reversed here (better here > better on the corpus, by)": "; ".join(
+                    f"{x} > {y} (by {margin:.2f})" for (x, y), margin in reversed_here
+                ),
             }
-            for f in flips
-        ]
-    )
+        rows.append(row | {"pairs flipped in all": len(f.pairs), "share of pairs": f.share})
+    return pd.DataFrame(rows)
 
 
 def agreement_frame(found: Sequence[Agreement], labels: Mapping[str, str]) -> pd.DataFrame:
@@ -300,15 +448,28 @@ def with_agreement(
     return result
 
 
-def disagreement_frame(found: Sequence[Disagreement], labels: Mapping[str, str]) -> pd.DataFrame:
+def disagreement_frame(
+    found: Sequence[Disagreement], labels: Mapping[str, str], higher_is_better: Mapping[str, bool]
+) -> pd.DataFrame:
+    """One row per segment: the metric that prefers A and by how much, the one that prefers B and by how much.
+
+    A margin is how much better the preferred system scores under that metric, in its units and always positive
+    (TER's −50 for A − B is A better by 50, as lower is better): the raw sign of A − B would read as a preference
+    for B for every error rate. Lower-is-better metrics carry a ↓ beside their name."""
+    a = found[0].a if found else "A"
+    b = found[0].b if found else "B"
+
+    def named(metric: str) -> str:
+        return labels[metric] + ("" if higher_is_better[metric] else " ↓ (lower is better)")
+
     frame = pd.DataFrame(
         [
             {
                 "segment": d.segment + 1,
-                "prefers A": labels[d.for_a],
-                "Δ A − B (A's metric)": d.delta_for_a,
-                "prefers B": labels[d.for_b],
-                "Δ A − B (B's metric)": d.delta_for_b,
+                f"prefers A = {a}": named(d.for_a),
+                "A better by": abs(d.delta_for_a),
+                f"prefers B = {b}": named(d.for_b),
+                "B better by": abs(d.delta_for_b),
                 "size (SD)": d.size,
             }
             for d in found

@@ -34,13 +34,17 @@ from metrics.stats.significance import DEFAULT_ALPHA, Interval
 @dataclass(frozen=True)
 class BucketScore:
     """One system under one metric on one bucket's segments. ``p_value``: paired bootstrap against ``baseline``
-    on the same segments (``None`` for the baseline itself and in per-system buckets); uncorrected."""
+    on the same segments (``None`` for the baseline itself, in per-system buckets and below the minimum size);
+    uncorrected. ``difference``: ``score(system) − score(baseline)`` on the bucket with its paired-bootstrap
+    interval — the same draws as the p-value, the order statistics of ``paired_test``'s ``diff_ci`` — in every
+    bucket of a shared bucketing (``None`` for the baseline and in per-system buckets)."""
 
     system: str
     metric: str
     interval: Interval
     n_segments: int
     p_value: float | None = None
+    difference: Interval | None = None
 
     @property
     def score(self) -> float:
@@ -203,11 +207,16 @@ def bucket_scores(
             width = len(g.systems)
             intervals = intervals_of(observed[row : row + width], samples[row : row + width])
             p_values: list[float | None] = [None] * width
-            if bucketing.shared and width > 1 and len(g.index) >= settings.min_test_segments:
-                tested = _p_values(samples[row : row + width], observed[row : row + width], b)
-                p_values = [None if s == b else float(tested[s]) for s in range(width)]
-            for s, interval, p in zip(g.systems, intervals, p_values, strict=True):
-                found.append(BucketScore(names[s], metric_id, interval, len(g.index), p))
+            differences: list[Interval | None] = [None] * width
+            if bucketing.shared and width > 1:
+                mine, seen = samples[row : row + width], observed[row : row + width]
+                paired = intervals_of(seen - seen[b], mine - mine[b])  # paired: both on the same resamples
+                differences = [None if s == b else paired[s] for s in range(width)]
+                if len(g.index) >= settings.min_test_segments:
+                    tested = _p_values(mine, seen, b)
+                    p_values = [None if s == b else float(tested[s]) for s in range(width)]
+            for s, interval, p, d in zip(g.systems, intervals, p_values, differences, strict=True):
+                found.append(BucketScore(names[s], metric_id, interval, len(g.index), p, d))
             row += width
     results = tuple(
         BucketResult(

@@ -22,7 +22,13 @@ from pathlib import Path
 from metrics.analysis import agreement as agreement_module
 from metrics.analysis.buckets import BucketKind, parse_edges
 from metrics.analysis.disagreement import Disagreement, disagreements
-from metrics.analysis.documents import DocumentScores, RankingFlip, document_scores, ranking_flips
+from metrics.analysis.documents import (
+    DocumentScores,
+    RankingFlip,
+    differs,
+    document_scores,
+    ranking_flips,
+)
 from metrics.analysis.ngrams import (
     NgramReport,
     characteristic_ngrams,
@@ -32,7 +38,7 @@ from metrics.analysis.ngrams import (
 from metrics.analysis.plan import build, parse_spec
 from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
-from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, word_accuracy
+from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, reference_frequencies, word_accuracy
 from metrics.cli.analysis_text import format_analysis
 from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
@@ -48,7 +54,7 @@ from metrics.reports.analysis import (
     analysis_tables,
     to_json,
 )
-from metrics.stats.significance import all_pairs
+from metrics.stats.significance import PairedReport, all_pairs, resamples_for
 
 
 def _pair(text: str, names: Sequence[str], flag: str) -> tuple[str, str]:
@@ -126,6 +132,13 @@ def _buckets(args: argparse.Namespace, scored: Scored, metadata: Metadata | None
     return sections, notes
 
 
+def _all_pairs(scored: Scored, settings: AnalysisSettings, metric_id: str, count: int) -> PairedReport:
+    """Every pair of systems tested under one metric with ``count`` resamples."""
+    evaluation, b = scored.evaluation, settings.buckets
+    stats = {r.name: r.stats[metric_id] for r in evaluation.systems}
+    return all_pairs(evaluation.metrics[metric_id], stats, "bs", count, b.seed, "sacrebleu", count, b.alpha)
+
+
 def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_module.Agreement, ...]:
     evaluation = scored.evaluation
     names = [r.name for r in evaluation.systems]
@@ -138,10 +151,8 @@ def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_mo
         if agreement_module.threshold_name(m, metric, language) is not None
     }
     p_values = {}
-    for metric_id, metric in covered.items():
-        stats = {r.name: r.stats[metric_id] for r in evaluation.systems}
-        b = settings.buckets
-        report = all_pairs(metric, stats, "bs", b.n_bootstrap, b.seed, "sacrebleu", b.n_bootstrap, b.alpha)
+    for metric_id in covered:
+        report = _all_pairs(scored, settings, metric_id, settings.buckets.n_bootstrap)
         p_values.update({(metric_id, p.baseline, p.system): p.p_value for p in report.pairs})
     scores = {r.name: dict(r.scores) for r in evaluation.systems}
     return agreement_module.agreements(covered, scores, agreement_module.all_pairs(names), p_values, language)
@@ -185,8 +196,11 @@ def analyse(args: argparse.Namespace) -> Analysis:
         ngrams = (characteristic_ngrams(a, b, matches, min_n=low, max_n=high, alpha=args.ngram_alpha, top=args.top),)
     words: tuple[WordAccuracy, ...] = ()
     if args.word_accuracy:
-        corpus = read_segments(args.freq_corpus).texts if args.freq_corpus else [t for s in scored.refs for t in s]
-        counts = frequencies(unit.tokens(t) for t in corpus)
+        counts = (
+            frequencies(unit.tokens(t) for t in read_segments(args.freq_corpus).texts)
+            if args.freq_corpus
+            else reference_frequencies(ref_tokens)
+        )
         outputs = {s: [unit.tokens(t) for t in texts] for s, texts in scored.systems.items()}
         words = word_accuracy(outputs, ref_tokens, counts, edges.get("words", FREQUENCY_EDGES), settings.buckets)
     documents: tuple[DocumentScores, ...] = ()
@@ -196,7 +210,14 @@ def analyse(args: argparse.Namespace) -> Analysis:
         documents = document_scores(metadata.column(args.documents), evaluation.metrics, stats)
         corpus_scores = {r.name: dict(r.scores) for r in evaluation.systems}
         higher = {m: bool(metric.higher_is_better) for m, metric in evaluation.metrics.items()}
-        flips = ranking_flips(documents, corpus_scores, higher)
+        significant: dict[str, frozenset[frozenset[str]]] = {}
+        if len(names) > 1:  # Holm over all pairs, with resamples enough to reject (as the app's overview)
+            alpha = settings.buckets.alpha
+            count = max(settings.buckets.n_bootstrap, resamples_for(len(names) * (len(names) - 1) // 2, alpha))
+            for m in higher:
+                tested = _all_pairs(scored, settings, m, count).pairs
+                significant[m] = frozenset(frozenset((p.baseline, p.system)) for p in tested if differs(p, alpha))
+        flips = ranking_flips(documents, corpus_scores, higher, significant)
     found: tuple[Disagreement, ...] = ()
     if args.disagreements:
         a, b = _pair(args.disagreements, names, "--disagreements")

@@ -28,7 +28,7 @@ from metrics.analysis.ngrams import characteristic_ngrams, corpus_matches, refer
 from metrics.analysis.scoring import BucketSettings, bucket_scores, subset
 from metrics.analysis.slices import Slice, by_slices
 from metrics.analysis.units import WHITESPACE_WORDS, lengths, reference_lengths, token_unit, unit_for
-from metrics.analysis.words import frequencies, word_accuracy
+from metrics.analysis.words import frequencies, reference_frequencies, word_accuracy
 from metrics.core.language import Language
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
@@ -120,10 +120,18 @@ def test_bucket_intervals_and_tests_are_the_paired_bootstrap_on_the_bucket(deen)
             chosen = {name: subset(stats[name][metric_id], index) for name in stats}
             report = paired_test(metric, chosen, "PROMT", "bs", 200, 12345, "float64")
             p_of = {p.system: p.p_value for p in report.pairs}
+            diff_of = {p.system: (p.diff, *p.diff_ci) for p in report.pairs}
             for name in stats:
                 entry = result.score(name, metric_id)
                 assert entry.interval == report.intervals[name]
                 assert entry.p_value == p_of.get(name)
+                # the difference from the baseline and its interval: paired_test's diff and diff_ci on the bucket
+                d = entry.difference
+                if name == "PROMT":
+                    assert d is None
+                else:
+                    assert d is not None and all(map(rel_close, (d.score, d.lo, d.hi), diff_of[name]))
+                    assert d.lo < d.hi
     assert results[0].score("PROMT", "bleu").p_value is None
 
 
@@ -136,7 +144,7 @@ def test_per_system_buckets_hold_each_systems_own_segments(deen):
     bucketing = by_values(BucketKind.LENGTH_DIFF, "length-diff", "diff", diffs, LENGTH_DIFF_EDGES, names)
     results, notes = bucket_scores(bucketing, evaluation.metrics, _stats(evaluation), settings=SETTINGS)
     assert all(r.system is not None and {e.system for e in r.scores} == {r.system} for r in results)
-    assert all(e.p_value is None for r in results for e in r.scores)
+    assert all(e.p_value is None and e.difference is None for r in results for e in r.scores)
     for name in names:
         mine = [i for r in results if r.system == name for i in r.segments]
         assert sorted(mine) == list(range(400))  # every segment of every system lands in exactly one bucket
@@ -271,6 +279,52 @@ def test_word_accuracy_equals_compare_mts_counts():
             else:
                 assert entry.fmeasure == 0.0
     assert [w.label for w in found[:9]] == list(edge_labels(edges))
+
+
+def test_two_references_do_not_zig_zag(deen):
+    # WMT22 de-en, two references: each word is bucketed by its count in the reference it is matched against, so
+    # the counts are compare-mt's on each reference alone, added up. Pooling both references made odd counts mark
+    # the words the translators disagree on: F 0.30, 0.68, 0.56, 0.65 for counts 1–4.
+    corpus, _ = deen
+    refs = [[stream[i].split() for stream in corpus.refs] for i in range(len(corpus.refs[0]))]
+    outputs = {s: [h.split() for h in texts] for s, texts in corpus.systems.items()}
+    counts = reference_frequencies(refs)
+    assert len(counts) == 2 and counts[0] == frequencies(r.split() for r in corpus.refs[0])
+    found = word_accuracy(outputs, refs, counts, settings=SETTINGS)
+    edges = (1, 2, 3, 4, 5, 10, 100, 1000)
+    for system, texts in corpus.systems.items():
+        ref_total, out_total, matched = Counter(), Counter(), Counter()
+        for r, stream in enumerate(corpus.refs):
+
+            def bucket(w: str, r: int = r) -> int:
+                return sum(counts[r].get(w, 0) >= e for e in edges)
+
+            for ref, out in zip(stream, texts, strict=True):
+                for total, part in zip(
+                    (ref_total, out_total, matched),
+                    _compare_mt_word_counts(ref.split(), out.split(), bucket),
+                    strict=True,
+                ):
+                    total += part
+        mine = [w for w in found if w.system == system]
+        for entry in mine:
+            k = entry.position
+            assert (entry.matches, entry.ref_words, entry.out_words) == (matched[k], ref_total[k], out_total[k])
+        f = [w.fmeasure for w in mine[1:6]]  # counts 1, 2, 3, 4 and 5–9
+        # no alternation: counts 2 and 3 lie near their neighbours' mean (pooled: 0.25 below it at count 2)
+        assert np.abs(np.diff(f[:4], 2)).max() < 0.1, f"{system} zig-zags: {f}"
+        assert max(f) - min(f) < 0.07 and min(f) > 0.5
+    jd = {w.label: w for w in found if w.system == "JDExploreAcademy"}
+    assert (jd["1"].matches, jd["1"].ref_words, jd["1"].out_words) == (1544, 3327, 1999)
+    assert rel_close(jd["1"].fmeasure, 2 * 1544 / (3327 + 1999))  # F = 2m / (ref + out)
+    assert (jd["2"].ref_words, jd["[10,100)"].ref_words) == (1352, 3321)
+    # one reference: compare-mt's numbers, whichever way the frequencies are passed
+    single = [[r[0]] for r in refs]
+    assert word_accuracy(outputs, single, reference_frequencies(single), settings=SETTINGS) == word_accuracy(
+        outputs, single, frequencies(r.split() for r in corpus.refs[0]), settings=SETTINGS
+    )
+    with pytest.raises(ValueError, match="word frequencies"):
+        word_accuracy(outputs, refs, [], settings=SETTINGS)
 
 
 def test_agreement_equals_mt_thresholds(deen):
