@@ -106,7 +106,8 @@ class TextSupport:
     ``drops``: ``"module:function"`` giving the letters and digits of a text its default tokenizer throws away (a
     tuple of :class:`~metrics.core.tokens.Token`); ``None`` when it keeps every script. ``keeps_all``: the option
     (name, value) under which it keeps them, ``None`` when there is none. ``english_only``: what of it knows only
-    English (a stemmer, a synonym list), as a phrase (``""``: nothing).
+    English, as a phrase that follows the family's title (``"stemmer (Porter) and synonyms (WordNet 3.0)"``);
+    ``""``: nothing.
     """
 
     drops: str | None
