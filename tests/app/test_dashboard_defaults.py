@@ -92,7 +92,9 @@ def test_rouge_on_chinese_warns_once_for_all_systems_naming_the_app_option():
     assert warnings[0].startswith(
         "60 of 60 references (100%) and 60 of 60 system outputs have letters ROUGE-1/2/L/Lsum's tokenizer drops ("
     )
-    assert warnings[0].endswith('choose Tokenizer "unicode (letters of any script)" under "rouge options" in the sidebar.')
+    assert warnings[0].endswith(
+        'choose Tokenizer "unicode (letters of any script)" under "rouge options" in the sidebar.'
+    )
     assert "--set" not in warnings[0] and "Online-B" not in warnings[0]
 
 
