@@ -32,6 +32,7 @@ from typing import Any, cast
 
 import regex
 
+from metrics.core.caveats import CaveatKind, Severity, language_caveats
 from metrics.core.family import Family, Task
 from metrics.core.language import (
     ENGLISH,
@@ -298,8 +299,6 @@ def choose_metrics(
     ``task``, or of the task read from them, that are ``available`` (default: those installed here) and read the
     references' letters (a family whose tokenizer drops them from :data:`metrics.core.caveats.ESCALATE` of the
     references on gets its option that keeps them, or is left out)."""
-    from metrics.core.caveats import CaveatKind, Severity, language_caveats  # it reads the families' declarations
-
     profile = profile_references(refs)
     evidence = gather_evidence(refs, source, outputs)
     if task is None:
