@@ -9,7 +9,7 @@ an eleventh system scores only that system, and a progress bar appears only whil
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import streamlit as st
@@ -21,6 +21,7 @@ from dashboard.keys import (
     AUTO_OPTIONS,
     BASELINE,
     DATASET,
+    DETECTED,
     LANGUAGE,
     METRIC_CHOICE,
     METRICS,
@@ -35,9 +36,12 @@ from dashboard.samples import load_sample
 from dashboard.server_config import browser_selection, check_browser_options, refusal
 from dashboard.workspace import Settings
 from metrics.core.base import Metric, SegmentStats, expected_seconds, explain_segment
+from metrics.core.caveats import LanguageCaveat
+from metrics.core.caveats import language_caveats as core_caveats
 from metrics.core.defaults import MetricChoice, choose_metrics
 from metrics.core.evaluation import Evaluation, SystemResult, full_signature
 from metrics.core.explanation import Explanation
+from metrics.core.family import Task
 from metrics.core.language import LanguageSettings, ScriptCounts, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS, available_metrics, metric_class
 from metrics.core.selection import OptionError, Selection, metric_key, taken, takes
@@ -98,13 +102,13 @@ def label(metric_id: str) -> str:
     return f"{metric_id} (external scores)"
 
 
-def default_metrics(data: Dataset) -> tuple[list[str], MetricChoice | None]:
-    """The metrics to start from: the dataset's own (a bundled example's, a workspace's), else chosen from its
-    references, with the reason (``metrics.core.defaults``)."""
+def default_metrics(data: Dataset, task: Task | None = None) -> tuple[list[str], MetricChoice | None]:
+    """The metrics to start from: the dataset's own (a bundled example's, a workspace's), else those of ``task``
+    or of the task read from its references, source and outputs, with the reason (``metrics.core.defaults``)."""
     offered = offered_metrics()
-    if data.default_metrics is not None:
+    if data.default_metrics is not None and task is None:
         return [m for m in data.default_metrics if m in offered], None
-    choice = choose_metrics(data.refs, offered)
+    choice = choose_metrics(data.refs, offered, source=data.source, outputs=list(data.systems.values()), task=task)
     return list(choice.metrics), choice
 
 
@@ -119,13 +123,71 @@ def set_dataset(data: Dataset, *, keep_metrics: bool = False) -> None:
         keys.forget_choices()
         segment_metadata.replace(None)  # its rows belong to the segments of the references it was loaded for
         _adopt_language(data)
+    if new_refs or DETECTED not in st.session_state:
+        st.session_state[DETECTED] = choose_metrics(
+            data.refs, offered_metrics(), source=data.source, outputs=list(data.systems.values())
+        )
     if not keep_metrics or new_refs or METRICS not in st.session_state:
-        ids, choice = default_metrics(data)
-        st.session_state[METRICS] = ids
-        st.session_state[METRIC_CHOICE] = choice
+        detected: MetricChoice = st.session_state[DETECTED]
+        if data.default_metrics is None:  # the detected choice is the default: read once
+            _adopt_choice(list(detected.metrics), detected)
+        else:
+            _adopt_choice(*default_metrics(data))
     set_segment(0)
     if st.session_state.get(BASELINE) not in data.systems:
         st.session_state[BASELINE] = next(iter(data.systems))
+
+
+def _adopt_choice(ids: list[str], choice: MetricChoice | None) -> None:
+    """Choose ``ids`` as ``choice`` said, with the options it set so that they read the references' letters (kept
+    with the language's, and taken back with them when the references change)."""
+    st.session_state[METRICS] = ids
+    st.session_state[METRIC_CHOICE] = choice
+    if choice is None or not choice.options:
+        return
+    current, auto = options(), st.session_state.get(AUTO_OPTIONS, {})
+    for family, values in choice.options.items():
+        for name, value in values.items():
+            current.setdefault(family, {}).setdefault(name, value)
+            auto.setdefault(family, {})[name] = value
+    st.session_state[OPTIONS] = current
+    st.session_state[AUTO_OPTIONS] = auto
+
+
+def detected_choice() -> MetricChoice | None:
+    """The metrics and task read from the loaded data, whatever was chosen since (``None`` before any data)."""
+    return st.session_state.get(DETECTED)
+
+
+def current_task() -> Task | None:
+    """The task the metrics were chosen for: the user's or the detected one (``None`` for a bundled example's
+    or a workspace's own metrics)."""
+    choice: MetricChoice | None = st.session_state.get(METRIC_CHOICE)
+    return choice.task if choice is not None else None
+
+
+def set_task(task: Task) -> None:
+    """The user states the task: its default metrics replace the chosen ones (nothing is computed here; the pages
+    compute what is chosen when shown)."""
+    _adopt_choice(*default_metrics(dataset(), task))
+    st.session_state[widget_key(keys.METRICS_BOX)] = metric_ids()
+
+
+@st.cache_resource(show_spinner=False)
+def _caveats() -> LRU:
+    return LRU(64)
+
+
+def language_caveats(ids: Sequence[str]) -> tuple[LanguageCaveat, ...]:
+    """What the chosen metrics cannot read in the loaded texts (``metrics.core.caveats``), once per family."""
+    data = dataset()
+    current = options()
+    key = (data.fingerprint(), tuple(ids), repr(sorted((f, sorted(v.items())) for f, v in current.items())))
+    found = _caveats().get(key)
+    if found is None:
+        found = core_caveats(ids, data.refs, list(data.systems.values()), current)
+        _caveats().put(key, found)
+    return cast(tuple[LanguageCaveat, ...], found)
 
 
 def _adopt_language(data: Dataset) -> None:
@@ -172,7 +234,8 @@ def metric_choice_note(ids: Sequence[str]) -> str | None:
     choice: MetricChoice | None = st.session_state.get(METRIC_CHOICE)
     if choice is None or list(choice.metrics) != list(ids):
         return None
-    return f"Metrics chosen from the data — {choice.explain()}. Choose others in the sidebar."
+    origin = "from the data" if choice.detected else "for the stated task"
+    return f"Metrics chosen {origin} — {choice.explain()}. Choose others in the sidebar."
 
 
 def resamples(n_systems: int) -> int:
@@ -244,6 +307,7 @@ def apply_settings(loaded: Settings) -> list[str]:
         notes.append(f"metrics not available here, left out: {', '.join(dropped)}")
     chosen = ids or default_metrics(dataset())[0]
     st.session_state[METRICS] = chosen
+    st.session_state[METRIC_CHOICE] = None
     kept: dict[str, dict[str, Any]] = {}
     for family, values in loaded.options.items():
         unknown = [name for name in values if not any(takes(m, name) for m in SPECS if SPECS[m].family == family)]

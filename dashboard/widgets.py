@@ -15,6 +15,7 @@ from streamlit.typing import DataframeState
 from dashboard import keys
 from dashboard.intake import megabytes, upload_name
 from dashboard.keys import Choice, all_among, among
+from metrics.core.caveats import LanguageCaveat, Severity, Surface
 from metrics.core.config import Option
 from metrics.core.upload import Upload
 from metrics.io.inputs import InputError, parse_segments
@@ -172,3 +173,13 @@ def chosen_row(event: DeltaGenerator | DataframeState, n_rows: int) -> int | Non
     (or a row of an older, longer table)."""
     rows = event.selection.rows if isinstance(event, DataframeState) else []
     return rows[0] if rows and rows[0] < n_rows else None
+
+
+def language_caveats(caveats: Sequence[LanguageCaveat]) -> None:
+    """Each caveat in the app's terms (:mod:`metrics.core.caveats`): a warning when it matters, else a note."""
+    for caveat in caveats:
+        shown = escape_markdown(caveat.text(Surface.APP))
+        if caveat.severity is Severity.WARNING:
+            st.warning(shown, icon="⚠️")
+        else:
+            st.caption(f"Note: {shown}")

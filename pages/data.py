@@ -11,10 +11,11 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from dashboard import intake, keys, segment_metadata, state, uploads, workspace
+from dashboard import intake, keys, segment_metadata, state, uploads, widgets, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
+from metrics.core.family import Task
 from metrics.core.registry import SPECS
 from metrics.families.external.scores import default_name, parse_external
 from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments
@@ -45,9 +46,34 @@ st.markdown(
 )
 for note in keys.DATA_NOTES.get([]):
     st.info(escape_markdown(note), icon="ℹ️")
+
+
+def choose_task(key: str) -> None:
+    """Radio callback: the stated task's metrics become the chosen ones, before any page computes them."""
+    state.set_task(st.session_state[key])
+
+
+detected = state.detected_choice()
+if detected is not None:
+    # The task decides the default metrics: stated here, on the page a user lands on after loading, the metrics
+    # are settled before the overview computes any.
+    task_key = state.widget_key(keys.TASK_BOX)
+    st.radio(
+        "Task (sets the default metrics)",
+        list(Task),
+        index=list(Task).index(state.current_task() or detected.task),
+        format_func=lambda task: task.name.lower(),
+        horizontal=True,
+        key=task_key,
+        on_change=choose_task,
+        args=(task_key,),
+    )
+    if st.session_state.get(keys.METRIC_CHOICE) != detected:  # else the metrics' note below says it
+        st.caption(escape_markdown(f"Detected: {detected.task.name.lower()} — {detected.explain()}."))
 for message in (state.metric_choice_note(state.metric_ids()), state.language_note(state.metric_ids())):
     if message:
         st.caption(escape_markdown(message))
+widgets.language_caveats(state.language_caveats(state.metric_ids()))
 
 st.caption("System names (edit to rename; content is unchanged, so nothing is rescored)")
 

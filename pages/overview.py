@@ -7,7 +7,7 @@ from collections.abc import Hashable
 
 import streamlit as st
 
-from dashboard import keys, state
+from dashboard import keys, state, widgets
 from dashboard.sidebar import page_setup
 from metrics.analysis.agreement import baseline_agreement
 from metrics.reports.archive import csv_zip
@@ -80,6 +80,7 @@ if reports is not None:
                 pvalues[(name, metric_id)] = pair.evidence  # 1 for an output identical to the baseline's
         groups[metric_id] = report["groups"]
 
+widgets.language_caveats(state.language_caveats(list(evaluation.metrics)))
 for group in metric_notes(evaluation):
     where = f"{', '.join(group.metrics)} on {systems_text(group.systems, len(names))}"
     st.warning(f"**{escape_markdown(where)}**: {escape_markdown(group.message)}")

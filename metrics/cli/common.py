@@ -14,6 +14,7 @@ from metrics.cli import external as cli_external
 from metrics.cli.progress import ProgressBar
 from metrics.core.base import Metric
 from metrics.core.evaluation import Evaluation
+from metrics.core.family import Task
 from metrics.core.language import Language, apply_language, detect_language, language_settings
 from metrics.core.registry import SPECS
 from metrics.core.selection import Selection
@@ -78,6 +79,11 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False)
         metavar="METRIC",
         help=f"space- or comma-separated, from: {', '.join(SPECS)} (default: chosen from the references)",
     )
+    parser.add_argument(
+        "--task",
+        choices=[task.name.lower() for task in Task],
+        help="what the outputs are, for the default metrics when -m is not given (default: read from the data)",
+    )
     parser.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
     parser.add_argument(
         "-l",
@@ -136,19 +142,32 @@ def check_files_or_table(args: argparse.Namespace) -> None:
         raise ValueError("give -r/--refs and -i/--systems (or --table)")
 
 
-def build_metrics(args: argparse.Namespace, refs: Sequence[Sequence[str | None]]) -> dict[str, Metric[Any, Any]]:
-    """The metrics of ``-m``, else chosen from the references ``refs`` (reference streams; their first few thousand
-    segments are what either choice reads), with the options of the references' language unless ``-l none``; both
-    choices are said on stderr."""
+def build_metrics(
+    args: argparse.Namespace,
+    refs: Sequence[Sequence[str | None]],
+    outputs: Sequence[Sequence[str]] = (),
+    source: Sequence[str] | None = None,
+) -> dict[str, Metric[Any, Any]]:
+    """The metrics of ``-m``, else those of ``--task`` or of the task read from the references ``refs`` (reference
+    streams; their first few thousand segments are what either choice reads), the systems' ``outputs`` and the
+    ``source`` (:mod:`metrics.core.defaults`), with the options of the references' language unless ``-l none``;
+    both choices are said on stderr."""
+    chosen: Mapping[str, Mapping[str, Any]] = {}
     if args.metrics:
         metric_ids = metric_list(args.metrics)
     else:
         from metrics.core.defaults import choose_metrics  # here: it reads the references' sentences, -m does not
 
-        choice = choose_metrics(refs)
-        metric_ids = list(choice.metrics)
-        note(f"metrics chosen from the references: {', '.join(metric_ids)} ({choice.explain()}); -m chooses others")
+        task = Task[args.task.upper()] if args.task else None
+        choice = choose_metrics(refs, source=source, outputs=outputs, task=task)
+        metric_ids, chosen = list(choice.metrics), choice.options
+        other = "-m chooses others" if task else "--task or -m chooses others"
+        note(f"metrics chosen from the data: {', '.join(metric_ids)} ({choice.explain()}); {other}")
     selection = Selection.from_set(metric_ids, args.options)
+    if chosen:  # what the choice set so that the metrics read the references' letters, unless --set set it
+        given = selection.options
+        merged = {f: {**values, **given.get(f, {})} for f, values in chosen.items()}
+        selection = Selection(selection.metric_ids, {**given, **merged})
     if args.language != "none":
         counts = detect_language(refs) if args.language == "auto" else None
         language = counts.language if counts is not None else Language(args.language)
@@ -161,13 +180,16 @@ def build_metrics(args: argparse.Namespace, refs: Sequence[Sequence[str | None]]
 
 
 def score_texts(
-    args: argparse.Namespace, systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str | None]]
+    args: argparse.Namespace,
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    source: Sequence[str] | None = None,
 ) -> Evaluation:
     """Every system scored with the metrics of :func:`build_metrics` and the external scores of ``--external``,
     under a progress bar (drawn only on a terminal), in ``--jobs`` processes (:mod:`metrics.parallel`)."""
     if args.jobs < 1:
         raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
-    metrics = build_metrics(args, refs)
+    metrics = build_metrics(args, refs, list(systems.values()), source)
     externals = cli_external.external_metrics(
         args.external, args.external_meta, list(metrics), list(systems), len(refs[0])
     )
@@ -200,22 +222,36 @@ def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
     ref_files, system_files, source_files = _read(args.refs, args.systems, source)
     streams = [list(r.texts) for r in ref_files]
     texts = {s.name: list(s.texts) for s in system_files}
-    evaluation = score_texts(args, texts, streams)
+    sources = list(source_files[0].texts) if source_files else None
+    evaluation = score_texts(args, texts, streams, sources)
     read = [*ref_files, *system_files, *source_files]
     return Scored(
         evaluation,
         streams,
         texts,
-        [Note(n) for f in read for n in f.notes] + cli_external.external_notes(evaluation),
-        list(source_files[0].texts) if source_files else None,
+        [Note(n) for f in read for n in f.notes]
+        + caveat_notes(evaluation, streams, list(texts.values()))
+        + cli_external.external_notes(evaluation),
+        sources,
     )
+
+
+def caveat_notes(
+    evaluation: Evaluation, refs: Sequence[Sequence[str | None]], outputs: Sequence[Sequence[str]]
+) -> list[Note]:
+    """What the metrics cannot read in these texts (:mod:`metrics.core.caveats`), once per family, in the command
+    line's terms."""
+    from metrics.core.caveats import Severity, Surface, language_caveats, metric_options
+
+    found = language_caveats(evaluation.metrics, refs, outputs, metric_options(evaluation.metrics))
+    return [Note(c.text(Surface.CLI), warning=c.severity is Severity.WARNING) for c in found]
 
 
 def print_notes(notes: Sequence[Note]) -> None:
     """Notes on the input as they are; metric warnings once per kind, with the metrics, systems and details."""
     for item in notes:
         if item.metric is None:
-            note(item.message)
+            print(f"scorelens: {'warning' if item.warning else 'note'}: {item.message}", file=sys.stderr)
     for group in note_groups(notes):
         print(f"scorelens: warning: {', '.join(group.metrics)} on {', '.join(group.systems)}: {group.message}",
               file=sys.stderr)  # fmt: skip

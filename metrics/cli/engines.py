@@ -60,7 +60,7 @@ def _on_cluster(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
     from metrics.core import defaults
     from metrics.distributed.cluster import connect
     from metrics.distributed.engine import cluster_errors, score_plan
-    from metrics.distributed.sources import ParquetTable, Source, TextFiles, first_references
+    from metrics.distributed.sources import ParquetTable, Source, TextFiles, first_segments
 
     source: Source = ParquetTable(args.table) if args.table else TextFiles(tuple(args.refs), tuple(args.systems))
     progress = ProgressBar()
@@ -69,7 +69,8 @@ def _on_cluster(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
             plan = source.plan(client)
             # the segments of each reference stream the choices read (see the module docstring)
             profiled = max(defaults.SAMPLE_SEGMENTS, language.SAMPLE_SEGMENTS)
-            metrics = build_metrics(args, first_references(plan, profiled))
+            first = first_segments(plan, profiled)
+            metrics = build_metrics(args, first.refs, list(first.systems.values()))
             scored = score_plan(client, plan, metrics, partition_size=args.partition_size, progress=progress)
     finally:
         progress.close()

@@ -100,6 +100,25 @@ class TaskUse:
 
 
 @dataclass(frozen=True)
+class TextSupport:
+    """What of a text a family's default configuration reads.
+
+    ``drops``: ``"module:function"`` giving the letters and digits of a text its default tokenizer throws away (a
+    tuple of :class:`~metrics.core.tokens.Token`); ``None`` when it keeps every script. ``keeps_all``: the option
+    (name, value) under which it keeps them, ``None`` when there is none. ``english_only``: what of it knows only
+    English, as a phrase that follows the family's title (``"stemmer (Porter) and synonyms (WordNet 3.0)"``);
+    ``""``: nothing.
+    """
+
+    drops: str | None
+    keeps_all: tuple[str, Any] | None
+    english_only: str
+
+
+EVERY_SCRIPT = TextSupport(drops=None, keeps_all=None, english_only="")  # reads text of any language alike
+
+
+@dataclass(frozen=True)
 class AgreementFit:
     """A human-agreement estimate exists for a metric (:mod:`metrics.analysis.agreement`): ``name`` in
     mt-thresholds, valid for the metric's default configuration except ``free`` options, which may take any value
@@ -132,7 +151,8 @@ class Family:
     language sets; ``tasks``: the tasks it is a default for; ``agreement_fits``: metric id → its human-agreement
     estimate; ``kernels``: the compiled ``metrics/kernels/_<name>.pyx`` it uses, and ``kernel_cases`` the inputs
     on which they must match the pure-Python path; ``extras``: the optional installs some of it needs;
-    ``no_lesson``: explanation type (``"module:Class"``) → why Teach has no lesson for it.
+    ``no_lesson``: explanation type (``"module:Class"``) → why Teach has no lesson for it; ``text``: which letters
+    and languages its default configuration reads (:class:`TextSupport`).
     """
 
     name: str
@@ -146,6 +166,7 @@ class Family:
     kernel_cases: tuple[KernelCase, ...]
     extras: tuple[Extra, ...]
     no_lesson: Mapping[str, str]
+    text: TextSupport
 
     def __post_init__(self) -> None:
         for name in ("language_options", "agreement_fits", "no_lesson"):

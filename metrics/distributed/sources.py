@@ -68,10 +68,10 @@ class Source(Protocol):
     def plan(self, client: Client) -> Plan: ...
 
 
-def first_references(plan: Plan, segments: int) -> tuple[Sequence[str | None], ...]:
-    """The reference streams of the first ``segments`` segments, read here (what choosing default metrics and a
-    language's options looks at)."""
-    return plan.part(0, min(segments, plan.segments)).read(systems=False).refs
+def first_segments(plan: Plan, segments: int) -> Part:
+    """The first ``segments`` segments of every reference stream and system, read here (what choosing default
+    metrics and a language's options looks at, as the local engine does)."""
+    return plan.part(0, min(segments, plan.segments)).read()
 
 
 # --------------------------------------------------------------------------------------------------------- memory

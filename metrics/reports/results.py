@@ -68,12 +68,13 @@ class SystemScores:
 class Note:
     """Something a reader of the numbers should know: a metric's warning on some systems (``metric`` and
     ``systems`` set; ``details`` what it found on each system, where it says more than ``message``), or a note on
-    the input (neither set)."""
+    the input (neither set; ``warning`` when it calls for attention, as a language caveat above its threshold)."""
 
     message: str
     metric: str | None = None
     systems: tuple[str, ...] = ()
     details: Mapping[str, str] = field(default_factory=dict)
+    warning: bool = False
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ def test_uploaded_summaries_get_rouge_and_say_why():
     assert "Metrics chosen from the data — 1 reference per segment, " in _texts(at)
     at.switch_page("pages/overview.py").run()
     assert not at.exception, at.exception
-    assert "several sentences per reference read as summaries, so ROUGE-1/2/L/Lsum" in _texts(at)
+    assert "the outputs' lengths do not follow the references' (r = " in _texts(at)
+    assert "read as summaries, so ROUGE-1/2/L/Lsum" in _texts(at)
     at.multiselect(key=setting_key(at, "metrics_box")).set_value(
         ["rouge1"]
     ).run()  # the user's choice: no more claim about it
@@ -80,7 +81,7 @@ def test_chinese_references_get_sacrebleus_choice_stated_in_signature_and_screen
     assert "References look" not in _texts(at)
 
 
-def test_rouge_warnings_come_once_per_kind_listing_systems():
+def test_rouge_on_chinese_warns_once_for_all_systems_naming_the_app_option():
     at = app("app.py", small_dataset(), ["bleu"]).run()
     _chinese(at)
     at.switch_page("pages/overview.py").run()
@@ -88,9 +89,56 @@ def test_rouge_warnings_come_once_per_kind_listing_systems():
     assert not at.exception, at.exception
     warnings = [shown(w.value) for w in at.warning]
     assert len(warnings) == 1, warnings
-    assert warnings[0].startswith("**ROUGE-1, ROUGE-2, ROUGE-L on Online-B and Lan-Bridge**: the rouge-score (default)")
-    details = " ".join(shown(m.value) for e in at.expander for m in e.markdown)
-    assert "Online-B: 30 of 30 hypotheses and 60 of 60 references lost some" in details
+    assert warnings[0].startswith(
+        "60 of 60 references (100%) and 60 of 60 system outputs have letters ROUGE-1/2/L/Lsum's tokenizer drops ("
+    )
+    assert warnings[0].endswith(
+        'choose Tokenizer "unicode (letters of any script)" under "rouge options" in the sidebar.'
+    )
+    assert "--set" not in warnings[0] and "Online-B" not in warnings[0]
+
+
+def test_the_task_is_stated_on_the_data_page_before_anything_is_computed(monkeypatch):
+    """A paragraph-level MT upload is read as translation, with the reason; one click makes it summarization, and
+    the metrics change without the old ones being computed."""
+    from dashboard import state
+
+    scored: list[str] = []
+
+    def counting(systems, refs, metrics, *args, **kwargs):
+        scored.extend(metrics)
+        return evaluate(systems, refs, metrics, *args, **kwargs)
+
+    evaluate = state.evaluate
+    monkeypatch.setattr(state, "evaluate", counting)
+    at = app("app.py", small_dataset(), ["bleu"]).run()
+    para = DATA / "wmt23-he-en-para-src"
+    refs = [(name, _lines(para / name, 60)) for name in ("ref.A.txt", "ref.B.txt")]
+    systems = [(p.name, _lines(p, 60)) for p in sorted((para / "sys").glob("*.txt"))]
+    scored.clear()  # the app opened on the overview, which scored the data loaded before
+    _upload(at, refs, systems)
+    assert at.session_state["metric_ids"] == ["bleu", "chrf", "ter"]
+    (task,) = at.radio
+    assert task.label == "Task (sets the default metrics)" and task.value.name == "TRANSLATION"
+    assert "the outputs' lengths follow the references' (r = 0.9" in _texts(at)
+    task.set_value(next(t for t in _tasks() if t.name == "SUMMARIZATION")).run()
+    assert not at.exception, at.exception
+    assert at.session_state["metric_ids"] == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert at.multiselect(key=setting_key(at, "metrics_box")).value == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert "Metrics chosen for the stated task — summaries, as stated, so ROUGE-1/2/L/Lsum" in _texts(at)
+    assert "Detected: translation — 2 references per segment" in _texts(at)
+    at.radio[0].set_value(next(t for t in _tasks() if t.name == "TRANSLATION")).run()
+    assert at.session_state["metric_ids"] == ["bleu", "chrf", "ter"]
+    assert scored == []  # the Data page scored nothing: neither choice was computed
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, at.exception
+    assert sorted(set(scored)) == ["bleu", "chrf", "ter"]  # the overview computes the settled choice only
+
+
+def _tasks():
+    from metrics.core.family import Task
+
+    return list(Task)
 
 
 def test_the_explorer_counts_characters_of_chinese_references():

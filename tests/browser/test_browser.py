@@ -461,3 +461,30 @@ def test_explorer_and_analysis_choices_survive_a_visit_to_a_segment(app_url, bro
     assert (_selected(page, "System A"), _selected(page, "System B")) == ("Lan-Bridge", "LT22")
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_paragraph_translation_upload_is_read_as_translation_and_one_click_changes_it(app_url, browser):
+    """WMT23 he-en paragraphs (2–3 sentences, ~58 words a reference): the Data page shows the task read from the
+    outputs with its reason; one click on summarization puts ROUGE in the sidebar's metric box."""
+    para = ROOT / "tests" / "data" / "wmt23-he-en-para-src"
+    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    page.goto(f"{app_url}/data")
+    page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
+    _choose_files(page, "References", [para / "ref.A.txt", para / "ref.B.txt"])
+    _choose_files(page, "System outputs", sorted((para / "sys").glob("*.txt")))
+    page.get_by_text("NLLB_Greedy.txt").last.wait_for(timeout=30_000)
+    page.get_by_role("button", name="Replace the loaded data with these files").click()
+    page.get_by_text("Uploaded files").first.wait_for(timeout=60_000)
+    task = page.get_by_role("radiogroup", name="Task (sets the default metrics)")
+    task.wait_for(timeout=30_000)
+    assert task.get_by_role("radio", name="translation").is_checked()
+    page.get_by_text("the outputs' lengths follow the references'").first.wait_for(timeout=30_000)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    assert sidebar.get_by_text("BLEU (sacrebleu)").count() >= 1 and sidebar.get_by_text("ROUGE-1").count() == 0
+    task.get_by_text("summarization").click()
+    sidebar.get_by_text("ROUGE-1 (rouge-score)").first.wait_for(timeout=30_000)
+    page.get_by_text("Detected: translation").first.wait_for(timeout=30_000)
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()

@@ -232,6 +232,23 @@ def test_language_options_name_real_options_with_valid_values(family: Family):
             assert o.instead is None or o.instead not in option.info.needs
 
 
+@pytest.mark.parametrize("family", families(), ids=lambda f: f.name)
+def test_what_a_family_reads_names_a_real_function_and_option(family: Family):
+    """``text.drops`` returns the letters its default tokenizer throws away (ASCII keeps all); ``keeps_all`` is an
+    option value under which the family's metrics keep every letter."""
+    text = family.text
+    if text.drops is not None:
+        drops = load(text.drops)
+        assert drops("plain ascii 123") == () and "".join(t.text for t in drops("Straße 中文")) == "ß中文"
+    if text.keeps_all is not None:
+        name, value = text.keeps_all
+        assert text.drops is not None, "an option keeping every letter only means something where some are dropped"
+        for declared in family.metrics:
+            option = _option(declared.id, name)
+            assert value in option.choices and build_config(metric_class(declared.id).Config, {name: value})
+    assert "\n" not in text.english_only and not text.english_only.startswith("its ")
+
+
 def test_every_task_has_defaults_in_one_declared_order():
     for task in Task:
         uses = [(f, u) for f in families() for u in f.tasks if u.task is task]
@@ -296,7 +313,15 @@ def test_the_consumers_of_the_declarations_name_no_family():
     """Language, defaults, length units, agreement and the registry read the declarations: no family import, no
     metric id or family name as a literal."""
     names = {f.name for f in families()} | set(SPECS)
-    for module in ("core/language", "core/defaults", "core/registry", "analysis/units", "analysis/agreement"):
+    consumers = (
+        "core/language",
+        "core/defaults",
+        "core/caveats",
+        "core/registry",
+        "analysis/units",
+        "analysis/agreement",
+    )
+    for module in consumers:
         tree = ast.parse((ROOT / "metrics" / f"{module}.py").read_text(encoding="utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         assert not {m for m in imported if m.startswith("metrics.families.")}, module

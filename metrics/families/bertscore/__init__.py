@@ -1,7 +1,7 @@
 """BERTScore as bert-score 0.3.13 computes it, on a local model (the ``neural`` extra: torch, transformers)."""
 
 from metrics.core.extras import NEURAL
-from metrics.core.family import Extra, Family, MetricDeclaration
+from metrics.core.family import EVERY_SCRIPT, Extra, Family, MetricDeclaration
 
 FAMILY = Family(
     name="bertscore",
@@ -24,4 +24,5 @@ FAMILY = Family(
     kernel_cases=(),
     extras=(Extra.NEURAL,),
     no_lesson={},
+    text=EVERY_SCRIPT,
 )

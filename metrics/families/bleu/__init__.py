@@ -7,6 +7,7 @@ as sacrebleu scored Korean before ``ko-mecab``), visibly.
 """
 
 from metrics.core.family import (
+    EVERY_SCRIPT,
     AgreementFit,
     Extra,
     Family,
@@ -71,4 +72,5 @@ FAMILY = Family(
         "metrics.families.bleu.variants:NltkBLEUExplanation": "nltk's BLEU keeps only counts per order, no n-gram "
         "evidence to derive from",
     },
+    text=EVERY_SCRIPT,
 )

@@ -1,6 +1,6 @@
 """CharacTER (Wang et al. 2016), implemented from its behaviour."""
 
-from metrics.core.family import Family, MetricDeclaration
+from metrics.core.family import EVERY_SCRIPT, Family, MetricDeclaration
 
 FAMILY = Family(
     name="character",
@@ -25,4 +25,5 @@ FAMILY = Family(
         "metrics.families.character.metric:CharacTERExplanation": "no lesson written yet; the Segment page shows its "
         "shifts and character alignment"
     },
+    text=EVERY_SCRIPT,
 )

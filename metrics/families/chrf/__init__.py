@@ -3,7 +3,7 @@
 A Chinese, Japanese or Korean target changes nothing: chrF scores characters already (as ``sacrebleu -l`` leaves it).
 """
 
-from metrics.core.family import AgreementFit, Family, KernelCase, MetricDeclaration, Task, TaskUse
+from metrics.core.family import EVERY_SCRIPT, AgreementFit, Family, KernelCase, MetricDeclaration, Task, TaskUse
 
 _UNIT = "metrics.families.chrf.units:token_unit"
 
@@ -35,4 +35,5 @@ FAMILY = Family(
     ),
     extras=(),
     no_lesson={},
+    text=EVERY_SCRIPT,
 )

@@ -1,6 +1,6 @@
 """CIDEr-D as pycocoevalcap computes it (Vedantam et al. 2015)."""
 
-from metrics.core.family import Family, MetricDeclaration, Task, TaskUse
+from metrics.core.family import EVERY_SCRIPT, Family, MetricDeclaration, Task, TaskUse
 
 FAMILY = Family(
     name="cider",
@@ -22,4 +22,5 @@ FAMILY = Family(
     kernel_cases=(),
     extras=(),
     no_lesson={},
+    text=EVERY_SCRIPT,
 )

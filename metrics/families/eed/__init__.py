@@ -1,6 +1,6 @@
 """EED, the extended edit distance (Stanchev et al. 2019), implemented from its behaviour."""
 
-from metrics.core.family import Family, MetricDeclaration
+from metrics.core.family import EVERY_SCRIPT, Family, MetricDeclaration
 
 FAMILY = Family(
     name="eed",
@@ -16,4 +16,5 @@ FAMILY = Family(
     no_lesson={
         "metrics.families.eed.metric:EEDExplanation": "no lesson written yet; the Segment page shows its alignment grid"
     },
+    text=EVERY_SCRIPT,
 )

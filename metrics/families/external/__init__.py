@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from metrics.core.family import Family
+from metrics.core.family import EVERY_SCRIPT, Family
 
 if TYPE_CHECKING:
     from metrics.families.external.metric import External as External
@@ -46,6 +46,7 @@ FAMILY = Family(
         "metrics.families.external.metric:ExternalExplanation": "an external metric's scores are read from a file, "
         "not computed: nothing to derive"
     },
+    text=EVERY_SCRIPT,
 )
 
 

@@ -1,6 +1,6 @@
 """METEOR as nltk computes it (Banerjee and Lavie 2005), with an offline WordNet 3.0 index."""
 
-from metrics.core.family import Family, KernelCase, MetricDeclaration, Task, TaskUse
+from metrics.core.family import Family, KernelCase, MetricDeclaration, Task, TaskUse, TextSupport
 
 FAMILY = Family(
     name="meteor",
@@ -22,4 +22,5 @@ FAMILY = Family(
     kernel_cases=(KernelCase("meteor", {}, ("wmt22-de-en",)),),
     extras=(),
     no_lesson={},
+    text=TextSupport(drops=None, keeps_all=None, english_only="stemmer (Porter) and synonyms (WordNet 3.0)"),
 )

@@ -1,6 +1,6 @@
 """Perplexity under an n-gram model of the references (nltk.lm) or a local causal language model."""
 
-from metrics.core.family import Extra, Family, MetricDeclaration
+from metrics.core.family import EVERY_SCRIPT, Extra, Family, MetricDeclaration
 
 FAMILY = Family(
     name="perplexity",
@@ -25,4 +25,5 @@ FAMILY = Family(
         "metrics.families.perplexity.metric:PerplexityExplanation": "no lesson written yet; the Segment page shows "
         "each token's surprisal"
     },
+    text=EVERY_SCRIPT,
 )

@@ -1,9 +1,10 @@
 """ROUGE-N, ROUGE-L and ROUGE-Lsum as rouge-score computes them (Lin 2004)."""
 
-from metrics.core.family import Family, KernelCase, MetricDeclaration, Task, TaskUse
+from metrics.core.family import Family, KernelCase, MetricDeclaration, Task, TaskUse, TextSupport
 
 _UNIT = "metrics.families.rouge.units:token_unit"
 _ROUGE_N = "metrics.families.rouge.metric:RougeN"
+_DROPS = "metrics.families.rouge.tokenize:discarded"
 
 FAMILY = Family(
     name="rouge",
@@ -45,4 +46,5 @@ FAMILY = Family(
     ),
     extras=(),
     no_lesson={},
+    text=TextSupport(drops=_DROPS, keeps_all=("tokenizer", "unicode"), english_only=""),
 )

@@ -21,7 +21,8 @@ the winning reference among the segment's references (meaningful per segment onl
 Options, shared by the three metrics (``--set rouge.stemmer=true`` reaches all): ``stemmer`` (rouge-score's
 ``use_stemmer``: nltk Porter stems of tokens longer than 3 characters) and ``tokenizer`` (``default`` is
 rouge-score's ASCII tokenizer, which deletes every non-ASCII letter so that Chinese or Japanese score 0 — the
-statistics then carry a warning note; ``unicode`` keeps letters of any script and scores CJK per character, see
+family declares it (``Family.text``), and :mod:`metrics.core.caveats` says how many texts lose letters, once for
+all systems; ``unicode`` keeps letters of any script and scores CJK per character, see
 :mod:`metrics.families.rouge.tokenize`). ROUGE-Lsum alone has ``split``: ``newlines`` (rouge-score's: a text's
 lines are its sentences) or ``rules``, which also splits each line with ScoreLens' rule-based splitter
 (:mod:`metrics.core.sentences`, named ``rules-v1`` in the signature); with it, ROUGE-Lsum equals rouge-score's on
@@ -65,7 +66,6 @@ from metrics.families.rouge.tokenize import (
     RougeTokenizer,
     TokenizerName,
     discarded,
-    losing,
     split_sentences,
 )
 from metrics.kernels import in_threads, kernel, processors
@@ -273,20 +273,6 @@ class RougeExplanation(Explanation):
 # ------------------------------------------------------------------------------------------------- the metrics
 
 
-class _Loss(NamedTuple):
-    """What the default tokenizer deletes from one text: its runs of letters and digits, their characters, and all
-    the text's letters and digits."""
-
-    runs: tuple[str, ...]
-    dropped: int
-    alnum: int
-
-
-def _loss(text: str) -> _Loss:
-    runs = tuple(t.text for t in discarded(text))
-    return _Loss(runs, sum(map(len, runs)), sum(map(str.isalnum, text)))
-
-
 class _Candidate(NamedTuple):
     hits: int
     hyp_total: int
@@ -319,7 +305,6 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
         super().__init__(config, **options)
         self.tokenizer = RougeTokenizer(self.config.tokenizer, self.config.stemmer)
         self._ref_cache: BoundedCache[str, Any] = BoundedCache()
-        self._ref_losses: BoundedCache[str, _Loss] = BoundedCache()  # the next system meets the same references
         # The compiled path: per thread of a kernel call, a vocabulary of token ids and the references it encoded;
         # one call at a time (the app shares a metric between sessions).
         self._vocabularies: list[Any] = []
@@ -437,36 +422,6 @@ class _Rouge(Metric[RougeConfig, RougeExplanation]):
             if progress is not None:
                 progress(stop)
         return Rows(np.concatenate(chunks) if chunks else np.empty((0, len(COLUMNS)), dtype=np.float64))
-
-    def _corpus_notes(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
-    ) -> tuple[StatsNote, ...]:
-        """A note when the default tokenizer deleted letters (see the module doc)."""
-        discarded = self._discard_note(hyps, refs)
-        return () if discarded is None else (discarded,)
-
-    def _discard_note(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> StatsNote | None:
-        """A warning when the ASCII tokenizer silently deleted letters (CJK text scores 0 with it)."""
-        if self.config.tokenizer != "default":
-            return None
-        lost_hyps = [_loss(hyps[k]) for k in losing(hyps)]
-        lost_refs = [self._ref_loss(cast(str, stream[k])) for stream in refs for k in losing(stream)]  # no None
-        if not lost_hyps and not lost_refs:
-            return None
-        examples = list(dict.fromkeys(run[:12] for loss in chain(lost_hyps, lost_refs) for run in loss.runs))[:3]
-        dropped = sum(loss.dropped for loss in chain(lost_hyps, lost_refs))
-        total = sum(loss.alnum for loss in chain(lost_hyps, lost_refs))
-        n_refs = sum(len(stream) - stream.count(None) for stream in refs)
-        return StatsNote(
-            "the rouge-score (default) tokenizer deletes non-ASCII letters and digits, which are scored as if absent "
-            "(Chinese/Japanese text scores 0). Use tokenizer=unicode (--set rouge.tokenizer=unicode) to keep them; "
-            "that is not rouge-score compatible.",
-            f"{len(lost_hyps)} of {len(hyps)} hypotheses and {len(lost_refs)} of {n_refs} references lost some, "
-            f"e.g. {', '.join(repr(e) for e in examples)}; {dropped / max(total, 1):.0%} of their letters and digits",
-        )
-
-    def _ref_loss(self, ref: str) -> _Loss:
-        return self._ref_losses.get_or_make(ref, lambda: _loss(ref))
 
     def _notes(self, hyp_lost: tuple[Token, ...], refs_lost: Sequence[tuple[Token, ...]]) -> tuple[str, ...]:
         if not hyp_lost and not any(refs_lost):

@@ -6,7 +6,7 @@ statistics, the perl report), :mod:`~metrics.families.rouge155.skip_bigram` ROUG
 :mod:`~metrics.families.rouge155.weighted_lcs` ROUGE-W.
 """
 
-from metrics.core.family import Family, MetricDeclaration
+from metrics.core.family import Family, MetricDeclaration, TextSupport
 
 _SKIP = "metrics.families.rouge155.skip_bigram"
 
@@ -32,4 +32,7 @@ FAMILY = Family(
     kernel_cases=(),
     extras=(),
     no_lesson={},
+    text=TextSupport(
+        drops="metrics.families.rouge.tokenize:discarded", keeps_all=("tokenizer", "unicode"), english_only=""
+    ),
 )

@@ -55,7 +55,7 @@ from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 import numpy as np
 
-from metrics.core.base import ExplanationT, Metric, SegmentStats, StatsNote
+from metrics.core.base import ExplanationT, Metric, SegmentStats
 from metrics.core.cache import BoundedCache
 from metrics.core.explanation import Explanation
 from metrics.core.tokens import Token
@@ -203,26 +203,6 @@ class Rouge155(Metric[OptionsT, ExplanationT]):
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         """The mean F (pooled rows are means, so the F column already is it)."""
         return np.asarray(np.asarray(pooled, dtype=np.float64)[..., F_COLUMN])
-
-    def _corpus_notes(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], rows: np.ndarray
-    ) -> tuple[StatsNote, ...]:
-        if self.config.tokenizer != "default":
-            return ()
-        lost = sum(not h.isascii() and any(ch.isalnum() and not ch.isascii() for ch in h) for h in hyps)
-        lost += sum(
-            r is not None and not r.isascii() and any(ch.isalnum() and not ch.isascii() for ch in r)
-            for stream in refs
-            for r in stream
-        )
-        if not lost:
-            return ()
-        note = StatsNote(
-            "ROUGE-1.5.5's tokenizer deletes every non-ASCII letter and digit, so such words never match "
-            "(Chinese/Japanese text scores 0). tokenizer=unicode keeps them; it is not a ROUGE-1.5.5 option.",
-            f"{lost} texts had some",
-        )
-        return (note,)
 
     def perl_report(self, stats: SegmentStats, resamples: int = 1000, confidence: float = 95.0) -> PrintedReport:
         """What ROUGE-1.5.5.pl would print for these segments (5-decimal ``-d`` lines and bootstrap averages)."""

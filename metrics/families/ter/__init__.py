@@ -8,7 +8,16 @@ both are set (``sacrebleu --ter-normalized --ter-asian-support`` reproduces it),
 left as it is there.
 """
 
-from metrics.core.family import Family, KernelCase, Language, LanguageOption, MetricDeclaration, Task, TaskUse
+from metrics.core.family import (
+    EVERY_SCRIPT,
+    Family,
+    KernelCase,
+    Language,
+    LanguageOption,
+    MetricDeclaration,
+    Task,
+    TaskUse,
+)
 
 _CJK = "TER splits CJK characters: sacrebleu --ter-normalized --ter-asian-support"
 _SPLIT_CJK = (LanguageOption("ter", "normalized", True, _CJK), LanguageOption("ter", "asian_support", True, _CJK))
@@ -37,4 +46,5 @@ FAMILY = Family(
     ),
     extras=(),
     no_lesson={},
+    text=EVERY_SCRIPT,
 )

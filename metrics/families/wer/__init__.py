@@ -1,6 +1,6 @@
 """WER and CER as jiwer computes them, and jiwer's word measures MER, WIL and WIP from the same counts."""
 
-from metrics.core.family import Family, MetricDeclaration
+from metrics.core.family import EVERY_SCRIPT, Family, MetricDeclaration
 
 _METRIC = "metrics.families.wer.metric"
 _UNIT = "metrics.families.wer.units:token_unit"
@@ -28,4 +28,5 @@ FAMILY = Family(
         f"{_METRIC}:WordMeasureExplanation": "one formula over WER's hit and edit counts; the Segment page shows it "
         "and the alignment",
     },
+    text=EVERY_SCRIPT,
 )

@@ -15,6 +15,7 @@ from rouge_score import rouge_scorer, tokenize
 from rouge_score.rouge_scorer import _summary_level_lcs, _union_lcs, lcs_ind
 from rouge_score.tokenizers import DefaultTokenizer
 
+from metrics.core.caveats import Severity, Surface, language_caveats
 from metrics.core.config import build_config
 from metrics.core.registry import create
 from metrics.core.selection import Selection
@@ -238,9 +239,11 @@ def test_chinese_with_default_tokenizer_scores_like_rouge_score_and_warns():
         stats = metric.stats(hyps, corpus.refs)
         expected = [scorer.score_multi(_refs_of(corpus, i), h)[rouge_type].fmeasure for i, h in enumerate(hyps)]
         assert np.array_equal(stats.column("fmeasure"), expected)
-        tokenizer_notes = [str(n) for n in stats.notes if "tokenizer" in str(n)]
-        assert len(tokenizer_notes) == 1 and "unicode" in tokenizer_notes[0]
-        assert "200 of 200 hypotheses" in tokenizer_notes[0] and "400 of 400 references" in tokenizer_notes[0]
+        assert not [n for n in stats.notes if "tokenizer" in str(n)]  # said once for all systems: a caveat
+        (caveat,) = language_caveats([rouge_type], corpus.refs, [hyps])
+        assert (caveat.affected, caveat.total, caveat.outputs_affected, caveat.outputs_total) == (400, 400, 200, 200)
+        assert caveat.severity is Severity.WARNING and caveat.remedy is not None
+        assert (caveat.remedy.name, caveat.remedy.value) == ("tokenizer", "unicode")
     # A purely Chinese pair has no tokens at all: 0, as rouge-score.
     i = next(i for i, h in enumerate(hyps) if h.isascii() is False and not any(c.isascii() and c.isalnum() for c in h))
     explanation = create("rouge1").explain(hyps[i], _refs_of(corpus, i))
@@ -273,17 +276,19 @@ def test_chinese_with_unicode_tokenizer_scores_and_does_not_warn():
     assert explanation.notes == () and explanation.chosen.hits == 3
 
 
-def test_the_warning_counts_lost_letters_and_names_three_distinct_examples_for_every_system():
-    """Its figures come from each text's runs; a reference's are kept for the next system and stay the same."""
+def test_the_caveat_counts_texts_losing_letters_once_for_all_systems():
+    """References count once however many systems there are; outputs of every system count together."""
     refs = [["Crème brûlée", "plain", None], ["Zürich Zürichsee-Ufer", "naïve", "ok"]]
-    metric = create("rouge1")
-    first = [str(n) for n in metric.stats(["Crème", "Ölmühle", "x"], refs).notes if "tokenizer" in str(n)]
-    again = [str(n) for n in metric.stats(["Crème", "Ölmühle", "x"], refs).notes if "tokenizer" in str(n)]
-    other = [str(n) for n in metric.stats(["a", "b", "c"], refs).notes if "tokenizer" in str(n)]
-    # hypotheses: è of Crème (5 letters), Ö ü of Ölmühle (7); references: è û é of 11, ü ü of 19, ï of 5
-    assert first == again and len(first) == 1
-    assert "2 of 3 hypotheses and 3 of 5 references lost some, e.g. 'è', 'Ö', 'ü'; 19% of" in first[0]  # 9 of 47
-    assert "0 of 3 hypotheses and 3 of 5 references lost some, e.g. 'è', 'û', 'é'; 17% of" in other[0]  # 6 of 35
+    outputs = [["Crème", "Ölmühle", "x"], ["a", "b", "c"]]
+    (caveat,) = language_caveats(["rouge1", "rougeL"], refs, outputs)
+    assert caveat.metrics == ("rouge1", "rougeL") and caveat.severity is Severity.WARNING
+    assert (caveat.affected, caveat.total, caveat.outputs_affected, caveat.outputs_total) == (3, 5, 2, 6)
+    assert caveat.examples == ("ü", "è", "û", "é", "ï")  # the commonest first: ü 3 times, è twice
+    assert caveat.text(Surface.CLI).startswith(
+        "3 of 5 references (60%) and 2 of 6 system outputs have letters ROUGE-1/2/L/Lsum's tokenizer drops (ü, è, û"
+    )
+    assert language_caveats(["rouge1"], refs, outputs, {"rouge": {"tokenizer": "unicode"}}) == ()
+    assert language_caveats(["rouge1"], [["plain", "ascii"]], [["only"] * 2]) == ()
 
 
 def test_unicode_tokenizer_keeps_accents_and_scripts_and_spans():

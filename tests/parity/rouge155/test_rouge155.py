@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from benchmarks import perl_rouge155
+from metrics.core.caveats import language_caveats
 from metrics.core.config import build_config
 from metrics.core.registry import create
 from metrics.core.selection import Selection
@@ -140,9 +141,9 @@ def test_unicode_tokenizer_is_the_rouge_family_one() -> None:
     assert Rouge155Tokenizer("unicode").sentences(text) == tuple(tuple(family.words(line)) for line in text.split("\n"))
     assert RougeSU(tokenizer="unicode").segment_row("我爱北京", ["我爱上海"])[2] > 0
     assert RougeSU().segment_row("我爱北京", ["我爱上海"])[2] == 0.0  # perl's byte cleaning deletes CJK
-    notes = RougeSU().stats(["我爱北京"], [["我爱上海"]]).notes
-    assert notes and "non-ASCII" in str(notes[0])
-    assert RougeSU(tokenizer="unicode").stats(["我爱北京"], [["我爱上海"]]).notes == ()
+    (caveat,) = language_caveats(["rougeSU"], [["我爱上海"]], [["我爱北京"]])
+    assert caveat.family == "ROUGE-W/S/SU" and (caveat.affected, caveat.outputs_affected) == (1, 1)
+    assert language_caveats(["rougeSU"], [["我爱上海"]], [["我爱北京"]], {"rouge": {"tokenizer": "unicode"}}) == ()
 
 
 # ---------------------------------------------------------------------------------------------------- options

@@ -277,8 +277,23 @@ def test_metrics_are_chosen_from_the_data_when_not_given(capsys):
     assert main(["score", "-r", refs, "-i", system, "--format", "json"]) == 0
     out, err = capsys.readouterr()
     assert list(json.loads(out)["signatures"]) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-    assert "metrics chosen from the references: rouge1, rouge2, rougeL, rougeLsum (1 reference per segment," in err
-    assert "several sentences per reference read as summaries" in err
+    assert "metrics chosen from the data: rouge1, rouge2, rougeL, rougeLsum (1 reference per segment," in err
+    assert "the outputs' lengths do not follow the references' (r = 0." in err and "read as summaries" in err
+    assert "--task or -m chooses others" in err
+
+
+def test_a_paragraph_translation_set_gets_mt_metrics_and_task_overrides(capsys):
+    para = DATA / "wmt23-he-en-para-src"
+    refs = [str(para / "ref.A.txt"), str(para / "ref.B.txt")]
+    systems = [str(p) for p in sorted((para / "sys").glob("*.txt"))]
+    assert main(["score", "-r", *refs, "-i", *systems, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert list(json.loads(out)["signatures"]) == ["bleu", "chrf", "ter"]
+    assert "the outputs' lengths follow the references' (r = 0.9" in err
+    assert main(["score", "-r", *refs, "-i", *systems, "--task", "captioning", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert list(json.loads(out)["signatures"]) == ["cider", "bleu", "meteor"]
+    assert "(captions, as stated, so CIDEr-D, BLEU and METEOR); -m chooses others" in err
 
 
 def test_chinese_references_get_sacrebleus_tokenizer_unless_the_user_set_one(capsys):

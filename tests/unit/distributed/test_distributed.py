@@ -138,7 +138,7 @@ def test_metrics_and_options_chosen_from_the_first_references_are_the_local_engi
     assert main([*args, "--engine", "dask", "--scheduler", scheduler, "--partition-size", "70"]) == 0
     dist = capsys.readouterr()
     assert dist.out == local.out and dist.err == local.err
-    assert "metrics chosen from the references: bleu, chrf, ter" in local.err
+    assert "metrics chosen from the data: bleu, chrf, ter" in local.err
     assert json.loads(local.out)["signatures"]["bleu"].startswith("nrefs:1|case:mixed|eff:no|tok:zh|")
 
 
