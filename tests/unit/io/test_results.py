@@ -319,4 +319,4 @@ def test_display_names_and_best_systems():
     assert best_systems({"x": 1.0, "y": 0.5}, False) == ["y"]
     assert best_systems({"y": float("nan")}, True) == []
     systems = (SystemScores("a", {"ter": 2.0}), SystemScores("b", {"ter": 1.0}))
-    assert Results((MetricInfo("ter", "TER", "s", False),), systems).best("ter") == ("b",)
+    assert Results((MetricInfo("ter", "TER", "s", False, "s"),), systems).best("ter") == ("b",)
