@@ -241,14 +241,14 @@ def _result() -> None:
 
 
 # The result leads the derivation, except step by step, where it is what the last step arrives at.
-top = st.container()
+result_slot = st.container()
 steps = lesson.steps
 stepwise = len(steps) > 1 and st.toggle("Reveal step by step", key="teach_stepwise")
 shown = (
     st.slider("Steps shown", 1, len(steps), 1, key=f"teach_upto_{metric_id}_{len(steps)}") if stepwise else len(steps)
 )
 if not stepwise:
-    with top:
+    with result_slot:
         _result()
 
 for i, step in enumerate(steps[:shown]):
