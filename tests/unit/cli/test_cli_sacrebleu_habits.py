@@ -16,18 +16,12 @@ from metrics.cli.main import main
 from tests.support.corpora import slice_corpus
 from tests.support.parity import rel_close
 from tests.support.paths import DATA
+from tests.support.terminal import Terminal
 
 DEEN = DATA / "wmt22-de-en"
 REFS = [str(DEEN / "ref.A.txt"), str(DEEN / "ref.B.txt")]
 SYSTEM = str(DEEN / "sys" / "LT22.txt")
 HEEN = DATA / "wmt23-he-en-short"
-
-
-class _Terminal(io.TextIOWrapper):
-    """Standard input as an interactive terminal: nothing piped in."""
-
-    def isatty(self) -> bool:
-        return True
 
 
 def _pipe(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
@@ -66,12 +60,15 @@ def test_without_i_the_system_is_read_from_standard_input(monkeypatch, capsys):
 
 
 def test_without_i_on_a_terminal_the_error_says_how_to_give_a_system(monkeypatch, capsys):
-    monkeypatch.setattr("sys.stdin", _Terminal(io.BytesIO(b"")))
+    monkeypatch.setattr("sys.stdin", Terminal())
     assert main(["score", *REFS, "-m", "bleu"]) == 2
     err = capsys.readouterr().err
     assert "no system output given" in err and "-i FILE" in err and "-i -" in err
     assert main(["score", "-i", SYSTEM]) == 2
     assert "give the reference files, as REFS" in capsys.readouterr().err
+    assert main(["analyze", "-i", SYSTEM]) == 2  # analyze has no --table to offer
+    err = capsys.readouterr().err
+    assert "give the reference files, as REFS" in err and "--table" not in err
 
 
 @pytest.mark.parametrize("width", [0, 1, 2, 6])
