@@ -42,14 +42,14 @@ def cases(shared: Path) -> list[Case]:
             "bleu wmt22 de-en 9 sys corpus+segments",
             de,
             de_refs,
-            lambda sentence=False: BLEU(effective_order=sentence),
+            lambda sentence=False: BLEU(),  # its segment scores are sentence_bleu's (segment_effective_order)
             lambda sentence=False: SacreBLEU(effective_order=sentence),
         ),
         _case(
             "bleu zh wmt22 en-zh 13 sys corpus+segments",
             zh,
             zh_refs,
-            lambda sentence=False: BLEU(tokenize="zh", effective_order=sentence),
+            lambda sentence=False: BLEU(tokenize="zh"),
             lambda sentence=False: SacreBLEU(tokenize="zh", effective_order=sentence),
         ),
         _case(

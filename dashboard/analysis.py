@@ -55,7 +55,8 @@ def metadata() -> Metadata | None:
 
 def _content(data: Dataset, evaluation: Evaluation) -> tuple[Hashable, ...]:
     systems = tuple((r.name, data.system_hash(r.name)) for r in evaluation.systems)
-    return (tuple(evaluation.signatures.items()), data.refs_hash, systems)
+    signatures = (tuple(evaluation.signatures.items()), tuple(evaluation.segment_signatures.items()))
+    return (signatures, data.refs_hash, systems)
 
 
 def _column_hash(values: Sequence[str]) -> str:

@@ -291,9 +291,9 @@ def segment_list(data: Dataset, evaluation: Evaluation, frame: pd.DataFrame, foc
     slices.save_form(mask, "; ".join(said) or "all segments", selected_by)  # the Analysis page scores saved slices
     view = sorted_view(frame[mask], focus)
     st.caption(f"{len(view)} of {len(frame)} segments. Choose a row to open it in the segment view.")
-    with st.expander("Signatures"):
+    with st.expander("Signatures of the segment scores"):
         for metric_id in focus.metric_ids:
-            st.code(f"{focus.labels[metric_id]}: {evaluation.signatures[metric_id]}", language=None)
+            st.code(f"{focus.labels[metric_id]}: {evaluation.segment_signatures[metric_id]}", language=None)
     table(view, focus)
     g1, g2 = st.columns([1, 3])
     g1.number_input("Or open segment number", 1, len(data), state.segment() + 1, key="ex_goto")

@@ -196,5 +196,8 @@ if data.human is not None:
         )
 
 st.subheader("Signatures")
+segment_signatures = evaluation.segment_signatures
 for metric_id, signature in evaluation.signatures.items():
     st.code(f"{labels[metric_id]}: {signature}", language=None)
+    if segment_signatures[metric_id] != signature:  # BLEU scores segments as sacrebleu.sentence_bleu: eff:yes
+        st.code(f"{labels[metric_id]} (segment scores): {segment_signatures[metric_id]}", language=None)

@@ -73,7 +73,7 @@ order = 1
 if orders:
     label = st.radio("n-gram order", orders, horizontal=True, key=f"seg_order:{metric_id}")
     order = orders.index(label) + 1 if label is not None else 1
-st.caption(f"Signature: {escape_markdown(evaluation.signatures[metric_id])}")
+st.caption(f"Signature of the segment scores: {escape_markdown(evaluation.segment_signatures[metric_id])}")
 
 
 def show(part: Part, key: str) -> None:

@@ -219,28 +219,37 @@ elif last is not None and last[0] != pair:
 keys.TEACH_LAST.set((pair, dict(options), lesson))
 previous = keys.TEACH_PREV.get(None)
 
-head = st.columns([1, 3])
-head[0].metric(lesson.name, lesson.score_text)
-if lesson.summary:
-    head[1].code(lesson.summary, language=None, wrap_lines=True)
 
-if options != defaults or previous is not None:
-    st.subheader("What changed")
-    choices = ["default settings"] + (["previous settings"] if previous is not None else [])
-    against = st.radio("Compare with", choices, horizontal=True, key="teach_compare")
-    compared = previous if against == "previous settings" else None
-    before_opts, before = (defaults, baseline) if compared is None else (compared[1], compared[2])
-    changes = teach.changed_options(options, before_opts)
-    if changes:
-        st.markdown("Settings: " + "; ".join(escape_markdown(c) for c in changes))
-    else:
-        st.markdown("Same settings as the defaults.")
-    st.dataframe(teach.compare(lesson, before), hide_index=True, key="teach_changes")
+def _result() -> None:
+    """The score, sacrebleu's (or the reference code's) summary line and what the last change of settings did."""
+    head = st.columns([1, 3])
+    head[0].metric(lesson.name, lesson.score_text)
+    if lesson.summary:
+        head[1].code(lesson.summary, language=None, wrap_lines=True)
+    if options != defaults or previous is not None:
+        st.subheader("What changed")
+        choices = ["default settings"] + (["previous settings"] if previous is not None else [])
+        against = st.radio("Compare with", choices, horizontal=True, key="teach_compare")
+        compared = previous if against == "previous settings" else None
+        before_opts, before = (defaults, baseline) if compared is None else (compared[1], compared[2])
+        changes = teach.changed_options(options, before_opts)
+        if changes:
+            st.markdown("Settings: " + "; ".join(escape_markdown(c) for c in changes))
+        else:
+            st.markdown("Same settings as the defaults.")
+        st.dataframe(teach.compare(lesson, before), hide_index=True, key="teach_changes")
 
+
+# The result leads the derivation, except step by step, where it is what the last step arrives at.
+result_slot = st.container()
 steps = lesson.steps
-shown = len(steps)
-if len(steps) > 1 and st.toggle("Reveal step by step", key="teach_stepwise"):
-    shown = st.slider("Steps shown", 1, len(steps), 1, key=f"teach_upto_{metric_id}_{len(steps)}")
+stepwise = len(steps) > 1 and st.toggle("Reveal step by step", key="teach_stepwise")
+shown = (
+    st.slider("Steps shown", 1, len(steps), 1, key=f"teach_upto_{metric_id}_{len(steps)}") if stepwise else len(steps)
+)
+if not stepwise:
+    with result_slot:
+        _result()
 
 for i, step in enumerate(steps[:shown]):
     st.subheader(step.title)
@@ -263,6 +272,11 @@ for i, step in enumerate(steps[:shown]):
             st.plotly_chart(step.figure, key=f"teach_figure_{i}", width="stretch")
         if step.html:
             st.html(step.html)
+
+if stepwise and shown == len(steps):
+    _result()
+elif stepwise:
+    st.caption(f"The score follows the last step ({len(steps)}).")
 
 if lesson.mistakes:
     with st.expander("Common mistakes", expanded=True):

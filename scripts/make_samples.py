@@ -81,6 +81,13 @@ def main(shared: Path) -> None:
         [],
     )
     _slice(shared, "wmt22/en-ja", ["ref.A.txt"] + [f"sys/{s}.txt" for s in ja_sys], data / "wmt22-en-ja", 700, 900, [])
+    he_sys = [
+        "GPT4-5shot", "GTCOM_Peter", "Lan-BridgeMT", "NLLB_Greedy", "NLLB_MBR_BLEU", "ONLINE-A", "ONLINE-B",
+        "ONLINE-G", "ONLINE-Y", "Samsung_Research_Philippines", "UvA-LTL", "ZengHuiMT",
+    ]  # fmt: skip
+    # Short social-media comments: outputs that equal a reference in fewer than 4 tokens ("Well done", "king.").
+    he_files = ["ref.A.txt", "ref.B.txt"] + [f"sys/{s}.txt" for s in he_sys]
+    _slice(shared, "wmt23/he-en", he_files, data / "wmt23-he-en-short", 1575, 1620, [])
     _slice(shared, "compare-mt/ted", ["ref.txt", "sys/sys1.txt", "sys/sys2.txt"], data / "ted", 0, 400, [])
     _slice(shared, "cnndm_see2017", cnn_files, data / "cnndm", 100, 300, [])
     _slice(

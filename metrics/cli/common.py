@@ -1,6 +1,7 @@
-"""What the ``scorelens`` subcommands share: the input options sacrebleu users know (``-r``, ``-i``, ``-m``, ``-l``,
-``-`` for standard input), reading and scoring the files — with metrics and language options chosen from the
-references when not given — and notes on stderr."""
+"""What the ``scorelens`` subcommands share: the input options sacrebleu users know (references as positional
+``REFS`` or ``-r``, ``-i``, ``-m``, ``-l``, ``-tok``, ``-`` for standard input and standard input when no ``-i`` is
+given), reading and scoring the files — with metrics and language options chosen from the references when not
+given — and notes on stderr."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from metrics.cli import external as cli_external
 from metrics.cli.progress import ProgressBar
@@ -53,18 +54,19 @@ def language_code(text: str) -> str:
 
 def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False) -> None:
     """The options every scoring subcommand takes, spelled as sacrebleu spells them; ``table``: a Parquet table
-    (``--table``) may stand for the files (:func:`check_files_or_table` checks that one of the two is given)."""
+    (``--table``) may stand for the files (:func:`resolve_inputs` checks that one of the two is given)."""
     parser.add_argument(
-        "-r", "--refs", nargs="+", required=not table, metavar="FILE", help="reference files (one stream each)"
+        "ref_files", nargs="*", metavar="REFS", help="reference files, as sacrebleu's positional REFS (or -r)"
     )
+    parser.add_argument("-r", "--refs", nargs="+", metavar="FILE", help="reference files (one stream each)")
     parser.add_argument(
         "-i",
         "--systems",
         "--input",
         nargs="+",
-        required=not table,
         metavar="FILE",
-        help=f"system output files; {STDIN} reads one from standard input",
+        help=f"system output files; {STDIN} reads one from standard input, as leaving -i out does when standard "
+        "input is a pipe or a file (as in sacrebleu)",
     )
     if table:
         parser.add_argument(
@@ -85,6 +87,13 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False)
         help="what the outputs are, for the default metrics when -m is not given (default: read from the data)",
     )
     parser.add_argument("--set", action="append", default=[], metavar="FAMILY.OPTION=VALUE", dest="options")
+    parser.add_argument(
+        "-tok",
+        "--tokenize",
+        metavar="TOK",
+        help="BLEU's tokenizer, as sacrebleu's -tok (the same as --set bleu.tokenize=TOK): 13a, none, intl, char, "
+        "zh, ja-mecab, ko-mecab",
+    )
     parser.add_argument(
         "-l",
         "--language",
@@ -134,12 +143,39 @@ def _read(refs: Sequence[str], systems: Sequence[str], source: str | None) -> tu
     return ref_files, system_files, source_files
 
 
-def check_files_or_table(args: argparse.Namespace) -> None:
-    """Either ``--table`` or both ``-r`` and ``-i`` (see :func:`add_input_arguments`)."""
-    if args.table is not None and (args.refs or args.systems):
-        raise ValueError("give either --table or -r/--refs and -i/--systems, not both")
-    if args.table is None and not (args.refs and args.systems):
-        raise ValueError("give -r/--refs and -i/--systems (or --table)")
+def resolve_inputs(args: argparse.Namespace, stdin: TextIO | None = None) -> argparse.Namespace:
+    """The parsed arguments as the scoring reads them, with sacrebleu's habits resolved (a new namespace; ``args``
+    is left as it is): references given as positional ``REFS`` or with ``-r`` (not both) become ``refs``; without
+    ``-i`` the one system is read from standard input (``stdin``, default ``sys.stdin``) unless it is a terminal,
+    where the error says how to give one; ``-tok`` becomes ``--set bleu.tokenize``. Either ``--table`` or the files
+    (the ``analyze`` command has no ``--table``)."""
+    if args.ref_files and args.refs:
+        raise ValueError(
+            f"references given twice: as REFS ({' '.join(args.ref_files)}) and with -r/--refs; give them one way"
+        )
+    refs, systems = args.refs or args.ref_files or None, args.systems
+    table = getattr(args, "table", None)
+    if table is not None and (refs or systems):
+        raise ValueError("give either --table or the reference (REFS or -r/--refs) and system (-i) files, not both")
+    if table is None and not refs:
+        raise ValueError(
+            "give the reference files, as REFS (scorelens score ref.txt -i sys.txt) or with -r/--refs"
+            + (", or --table" if hasattr(args, "table") else "")
+        )
+    if table is None and not systems:
+        if (stdin if stdin is not None else sys.stdin).isatty():
+            raise ValueError(
+                "no system output given, and standard input is a terminal: give -i FILE, or pipe the output in "
+                f"(cat sys.txt | scorelens score ref.txt, the same as -i {STDIN})"
+            )
+        systems = [STDIN]
+    options = list(args.options)
+    if args.tokenize is not None:
+        given = [o for o in options if o.partition("=")[0].strip() == "bleu.tokenize"]
+        if given:
+            raise ValueError(f"-tok/--tokenize and --set {given[0]} both set BLEU's tokenizer; give one")
+        options.append(f"bleu.tokenize={args.tokenize}")
+    return argparse.Namespace(**{**vars(args), "refs": refs, "systems": systems, "options": options})
 
 
 def build_metrics(

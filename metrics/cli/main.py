@@ -2,11 +2,13 @@
 
     scorelens score -r R1 [R2 ...] -i S1 [S2 ...] [-m bleu chrf | -m bleu,chrf] [--set bleu.tokenize=intl]
                     [-l auto|none|zh|ja|ko|en-zh] [--segments | --output-dir DIR [--segment-format csv|parquet]]
-                    [--format json|csv|table] [-b]
+                    [--format json|csv|table] [-b] [-w DECIMALS] [-tok 13a|intl|zh|…]
                     [--external NAME=FILE [--external-meta NAME:lower,one-based,provenance=TEXT]]
                     [--engine dask [--scheduler ADDRESS | --workers N] [--partition-size N]]
     scorelens score --table segments.parquet …
     cat hyp.txt | scorelens score -r ref.txt -i -          # "-" reads a system from standard input
+    scorelens score ref.txt -i hyp.txt -w 2 -tok intl     # sacrebleu's spelling: positional REFS, -w, -tok
+    cat hyp.txt | scorelens score ref.txt                  # no -i: the system is standard input, as in sacrebleu
     scorelens --version
 
 Inputs are ``.txt`` (one segment per line) or ``.jsonl`` (one object per line with a ``"text"`` string, which may
@@ -32,7 +34,7 @@ from pathlib import Path
 
 from metrics.cli import analyze_args, engines
 from metrics.cli import stats as cli_stats
-from metrics.cli.common import add_input_arguments, check_files_or_table, note, print_notes, score_files
+from metrics.cli.common import add_input_arguments, note, print_notes, resolve_inputs, score_files
 from metrics.cli.listing import list_metrics
 from metrics.cli.text import format_scores, format_table
 from metrics.distributed.cluster import ClusterError
@@ -41,6 +43,19 @@ from metrics.io.inputs import InputError
 from metrics.io.outputs import check_writable
 from metrics.reports.results import build_results, to_csv, to_json
 from metrics.reports.segment_files import SegmentFormat, write_segment_scores
+
+DEFAULT_WIDTH = 4
+
+
+def _width(text: str) -> int:
+    """``-w``: a number of decimals, 0 to 17 (a float64 has no more)."""
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of decimals") from None
+    if not 0 <= width <= 17:
+        raise argparse.ArgumentTypeError(f"{width} decimals: give 0 to 17")
+    return width
 
 
 def _version() -> str:
@@ -79,6 +94,15 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "-b", "--score-only", action="store_true", help="print only the scores: one line per system, tab-separated"
     )
+    score.add_argument(
+        "-w",
+        "--width",
+        type=_width,
+        default=DEFAULT_WIDTH,
+        metavar="N",
+        help=f"decimals of the scores in the table and -b output, as sacrebleu's -w (default {DEFAULT_WIDTH}; JSON "
+        "and CSV keep every digit)",
+    )
     engines.add_arguments(score)
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
@@ -97,7 +121,7 @@ def _check_score_only(args: argparse.Namespace) -> None:
 
 def run_score(args: argparse.Namespace) -> str:
     _check_score_only(args)
-    check_files_or_table(args)
+    args = resolve_inputs(args)
     engines.check(args)
     if args.output_dir is not None:
         check_writable(Path(args.output_dir))  # before the scoring, not after minutes of it
@@ -113,18 +137,18 @@ def run_score(args: argparse.Namespace) -> str:
     results = build_results(evaluation, statistics, segments=args.segments, notes=input_notes)
     print_notes(results.notes)
     if args.score_only:
-        return format_scores(results)
+        return format_scores(results, args.width)
     if args.format == "json":
         return to_json(results)
     if args.format == "csv":
         return to_csv(results)
-    return format_table(results)
+    return format_table(results, args.width)
 
 
 def run_analyze(args: argparse.Namespace) -> str:
     from metrics.cli import analyze  # the analysis modules import every metric they can name: only when asked
 
-    return analyze.run(args)
+    return analyze.run(resolve_inputs(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,14 +5,15 @@ from __future__ import annotations
 from metrics.reports.results import Results
 
 
-def _scores(results: Results) -> list[str]:
+def _scores(results: Results, decimals: int) -> list[str]:
     labels = results.labels()
     ids = [m.id for m in results.metrics]
     width = max([len("system"), *(len(s.name) for s in results.systems)])
-    cols = [max(9, len(labels[m])) for m in ids]
+    texts = {s.name: [f"{s.scores[m]:.{decimals}f}" for m in ids] for s in results.systems}
+    cols = [max(9, len(labels[m]), *(len(t[k]) for t in texts.values())) for k, m in enumerate(ids)]
     lines = ["  ".join(["system".ljust(width), *(labels[m].rjust(c) for m, c in zip(ids, cols, strict=True))])]
     for system in results.systems:
-        cells = [f"{system.scores[m]:.4f}".rjust(c) for m, c in zip(ids, cols, strict=True)]
+        cells = [text.rjust(c) for text, c in zip(texts[system.name], cols, strict=True)]
         lines.append("  ".join([system.name.ljust(width), *cells]))
     return [*lines, "", *(f"{m.id}: {m.signature}" for m in results.metrics)]
 
@@ -71,12 +72,14 @@ def _statistics(results: Results) -> list[str]:
     return lines
 
 
-def format_scores(results: Results) -> str:
-    """``-b/--score-only``: one line per system, its scores in metric order, tab-separated (as sacrebleu -b)."""
+def format_scores(results: Results, decimals: int = 4) -> str:
+    """``-b/--score-only``: one line per system, its scores in metric order with ``decimals`` decimals (``-w``),
+    tab-separated (as sacrebleu -b)."""
     ids = [m.id for m in results.metrics]
-    return "".join("\t".join(f"{system.scores[m]:.4f}" for m in ids) + "\n" for system in results.systems)
+    return "".join("\t".join(f"{system.scores[m]:.{decimals}f}" for m in ids) + "\n" for system in results.systems)
 
 
-def format_table(results: Results) -> str:
-    """Scores (systems × metrics), signatures, then whatever statistics were computed."""
-    return "\n".join([*_scores(results), *_statistics(results)]) + "\n"
+def format_table(results: Results, decimals: int = 4) -> str:
+    """Scores (systems × metrics) with ``decimals`` decimals (``-w``), signatures, then whatever statistics were
+    computed."""
+    return "\n".join([*_scores(results, decimals), *_statistics(results)]) + "\n"

@@ -260,7 +260,12 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
 
     @abstractmethod
     def signature(self) -> str:
-        """A reproducibility signature in sacrebleu's style (``key:value|…|version:…``)."""
+        """A reproducibility signature in sacrebleu's style (``key:value|…|version:…``) of the corpus score."""
+
+    def segment_signature(self) -> str:
+        """The signature of the segment scores (:meth:`segment_scores`): the corpus score's unless a family scores
+        segments under other settings (BLEU: effective order, as ``sacrebleu.sentence_bleu``)."""
+        return self.signature()
 
     @abstractmethod
     def _explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:

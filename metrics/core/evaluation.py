@@ -47,6 +47,17 @@ def signature_with(metric: Metric, nrefs: str) -> str:
     return f"nrefs:{nrefs}|{metric.signature()}" if metric.traits.reads_references else metric.signature()
 
 
+def segment_signature_of(metric: Metric, full: str) -> str:
+    """The full signature of ``metric``'s segment scores, from ``full``, the full signature of its corpus score
+    (:func:`signature_with`: the metric's own signature after the fields that lead it)."""
+    corpus, segment = metric.signature(), metric.segment_signature()
+    if segment == corpus:
+        return full
+    if not full.endswith(corpus):
+        raise ValueError(f"{metric.id}: {full!r} is not a full signature of {corpus!r}")
+    return full.removesuffix(corpus) + segment
+
+
 @dataclass(frozen=True)
 class SystemResult:
     name: str
@@ -60,6 +71,12 @@ class Evaluation:
     metrics: Mapping[str, Metric]
     signatures: Mapping[str, str]
     systems: tuple[SystemResult, ...]
+
+    @property
+    def segment_signatures(self) -> dict[str, str]:
+        """Each metric's full signature of its segment scores (:meth:`Metric.segment_signature`): the corpus
+        signature's except where a family scores segments otherwise (BLEU's ``eff:yes``)."""
+        return {m: segment_signature_of(metric, self.signatures[m]) for m, metric in self.metrics.items()}
 
     def system(self, name: str) -> SystemResult:
         for result in self.systems:

@@ -43,12 +43,14 @@ Cell = str | int | float | bool | None
 @dataclass(frozen=True)
 class MetricInfo:
     """One metric as the results name it: ``id`` (the CLI id, the key everywhere), display ``name``, the full
-    ``signature`` (references and resampling included) and the direction of better."""
+    ``signature`` of the corpus score (references and resampling included), the direction of better, and the full
+    ``segment_signature`` of the segment scores (BLEU's differs: ``eff:yes``, as ``sacrebleu.sentence_bleu``)."""
 
     id: str
     name: str
     signature: str
     higher_is_better: bool
+    segment_signature: str
 
 
 @dataclass(frozen=True)
@@ -288,8 +290,15 @@ def build_results(
         intervals, pairs, groups = statistics.intervals, statistics.pairs, statistics.groups
         correlations, rouge = statistics.correlations, statistics.rouge_bootstrap
         extra = statistics.settings.signature_fields(any(intervals.values()))
+    segment_signatures = evaluation.segment_signatures
     metrics = tuple(
-        MetricInfo(m, metric.name, _with_fields(evaluation.signatures[m], extra), bool(metric.higher_is_better))
+        MetricInfo(
+            m,
+            metric.name,
+            _with_fields(evaluation.signatures[m], extra),
+            bool(metric.higher_is_better),
+            segment_signatures[m],
+        )
         for m, metric in evaluation.metrics.items()
     )
     systems = tuple(
@@ -411,7 +420,12 @@ def header(results: Results) -> dict[str, Any]:
         "dataset": results.title,
         "signatures": results.signatures,
         "metrics": {
-            m.id: {"name": m.name, "signature": m.signature, "higher_is_better": m.higher_is_better}
+            m.id: {
+                "name": m.name,
+                "signature": m.signature,
+                "segment_signature": m.segment_signature,
+                "higher_is_better": m.higher_is_better,
+            }
             for m in results.metrics
         },
     }
@@ -543,7 +557,7 @@ def _segment_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
         for s in results.systems:
             if s.segments is not None:
                 rows = enumerate(s.segments[m.id])
-                yield from ((m.id, s.name, i, i + 1, value, m.signature) for i, value in rows)
+                yield from ((m.id, s.name, i, i + 1, value, m.segment_signature) for i, value in rows)
 
 
 def _comparison_rows(results: Results) -> Iterator[tuple[Cell, ...]]:

@@ -5,8 +5,9 @@
 (its 1-based line number in the input files), as in the results schema's ``segments`` table, then one column per
 metric id holding that segment's score. A score that is not a
 finite number is an empty cell in CSV and null in Parquet, as in the results schema. Parquet files carry every
-metric's signature in their schema metadata (key ``scorelens.signatures``, a JSON object); for CSV the signatures
-are in the corpus-level results. Rows are written in chunks, so a file never exists twice in memory as text; each file
+metric's signature of its segment scores in their schema metadata (key ``scorelens.signatures``, a JSON object;
+BLEU's says ``eff:yes``, as ``sacrebleu.sentence_bleu``); for CSV they are the corpus-level results'
+``segment_signature``. Rows are written in chunks, so a file never exists twice in memory as text; each file
 is written under a temporary name and renamed when whole (:mod:`metrics.io.outputs`), so a stopped run never leaves
 a truncated file under its final name.
 """
@@ -88,5 +89,5 @@ def write_segment_scores(
             if fmt is SegmentFormat.CSV:
                 _write_csv(part, result, metric_ids)
             else:
-                _write_parquet(part, result, metric_ids, dict(evaluation.signatures))
+                _write_parquet(part, result, metric_ids, evaluation.segment_signatures)
     return tuple(paths)

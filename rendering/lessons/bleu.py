@@ -1,8 +1,8 @@
 """The BLEU lesson (Papineni et al., 2002): clipped n-gram counts, modified precisions, their geometric mean in log
 space, the brevity penalty and the score — every number read from :class:`metrics.families.bleu.metric.BLEUExplanation`.
 
-The explanation is sentence BLEU as sacrebleu's ``BLEU(same options).sentence_score`` computes it (effective order
-as the option says), so the lesson's score is the one the Sentences page shows for the same pair.
+The explanation is sentence BLEU as the segment scores give it — ``sacrebleu.sentence_bleu`` by default (effective
+order as ``segment_effective_order`` says) — so the lesson's score is the one the Segment view shows for the same pair.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequ
         n = order.order
         p = order.precision / 100
         note = ""
-        if order.total == 0 and config.effective_order:
+        if order.total == 0 and config.segment_effective_order:
             note = (
                 f" The hypothesis has fewer than {n} tokens, so there is no {n}-gram: with *effective order* on, "
                 f"sentence BLEU uses the orders 1..{eff} and leaves this one out of the mean."
@@ -156,8 +156,8 @@ def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequ
         elif order.total == 0:
             note = (
                 f" The hypothesis has fewer than {n} tokens, so there is no {n}-gram: without effective order "
-                f"(sacrebleu's BLEU default) p{n} counts as 0 and makes the whole score 0. Turning effective order "
-                "on (as sacrebleu.sentence_bleu does) leaves the order out instead."
+                f"(segment_effective_order off, as sacrebleu's BLEU().sentence_score) p{n} counts as 0 and makes the "
+                "whole score 0. Effective order on (the default, as sacrebleu.sentence_bleu) leaves the order out."
             )
         elif order.correct == 0 and config.smooth != "none":
             note = f" No {n}-gram matches: **{escape_markdown(config.smooth)}** smoothing replaces the zero."
@@ -223,17 +223,23 @@ def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequ
     bp = explanation.brevity_penalty
     rule = "closest to c (ties → the shorter)" if config.ref_length == "closest" else "the shortest reference"
     lengths = ", ".join(str(n) for n in explanation.ref_lengths)
+    # The conclusion names the branch of the formula above it: c = r is its c ≤ r branch, where e^0 = 1.
     if c == 0:
         bp_line = r"BP = 0 \quad(\text{empty hypothesis})"
-    elif c >= r:
-        bp_line = rf"c = {c} \ge r = {r} \;\Rightarrow\; BP = 1"
+    elif c > r:
+        bp_line = rf"c = {c} > r = {r} \;\Rightarrow\; BP = 1"
     else:
-        bp_line = rf"c = {c} < r = {r} \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = e^{{{tex(explanation.brevity_exponent)}}} = {tex(bp)}"
+        relation = "=" if c == r else "<"
+        bp_line = (
+            rf"c = {c} {relation} r = {r},\ c \le r \;\Rightarrow\; BP = e^{{1 - {r}/{c}}} = "
+            rf"e^{{{tex(explanation.brevity_exponent)}}} = {tex(bp)}"
+        )
+    equal = " c = r falls in the c ≤ r branch: e^(1 − r/c) = e^0 = 1, no penalty." if 0 < c == r else ""
     steps.append(
         Step(
             f"{n_max + 3}. Brevity penalty",
             f"c = {c} hypothesis tokens; reference lengths {escape_markdown(lengths)}; r = {r} is {rule} "
-            f"(reference {explanation.ref_len_index + 1}).",
+            f"(reference {explanation.ref_len_index + 1}).{equal}",
             formulas=(r"BP = \begin{cases} 1 & c > r \\ e^{\,1 - r/c} & c \le r \end{cases}", bp_line),
         )
     )
@@ -257,11 +263,12 @@ def bleu_lesson(explanation: BLEUExplanation, metric: BLEU, hyp: str, refs: Sequ
         f"BLEU = {explanation.score:.2f} {precisions} (BP = {bp:.3f} "
         f"ratio = {explanation.length_ratio:.3f} hyp_len = {c} ref_len = {r})"
     )
-    eff_state = "on, as sacrebleu.sentence_bleu" if config.effective_order else "off, as sacrebleu's BLEU class"
-    notes = (
-        f"Sentence BLEU as sacrebleu's BLEU(…).sentence_score computes it (effective order {eff_state}). Signature: "
-        + metric.signature(),
+    how = (
+        "sacrebleu.sentence_bleu computes it (effective order on)"
+        if config.segment_effective_order
+        else "sacrebleu's BLEU().sentence_score computes it (effective order off)"
     )
+    notes = (f"Sentence BLEU as {how}. Signature of the segment scores: {metric.segment_signature()}",)
     return Lesson(
         metric.name,
         explanation.score,

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 import pytest
-from sacrebleu.metrics import BLEU
+from sacrebleu import sentence_bleu
 
 from rendering.comparison import difference_spans
 from tests.support.ui import (
@@ -48,7 +48,7 @@ def test_every_system_and_metric_has_a_column_with_sentence_scores(explorer):
     assert list(frame["beta output"]) == list(small_dataset().systems["beta"])
     data = small_dataset()
     expected = [
-        BLEU().sentence_score(h, [r]).score  # the app's BLEU has sacrebleu's defaults, effective order off
+        sentence_bleu(h, [r]).score  # the app's segment BLEU is sacrebleu.sentence_bleu's (effective order on)
         for h, r in zip(data.systems["beta"], data.refs[0], strict=True)
     ]
     np.testing.assert_allclose(frame["beta · BLEU"], expected, rtol=1e-9)
@@ -189,3 +189,16 @@ def test_choices_are_forgotten_when_other_references_are_loaded(explorer):
     explorer.switch_page("pages/explorer.py").run()
     assert not explorer.exception, explorer.exception
     assert explorer.text_input(key="ex_text").value == "" and not explorer.toggle(key="ex_desc").value
+
+
+def test_sorting_by_sentence_bleu_puts_a_perfect_two_word_output_first(explorer):
+    """alpha's "hello world" equals its reference: sentence BLEU 100 (effective order, as sacrebleu.sentence_bleu),
+    not 0 (it has no 3- or 4-gram), tied first with alpha's other exact output; the signatures shown are those of
+    the segment scores."""
+    explorer.selectbox(key="ex_sort").set_value("alpha · BLEU").run()
+    explorer.toggle(key="ex_desc").set_value(True).run()
+    frame = table(explorer)
+    assert sorted(frame.index[:2]) == [1, 3] and frame.loc[3, "alpha output"] == "hello world"
+    assert frame.loc[3, "alpha · BLEU"] == pytest.approx(100.0, rel=1e-9)
+    (expander,) = [e for e in explorer.expander if e.label == "Signatures of the segment scores"]
+    assert any("|eff:yes|" in c.value for c in expander.code)

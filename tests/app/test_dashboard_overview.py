@@ -96,6 +96,7 @@ def test_downloads_carry_signatures(overview):
     assert set(downloads) == {"Download CSV", "Download JSON", "Download LaTeX"}
     signatures = [c.value for c in overview.code]
     assert any(s.startswith("BLEU: nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp") for s in signatures)
+    assert "BLEU (segment scores): nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0" in signatures
     assert any(s.startswith("chrF2: nrefs:1|case:mixed") for s in signatures)
     assert len(plotly_specs(overview)) == 2  # scores with whiskers, rankings
 

@@ -113,3 +113,11 @@ def test_wide_evidence_takes_a_full_row_and_one_column_keeps_everything_in_the_c
     assert sum("word alignment" in b.proto.body for c in at.columns for b in c.get("html")) == 3
     assert _blocks_inside_columns(at, "dataframe") == 3  # each card's table of matches
     assert not [m for m in at.markdown if "continued" in shown(m.value)]
+
+
+def test_a_perfect_short_output_scores_100_under_the_segment_signature():
+    at = app("pages/segment.py", small_dataset(), ["bleu"], segment=2).run()
+    assert not at.exception, at.exception
+    assert at.dataframe[0].value.loc["alpha", "BLEU"] == pytest.approx(100.0, rel=1e-9)  # "hello world" = its ref
+    captions = [shown(c.value) for c in at.caption]
+    assert any(c.startswith("Signature of the segment scores: nrefs:1|case:mixed|eff:yes|") for c in captions)

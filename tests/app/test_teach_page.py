@@ -90,7 +90,7 @@ def test_opens_on_the_bleu_classic_with_papineni_numbers():
     shown = latex(at)
     assert r"p_1 = \frac{5}{7} = 0.7143" in shown
     assert r"p_2 = \frac{4}{6} = \frac{2}{3} = 0.6667" in shown
-    assert r"c = 7 \ge r = 7 \;\Rightarrow\; BP = 1" in shown
+    assert r"c = 7 = r = 7,\ c \le r \;\Rightarrow\; BP = e^{1 - 7/7} = e^{0} = 1" in shown
     assert r"\mathrm{BLEU} = 1 \cdot 46.7138 = 46.71" in shown  # sacrebleu takes the mean in percent
     unigrams = next(f for f in frames(at) if "clipped" in f and f["n-gram"].tolist() == ["the", "cat", "on", "mat"])
     assert unigrams["in hyp"].tolist() == [3, 2, 1, 1] and unigrams["clipped"].tolist() == [2, 1, 1, 1]
@@ -189,7 +189,7 @@ def test_what_if_bleu_shows_what_changed():
     before = score(at)
     at.selectbox(key="teach_bleu_ref_length").set_value("shortest").run()
     assert not at.exception
-    assert r"c = 5 \ge r = 2 \;\Rightarrow\; BP = 1" in latex(at)
+    assert r"c = 5 > r = 2 \;\Rightarrow\; BP = 1" in latex(at)
     assert "What changed" in [h.value for h in at.subheader]
     diff = changes(at).set_index("quantity")
     assert diff.loc["reference length r", "before"] == 7 and diff.loc["reference length r", "now"] == 2
@@ -303,7 +303,7 @@ def test_switching_metric_loads_its_classic_but_keeps_typed_text():
 
 
 def test_a_segment_of_the_loaded_dataset_can_be_taught():
-    from sacrebleu.metrics import BLEU
+    from sacrebleu import sentence_bleu
 
     from dashboard.samples import load_sample
 
@@ -318,16 +318,28 @@ def test_a_segment_of_the_loaded_dataset_can_be_taught():
     assert at.text_area(key="teach_hyp").value == hyp
     assert [at.text_area(key=f"teach_ref_{k}").value for k in range(len(refs))] == refs
     assert at.selectbox(key="teach_classic").value == "(your own text)"
-    assert score(at) == f"{BLEU().sentence_score(hyp, refs).score:.2f}"
+    assert score(at) == f"{sentence_bleu(hyp, refs).score:.2f}"
 
 
 def test_reveal_step_by_step():
+    """Step by step, the score and sacrebleu's summary are what the last step arrives at: after it, not above step 1."""
     at = page()
     total = len(at.subheader)
+    assert len(at.metric) == 1 and "BLEU = 46.71" in code(at)  # all steps at once: the result leads
     at.toggle(key="teach_stepwise").set_value(True).run()
-    assert len(at.subheader) == 1
-    at.slider(key=next(s.key for s in at.slider if s.key.startswith("teach_upto"))).set_value(3).run()
+    assert len(at.subheader) == 1 and not at.metric and "BLEU = 46.71" not in code(at)
+    slider = at.slider(key=next(s.key for s in at.slider if s.key.startswith("teach_upto")))
+    slider.set_value(3).run()
     assert [h.value for h in at.subheader][-1].startswith("3.") and len(at.subheader) < total
+    assert not at.metric and any("follows the last step" in c.value for c in at.caption)
+    slider.set_value(slider.max).run()
+    assert score(at) == "46.71" and "BLEU = 46.71" in code(at)
+    # in page order: the last step's formulas, then the score, then its summary line
+    order = [(e.type, getattr(e, "value", "")) for e in at.main if e.type in ("latex", "metric", "code")]
+    last_formula = max(i for i, (kind, _) in enumerate(order) if kind == "latex")
+    result = next(i for i, (kind, _) in enumerate(order) if kind == "metric")
+    summary = next(i for i, (kind, value) in enumerate(order) if kind == "code" and value.startswith("BLEU = 46.71"))
+    assert last_formula < result < summary
 
 
 def test_metrics_without_a_lesson_are_not_offered_and_say_why():

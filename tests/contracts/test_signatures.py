@@ -1,5 +1,5 @@
-"""A signature says what was computed: two option sets whose corpus or segment scores differ on real data never
-share a signature, segment scores are the single-sentence path's numbers under the same options, and a work bound
+"""A signature says what was computed: two option sets whose corpus scores differ on real data never share a
+signature, nor two whose segment scores differ a segment signature, segment scores are the single-sentence path's numbers under the same options, and a work bound
 (which changes scores only on inputs beyond it) marks the signature whenever it is not the default."""
 
 from __future__ import annotations
@@ -47,14 +47,16 @@ def _other_value(option: Option) -> Any:
     return up if info.high is None or up <= info.high else default - step
 
 
-def _numbers(metric_id: str, options: dict[str, Any], corpus) -> tuple[np.ndarray, str]:
+def _numbers(metric_id: str, options: dict[str, Any], corpus) -> tuple[np.ndarray, np.ndarray, str, str]:
+    """Corpus scores, segment scores, and the signature of each."""
     systems, refs = corpus
     metric = create(metric_id, options)
-    found = []
+    corpus_scores, segment_scores = [], []
     for hyps in systems:
         stats = metric.stats(hyps, refs)
-        found += [metric.corpus_score(stats), *metric.segment_scores(stats)]
-    return np.array(found), metric.signature()
+        corpus_scores.append(metric.corpus_score(stats))
+        segment_scores += list(metric.segment_scores(stats))
+    return np.array(corpus_scores), np.array(segment_scores), metric.signature(), metric.segment_signature()
 
 
 def _cases() -> list[tuple[str, dict[str, Any], str]]:
@@ -73,12 +75,13 @@ def test_options_that_change_a_number_change_the_signature(metric_id, base, name
     option = next(o for o in config_options(SPECS[metric_id].cls.Config) if o.name == name)
     try:
         changed = {**base, name: _other_value(option)}
-        theirs, their_signature = _numbers(metric_id, changed, corpus)
+        theirs = _numbers(metric_id, changed, corpus)
     except ValueError as err:
         pytest.skip(f"{metric_id}: {name} has no other valid value here ({err})")
-    ours, signature = _numbers(metric_id, base, corpus)
-    if not np.array_equal(ours, theirs, equal_nan=True):
-        assert signature != their_signature, f"{metric_id}: {name} changes scores but not the signature"
+    ours = _numbers(metric_id, base, corpus)
+    for k, what in enumerate(("corpus", "segment")):
+        if not np.array_equal(ours[k], theirs[k], equal_nan=True):
+            assert ours[2 + k] != theirs[2 + k], f"{metric_id}: {name} changes {what} scores but not their signature"
 
 
 @pytest.mark.parametrize("metric_id", AVAILABLE)

@@ -36,6 +36,7 @@ SLICES = {
     "wmt22-de-en": (["ref.A.txt", "ref.B.txt"], "src.txt"),
     "wmt22-en-zh": (["ref.A.txt", "ref.B.txt"], None),
     "wmt22-en-ja": (["ref.A.txt"], None),
+    "wmt23-he-en-short": (["ref.A.txt", "ref.B.txt"], None),
     "ted": (["ref.txt"], None),
     "cnndm": (["reference.sents.jsonl"], None),
     "coco": (["ref.0.txt", "ref.1.txt", "ref.2.txt", "ref.3.txt"], None),

@@ -5,14 +5,15 @@ Equivalent sacrebleu call: ``BLEU(tokenize=…, lowercase=…, smooth_method=…
 max_ngram_order=…, effective_order=…).corpus_score(hyps, refs)``; on the command line
 ``sacrebleu REFS -i HYP -m bleu -tok 13a -s exp``.
 
-Segment scores are that same object's ``sentence_score(hyp, refs)``: one option set, and so one signature, describes
-both the corpus and the segment scores. ``effective_order`` therefore decides the segment scores too. Off (``eff:no``,
-the ``BLEU`` class default and the WMT signature) a hypothesis shorter than N tokens has no N-gram, its precision
-counts as 0 and its sentence BLEU is 0, as sacrebleu's ``sentence_score`` gives it (sacrebleu warns; here the
-explanation notes it). On (``eff:yes``) such orders leave the mean, as ``sacrebleu.sentence_bleu`` (whose
-``use_effective_order`` defaults to true) scores sentences. The corpus score is the same either way unless no
-hypothesis of the corpus reaches N tokens, so ``effective_order=true`` is the setting for reading sentence scores,
-and its signature says so.
+Segment scores are ``sacrebleu.sentence_bleu(hyp, refs, …)`` with the same tokenizer, case and smoothing: its
+``use_effective_order`` defaults to true, and so does ``segment_effective_order`` here, so an output shorter than N
+tokens leaves the orders it has no n-gram of out of the mean (a perfect one-word output scores 100). The corpus score
+keeps sacrebleu's ``BLEU`` class default, ``effective_order=False``. Each has its own signature: :meth:`BLEU.signature`
+describes the corpus score (``eff:no``, the WMT signature), :meth:`BLEU.segment_signature` the segment scores
+(``eff:yes``, as sacrebleu signs ``sentence_bleu``). ``segment_effective_order=false`` gives the segment scores of
+``BLEU().sentence_score`` instead, where such an output has a zero N-gram precision and scores 0 (sacrebleu warns;
+here the explanation notes it). Both settings score segments from the same statistics rows, so corpus pooling is
+the same either way.
 
 Per segment the sufficient statistics are ``[sys_len, ref_len, correct_1..N, total_1..N]``: clipped n-gram
 matches against the per-n-gram maximum count over the references, the hypothesis n-gram totals, and the length of
@@ -32,7 +33,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 
-from metrics.core.base import Metric
+from metrics.core.base import Metric, SegmentStats
 from metrics.core.cache import BoundedCache
 from metrics.core.config import Requirement, check_options, option
 from metrics.core.explanation import Explanation
@@ -96,10 +97,17 @@ class BLEUConfig:
     max_ngram_order: int = max_order_option()
     effective_order: bool = option(
         False,
-        label="Effective order",
-        help="Leave out of the mean the orders the hypothesis has no n-gram of (sacrebleu effective_order), for the "
-        "corpus and the segment scores alike. Off (sacrebleu's BLEU default) a segment shorter than N tokens scores "
-        "0; on, it scores as sacrebleu.sentence_bleu. The corpus score only changes if no hypothesis has N tokens.",
+        label="Effective order (corpus)",
+        help="The corpus score leaves out of the mean the orders no hypothesis has an n-gram of (sacrebleu "
+        "effective_order; off is its BLEU default and the WMT signature). It only changes the corpus score when no "
+        "hypothesis has N tokens.",
+    )
+    segment_effective_order: bool = option(
+        True,
+        label="Effective order (segment scores)",
+        help="Segment scores leave out of the mean the orders a hypothesis has no n-gram of, as "
+        "sacrebleu.sentence_bleu does (its default). Off, an output shorter than N tokens scores 0, even when it "
+        "equals the reference, as sacrebleu's BLEU().sentence_score. The segment signature says which (eff:).",
     )
     ref_length: Literal["closest", "shortest"] = option(
         "closest",
@@ -142,7 +150,8 @@ class OrderEvidence:
 
 @dataclass(frozen=True, kw_only=True)
 class BLEUExplanation(Explanation):
-    """Sentence BLEU of one segment, as sacrebleu's ``BLEU(same options).sentence_score`` scores it.
+    """Sentence BLEU of one segment, as the segment scores give it (``sacrebleu.sentence_bleu`` by default; effective
+    order as ``segment_effective_order`` says).
 
     ``best_ref`` is None: clipping pools every reference (each n-gram's maximum count over them); ``ref_len_index``
     is the reference whose length is ``ref_len``. The geometric mean is taken in log space over the first
@@ -230,13 +239,21 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         )
 
     def signature(self) -> str:
+        """The corpus score's signature, as sacrebleu's ``BLEU(same options)`` signs its ``corpus_score``."""
+        return self._signature(self.config.effective_order)
+
+    def segment_signature(self) -> str:
+        """The segment scores' signature, as sacrebleu signs ``sentence_bleu`` (``eff:yes`` by default)."""
+        return self._signature(self.config.segment_effective_order)
+
+    def _signature(self, effective: bool) -> str:
         c = self.config
         smooth: str = c.smooth
         if c.smooth in ("floor", "add-k"):
             smooth += f"[{c.smooth_amount:.2f}]"
         parts = [
             f"case:{'lc' if c.lowercase else 'mixed'}",
-            f"eff:{'yes' if c.effective_order else 'no'}",
+            f"eff:{'yes' if effective else 'no'}",
             f"tok:{tokenizer_signature(c.tokenize)}",
             f"smooth:{smooth}",
         ]
@@ -310,9 +327,10 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         ids = [[vocab.setdefault(t, len(vocab)) for t in self.tokenize(r)] for r in refs]
         return _RefIds(vocab, ids, tuple(len(i) for i in ids))
 
-    def _combine(self, pooled: np.ndarray) -> _Combined:
+    def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
         """Brevity penalty, smoothed precisions (0-100), their log-space geometric mean and the score, vectorized
-        over rows of ``pooled``.
+        over rows of ``pooled``; ``effective``: with effective order (segment scores by default) or without (the
+        corpus score by default).
 
         Mirrors sacrebleu's ``compute_bleu``: precisions stop at the first order without hypothesis n-grams, the
         "exp" smoothing doubles its divisor at every zero-match order, add-k smooths orders ≥ 2, a zero precision
@@ -340,7 +358,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
                     correct[:, i] += k
                     total[:, i] += k
                 alive &= total[:, i] > 0
-                if self.config.effective_order:
+                if effective:
                     eff = np.where(alive, i + 1, eff)
                 zero = correct[:, i] == 0
                 if smooth == "exp":
@@ -364,18 +382,23 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         return _Combined(exponent, bp, precisions, halvings, eff, logs, mean_log, geometric, bp * geometric)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
-        scores = self._combine(pooled).scores
+        scores = self._combine(pooled, self.config.effective_order).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
+
+    def segment_scores(self, stats: SegmentStats) -> np.ndarray:
+        """Sentence BLEU of every row: effective order as ``segment_effective_order`` says (sacrebleu.sentence_bleu's
+        default: on). Every reader of segment scores — and :meth:`sentence_score` — gets them here."""
+        return np.asarray(self._combine(stats.rows, self.config.segment_effective_order).scores, dtype=np.float64)
 
     def _notes(self, row: np.ndarray) -> tuple[str, ...]:
         """Why a short hypothesis scores 0 without effective order (what sacrebleu's sentence_score warns of)."""
         n = self.config.max_ngram_order
-        if self.config.effective_order or not 0 < row[0] < n:
+        if self.config.segment_effective_order or not 0 < row[0] < n:
             return ()
         return (
-            f"the hypothesis has {int(row[0])} token(s), fewer than {n}: without effective order (eff:no, sacrebleu's "
-            f"BLEU default) its missing {n}-gram order counts as precision 0 and its sentence BLEU is 0; "
-            "effective_order=true scores it as sacrebleu.sentence_bleu does",
+            f"the hypothesis has {int(row[0])} token(s), fewer than {n}: without effective order (eff:no, "
+            f"segment_effective_order=false) its missing {n}-gram order counts as precision 0 and its sentence BLEU "
+            "is 0; segment_effective_order=true (the default) scores it as sacrebleu.sentence_bleu does",
         )
 
     def _explain(self, hyp: str, refs: Sequence[str]) -> BLEUExplanation:
@@ -384,7 +407,7 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         row, hyp_counts, ref_index = self._counts(hyp_tokens, ref_info)
         n = self.config.max_ngram_order
         per_ref = [ngram_counts(toks, 1, n) for toks in ref_info.tokens]
-        combined = self._combine(row)
+        combined = self._combine(row, self.config.segment_effective_order)
         orders = []
         for order in range(1, n + 1):
             ref_at = [ngram_positions(toks, order) for toks in ref_info.tokens]

@@ -353,6 +353,7 @@ class GoogleBLEUConfig:
     lowercase: ClassVar[bool] = False
     ref_length: ClassVar[str] = "shortest"
     effective_order: ClassVar[bool] = False
+    segment_effective_order: ClassVar[bool] = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -379,11 +380,13 @@ class GoogleBLEU(BLEU):
     def name(self) -> str:
         return "BLEU (Google)"
 
-    def signature(self) -> str:
+    def _signature(self, effective: bool) -> str:
+        del effective  # compute_bleu has no effective order: one signature for the corpus and the segment scores
         c = self.config
         return f"tok:none|reflen:shortest|ngram:{c.max_ngram_order}|smooth:{'add-one' if c.smooth else 'none'}|impl:tensorflow-nmt"
 
-    def _combine(self, pooled: np.ndarray) -> _Combined:
+    def _combine(self, pooled: np.ndarray, effective: bool) -> _Combined:
+        del effective  # every order is in compute_bleu's mean
         n = self.config.max_ngram_order
         rows = np.atleast_2d(pooled)
         matches, possible = rows[:, 2 : 2 + n], rows[:, 2 + n : 2 + 2 * n]

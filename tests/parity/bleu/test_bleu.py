@@ -25,13 +25,16 @@ OPTIONS = [
         {"tokenize": "none", "smooth_method": "floor", "smooth_value": 0.2},
     ),
     ({"smooth": "none", "effective_order": True}, {"smooth_method": "none", "effective_order": True}),
+    ({"segment_effective_order": False}, {}),
 ]
 
 
 def _check_corpus(corpus, ours: BLEU, theirs_opts: dict, max_systems: int = 2) -> None:
-    """Corpus score, every segment's statistics and every segment's score equal sacrebleu's: the segment scores are
-    the same BLEU object's sentence_score (the options, effective order included, and the signature are one)."""
+    """Corpus score, every segment's statistics and every segment's score equal sacrebleu's: the corpus score its
+    BLEU(options).corpus_score, the segment scores BLEU(options, effective_order=segment_effective_order)
+    .sentence_score — sacrebleu.sentence_bleu by default."""
     theirs = SacreBLEU(**theirs_opts)
+    sentence = SacreBLEU(**{**theirs_opts, "effective_order": ours.config.segment_effective_order})
     for name, hyps in list(corpus.systems.items())[:max_systems]:
         stats = ours.stats(hyps, corpus.refs)
         expected = theirs.corpus_score(hyps, corpus.refs)
@@ -39,7 +42,7 @@ def _check_corpus(corpus, ours: BLEU, theirs_opts: dict, max_systems: int = 2) -
         their_rows = sacre.segment_stats(theirs, hyps, corpus.refs)
         assert stats.rows.tolist() == their_rows, name
         seg = ours.segment_scores(stats)
-        for i, score in enumerate(sacre.segment_scores(theirs, their_rows)):
+        for i, score in enumerate(sacre.segment_scores(sentence, their_rows)):
             assert rel_close(seg[i], score), (name, i)
 
 
@@ -60,6 +63,9 @@ def test_signature_matches_sacrebleu():
         expected = SacreBLEU(**theirs)
         expected.corpus_score(corpus.systems["LT22"], corpus.refs)
         assert "nrefs:2|" + BLEU(**ours).signature() == expected.get_signature().format()
+        sentence = SacreBLEU(**{**theirs, "effective_order": BLEU(**ours).config.segment_effective_order})
+        sentence.corpus_score(corpus.systems["LT22"], corpus.refs)
+        assert "nrefs:2|" + BLEU(**ours).segment_signature() == sentence.get_signature().format()
 
 
 def test_13a_tokenizer_measured_example():
@@ -152,33 +158,59 @@ def test_does_not_mutate_inputs_and_refuses_mismatched_streams():
 def test_edge_cases_match_sacrebleu(effective):
     theirs = SacreBLEU(effective_order=effective)
     for hyp, refs in [("", ["the cat"]), ("the cat", [""]), ("the cat", ["the cat sat on the mat"]), ("", [""])]:
-        ours = BLEU(effective_order=effective).sentence_score(hyp, refs)
+        ours = BLEU(segment_effective_order=effective).sentence_score(hyp, refs)
         assert rel_close(ours, theirs.sentence_score(hyp, refs).score)
 
 
-def test_segment_scores_follow_the_effective_order_option_and_the_signature_says_which():
-    """The issue's case: sacrebleu's BLEU().sentence_score("a test", ["a test"]) is 0 (no 3- or 4-gram, and effective
-    order is off); sacrebleu.sentence_bleu, whose effective order is on, gives 100."""
+def test_a_perfect_one_word_output_scores_100_as_sacrebleu_sentence_bleu():
+    """The issue's case (WMT24 en-de segment 347): "Großartig." output exactly scored 0 without effective order."""
     import sacrebleu
 
-    hyp, refs = "a test", ["a test"]
-    off, on = BLEU(), BLEU(effective_order=True)
-    assert off.sentence_score(hyp, refs) == SacreBLEU().sentence_score(hyp, refs).score == 0.0
-    assert rel_close(on.sentence_score(hyp, refs), sacrebleu.sentence_bleu(hyp, refs).score)
-    assert on.sentence_score(hyp, refs) > 99.99
-    assert "eff:no" in off.signature() and "eff:yes" in on.signature()
-    hyps, streams = [hyp, "the cat sat on the mat"], [[refs[0], "the cat sat on the mat"]]
-    stats = off.stats(hyps, streams)
-    assert off.segment_scores(stats)[0] == 0.0 and off.explain(hyp, refs).score == 0.0
-    (note,) = off.explain(hyp, refs).notes
-    assert "fewer than 4" in note and "effective_order=true" in note
-    assert on.explain(hyp, refs).notes == () and off.explain("a b c d e", ["a b c d e"]).notes == ()
-    # the corpus score is the same either way once some hypothesis has 4 tokens
-    assert (
-        off.corpus_score(stats)
-        == on.corpus_score(on.stats(hyps, streams))
-        == SacreBLEU().corpus_score(hyps, streams).score
-    )
+    hyp, refs = "Großartig.", ["Großartig."]
+    bleu = BLEU()
+    expected = sacrebleu.sentence_bleu(hyp, refs)
+    assert rel_close(bleu.sentence_score(hyp, refs), expected.score) and rel_close(expected.score, 100.0)
+    assert bleu.explain(hyp, refs).score == bleu.sentence_score(hyp, refs) and bleu.explain(hyp, refs).notes == ()
+    # the old segment behaviour, as an option: sacrebleu's BLEU().sentence_score, which scores it 0 and warns
+    old = BLEU(segment_effective_order=False)
+    assert old.sentence_score(hyp, refs) == SacreBLEU().sentence_score(hyp, refs).score == 0.0
+    (note,) = old.explain(hyp, refs).notes
+    assert "fewer than 4" in note and "segment_effective_order=true" in note
+    # each signature says what it used: the corpus score sacrebleu's BLEU default, the segments sentence_bleu's
+    signer = SacreBLEU(effective_order=True)
+    signer.corpus_score([hyp], [refs])
+    assert "nrefs:1|" + bleu.segment_signature() == signer.get_signature().format()
+    assert "eff:no" in bleu.signature() and "eff:yes" in bleu.segment_signature()
+    assert old.segment_signature() == old.signature() == bleu.signature()
+
+
+def test_corpus_score_and_statistics_do_not_depend_on_the_segment_setting():
+    corpus = slice_corpus("wmt23-he-en-short")
+    hyps = corpus.systems["ONLINE-B"]
+    on, off = BLEU(), BLEU(segment_effective_order=False)
+    stats_on, stats_off = on.stats(hyps, corpus.refs), off.stats(hyps, corpus.refs)
+    assert np.array_equal(stats_on.rows, stats_off.rows)
+    assert on.corpus_score(stats_on) == off.corpus_score(stats_off) == SacreBLEU().corpus_score(hyps, corpus.refs).score
+
+
+def test_outputs_equal_to_a_short_reference_score_100_on_real_data():
+    """WMT23 he-en comments: every output equal to one of its two references in fewer than 4 tokens ("Well done",
+    "king.") scores 100, as sacrebleu.sentence_bleu gives it; every other segment of all 12 systems equals it too."""
+    import sacrebleu
+
+    corpus = slice_corpus("wmt23-he-en-short")
+    bleu = BLEU()
+    perfect = 0
+    for name, hyps in corpus.systems.items():
+        scores = bleu.segment_scores(bleu.stats(hyps, corpus.refs))
+        for i, hyp in enumerate(hyps):
+            refs = [r[i] for r in corpus.refs]
+            assert rel_close(scores[i], sacrebleu.sentence_bleu(hyp, refs).score), (name, i)
+            if hyp in refs and len(bleu.tokenize(hyp)) < 4:
+                perfect += 1
+                assert rel_close(scores[i], 100.0), (name, i, hyp)
+                assert BLEU(segment_effective_order=False).sentence_score(hyp, refs) == 0.0
+    assert perfect == 18
 
 
 @pytest.mark.sweep

@@ -258,7 +258,9 @@ def test_version(capsys):
 
 def test_every_csv_row_of_numbers_carries_its_signature(capsys):
     main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,chrf", "--segments", "--format", "json"])
-    signatures = json.loads(capsys.readouterr().out)["signatures"]
+    document = json.loads(capsys.readouterr().out)
+    signatures = document["signatures"]
+    segment_signatures = {m: info["segment_signature"] for m, info in document["metrics"].items()}
     main(["score", "-r", *REFS, "-i", *SYSTEMS, "-m", "bleu,chrf", "--segments", "--format", "csv"])
     import csv
     import io
@@ -266,7 +268,11 @@ def test_every_csv_row_of_numbers_carries_its_signature(capsys):
     tables = [list(csv.DictReader(io.StringIO(block))) for block in capsys.readouterr().out.split("\n\n")]
     scores, segments = tables
     assert len(scores) == 4 and len(segments) == 2 * 2 * 400
-    assert all(row["signature"] == signatures[row["metric"]] for row in scores + segments)
+    assert all(row["signature"] == signatures[row["metric"]] for row in scores)
+    assert all(row["signature"] == segment_signatures[row["metric"]] for row in segments)
+    # BLEU's segment scores are sacrebleu.sentence_bleu's (eff:yes); chrF scores segments as its corpus
+    assert segment_signatures["bleu"] == signatures["bleu"].replace("|eff:no|", "|eff:yes|")
+    assert segment_signatures["chrf"] == signatures["chrf"]
     assert signatures["chrf"].startswith("nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0")
 
 

@@ -126,7 +126,7 @@ def test_human_correlations(capsys):
     assert segment["n"] == 2500 and segment["ci"][0] < segment["value"] < segment["ci"][1]
     assert doc["statistics"]["human"] == str(COCO / "human_scores.jsonl")
     results = Results(
-        (MetricInfo("bleu", "BLEU", "nrefs:1|x", True),),
+        (MetricInfo("bleu", "BLEU", "nrefs:1|x", True, "nrefs:1|x"),),
         (SystemScores("a", {"bleu": 1.5}),),
         correlations=(Correlation("bleu", "segment", "kendall", 0.1, 0.0, float("nan"), 9, 10),),
     )

@@ -137,3 +137,24 @@ def test_only_cost_estimated_metrics_estimate() -> None:
     assert expected_seconds(create("bleu"), hyps, refs) is None
     seconds = expected_seconds(create("ter"), hyps, refs)
     assert seconds is not None and 0 < seconds < 1
+
+
+def test_segment_signatures_follow_the_full_corpus_signature():
+    """A metric scoring segments as its corpus has one signature; BLEU's segments (effective order, as
+    sacrebleu.sentence_bleu) keep every leading field of the full signature and change only what they use."""
+    from metrics.core.evaluation import segment_signature_of
+    from metrics.evaluate import evaluate
+
+    hyps, refs = ["hello world", "the cat sat on the mat"], [["hello world", "the cat sat on a mat"]]
+    evaluation = evaluate({"a": hyps}, refs, {"bleu": create("bleu"), "chrf": create("chrf")})
+    assert evaluation.segment_signatures == {
+        "bleu": "nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0",
+        "chrf": evaluation.signatures["chrf"],
+    }
+    assert evaluation.signatures["bleu"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    assert evaluation.system("a").segment_scores["bleu"][0] == pytest.approx(100.0, rel=1e-9)
+    assert segment_signature_of(create("bleu"), "nrefs:2|bs:1000|seed:1|" + create("bleu").signature()) == (
+        "nrefs:2|bs:1000|seed:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0"
+    )
+    with pytest.raises(ValueError, match="not a full signature"):
+        segment_signature_of(create("bleu"), "nrefs:1|case:lc|eff:no")

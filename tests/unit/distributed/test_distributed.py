@@ -30,6 +30,7 @@ from metrics.evaluate import evaluate
 from metrics.io.inputs import InputError, read_segments
 from tests.support.corpora import slice_corpus
 from tests.support.paths import DATA
+from tests.support.terminal import Terminal
 
 distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
@@ -332,15 +333,19 @@ def test_notes_of_every_partition_stay_as_they_are_others_name_their_partitions(
     ]
 
 
-def test_dask_options_need_the_dask_engine(capsys):
+def test_dask_options_need_the_dask_engine(capsys, monkeypatch):
     assert main(["score", "--refs", REFS[0], "--systems", SYSTEMS[0], "--workers", "2"]) == 2
     assert "--workers need --engine dask" in capsys.readouterr().err
     assert main(["score", "--refs", REFS[0], "--systems", "-", "--engine", "dask"]) == 2
     assert "--engine dask reads files on its workers, not standard input (-)" in capsys.readouterr().err
     assert main(["score", "--table", "t.parquet", "--refs", REFS[0]]) == 2
-    assert "give either --table or -r/--refs and -i/--systems, not both" in capsys.readouterr().err
+    assert "give either --table or the reference (REFS or -r/--refs) and system (-i) files" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", Terminal())  # without -i a pipe would be read: none here
     assert main(["score", "--refs", REFS[0]]) == 2
-    assert "give -r/--refs and -i/--systems (or --table)" in capsys.readouterr().err
+    assert "no system output given" in capsys.readouterr().err
+    assert main(["score", "--systems", SYSTEMS[0]]) == 2
+    err = capsys.readouterr().err
+    assert "give the reference files, as REFS" in err and "or --table" in err
     with pytest.raises(ValueError, match="scheduler and workers are options of engine='dask'"):
         evaluate({"s": ["a"]}, [["a"]], {"bleu": create("bleu")}, workers=2)
 

@@ -85,8 +85,12 @@ def test_json_round_trip_equals_the_evaluation(evaluation):
     assert doc["metrics"]["ter"] == {
         "name": "TER",
         "signature": evaluation.signatures["ter"],
+        "segment_signature": evaluation.signatures["ter"],  # TER scores segments as its corpus
         "higher_is_better": False,
     }
+    bleu = doc["metrics"]["bleu"]  # segment BLEU is sacrebleu.sentence_bleu's: effective order on
+    assert bleu["signature"] == evaluation.signatures["bleu"] and "|eff:no|" in bleu["signature"]
+    assert bleu["segment_signature"] == evaluation.signatures["bleu"].replace("|eff:no|", "|eff:yes|")
     assert [s["name"] for s in doc["systems"]] == list(SYSTEMS)
     for entry, result in zip(doc["systems"], evaluation.systems, strict=True):
         assert entry["scores"] == {m: float(v) for m, v in result.scores.items()}
@@ -109,7 +113,7 @@ def test_csv_round_trip_equals_the_evaluation_and_every_row_is_signed(evaluation
     for row in segments:
         value = evaluation.system(row["system"]).segment_scores[row["metric"]][int(row["segment"])]
         assert float(row["score"]) == float(value)
-        assert row["signature"] == evaluation.signatures[row["metric"]]
+        assert row["signature"] == evaluation.segment_signatures[row["metric"]]
 
 
 def test_statistics_in_json_and_csv(evaluation, statistics):
@@ -320,4 +324,4 @@ def test_display_names_and_best_systems():
     assert best_systems({"x": 1.0, "y": 0.5}, False) == ["y"]
     assert best_systems({"y": float("nan")}, True) == []
     systems = (SystemScores("a", {"ter": 2.0}), SystemScores("b", {"ter": 1.0}))
-    assert Results((MetricInfo("ter", "TER", "s", False),), systems).best("ter") == ("b",)
+    assert Results((MetricInfo("ter", "TER", "s", False, "s"),), systems).best("ter") == ("b",)

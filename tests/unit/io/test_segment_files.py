@@ -42,7 +42,8 @@ def test_csv_and_parquet_hold_every_segment_score_in_order(evaluation, tmp_path,
             assert table.column(metric_id).to_pylist() == expected
             column = lines[0].split(",").index(metric_id)
             assert [float(line.split(",")[column]) for line in lines[1:]] == expected
-        assert json.loads(table.schema.metadata[b"scorelens.signatures"]) == dict(evaluation.signatures)
+        signatures = json.loads(table.schema.metadata[b"scorelens.signatures"])
+        assert signatures == evaluation.segment_signatures != dict(evaluation.signatures)  # BLEU's eff:yes
 
 
 def test_a_score_that_is_not_a_number_is_empty_or_null(evaluation, tmp_path):

@@ -116,7 +116,9 @@ def test_bleu_brevity_penalty_rule_and_smoothing_what_if():
     assert closest.numbers["reference length r"] == 7 and shortest.numbers["reference length r"] == 2
     assert closest.numbers["brevity penalty BP"] == pytest.approx(math.exp(1 - 7 / 5))
     assert shortest.numbers["brevity penalty BP"] == 1.0
-    assert r"e^{1 - 7/5}" in formulas(closest) and r"c = 5 \ge r = 2" in formulas(shortest)
+    assert r"c = 5 < r = 7,\ c \le r \;\Rightarrow\; BP = e^{1 - 7/5}" in formulas(
+        closest
+    ) and r"c = 5 > r = 2 \;\Rightarrow\; BP = 1" in formulas(shortest)
     diff = teach.compare(shortest, closest)
     assert set(diff["quantity"]) == {"reference length r", "brevity penalty BP", "BLEU"}  # precisions stay
     exp, _ = lesson_for("bleu", "the cat sat a hat on", ("the cat sat on the mat",))
@@ -316,19 +318,33 @@ def test_controls_follow_the_config_metadata():
 
 def test_bleu_lesson_of_a_short_hypothesis_says_what_effective_order_does():
     need("bleu")
-    off, _ = lesson_for("bleu", "the cat sat", ("the cat sat",))
-    on, _ = lesson_for("bleu", "the cat sat", ("the cat sat",), effective_order=True)
+    on, _ = lesson_for("bleu", "the cat sat", ("the cat sat",))
+    off, _ = lesson_for("bleu", "the cat sat", ("the cat sat",), segment_effective_order=False)
     assert off.score == 0.0 and on.score == pytest.approx(100.0)
     four = next(step.text for step in off.steps if step.title.startswith("5. 4-grams"))
     assert "without effective order" in four and "makes the whole score 0" in four
     assert "leaves this one out of the mean" in next(step.text for step in on.steps if step.title.startswith("5. 4-"))
-    assert "effective order off" in off.notes[0] and "effective order on" in on.notes[0]
+    assert "effective order off" in off.notes[0] and "sacrebleu.sentence_bleu" in on.notes[0]
+    assert on.notes[0].endswith("|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0".removeprefix("|"))
+
+
+def test_bleu_brevity_penalty_conclusion_takes_the_branch_of_its_formula():
+    """c = r is the formula's c ≤ r branch (e^(1 − r/c) = e^0 = 1), not "c ≥ r ⇒ 1"; c > r is the branch of 1."""
+    need("bleu")
+    equal, _ = lesson_for("bleu", "the cat the cat on the mat", ("the cat is on the mat", "there is a cat on the mat"))
+    step = next(s for s in equal.steps if s.title.endswith("Brevity penalty"))
+    assert step.formulas[0] == r"BP = \begin{cases} 1 & c > r \\ e^{\,1 - r/c} & c \le r \end{cases}"
+    assert step.formulas[1] == r"c = 7 = r = 7,\ c \le r \;\Rightarrow\; BP = e^{1 - 7/7} = e^{0} = 1"
+    assert "c = r falls in the c ≤ r branch" in step.text and r"\ge" not in step.formulas[1]
+    longer, _ = lesson_for("bleu", "the cat sat on the mat today", ("the cat sat on the mat",))
+    step = next(s for s in longer.steps if s.title.endswith("Brevity penalty"))
+    assert step.formulas[1] == r"c = 7 > r = 6 \;\Rightarrow\; BP = 1" and "falls in" not in step.text
 
 
 def test_compare_lists_changed_quantities_and_always_the_score():
     need("bleu")
-    a, _ = lesson_for("bleu", "The cat sat", ("the cat sat",), effective_order=True)
-    b, _ = lesson_for("bleu", "The cat sat", ("the cat sat",), lowercase=True, effective_order=True)
+    a, _ = lesson_for("bleu", "The cat sat", ("the cat sat",))
+    b, _ = lesson_for("bleu", "The cat sat", ("the cat sat",), lowercase=True)
     frame = teach.compare(b, a)
     rows = frame.set_index("quantity")
     assert rows.loc["matches m1", "before"] == 2 and rows.loc["matches m1", "now"] == 3
