@@ -248,7 +248,7 @@ with tab_sample:
     choice = st.selectbox(
         "Bundled example",
         list(SAMPLES),
-        format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title}",
+        format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title} ({SAMPLES[k].size})",
         key="sample_choice",
     ) or next(iter(SAMPLES))
     st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
