@@ -16,6 +16,8 @@ from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
 from metrics.core.registry import SPECS
+from metrics.families.external.fits import FITS, NONE
+from metrics.families.external.metric import External
 from metrics.families.external.scores import default_name, parse_external
 from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments
 from rendering.text import escape_markdown
@@ -371,6 +373,12 @@ with tab_external:
             key="external_provenance",
             placeholder="e.g. COMET-22 Unbabel/wmt22-comet-da, unbabel-comet 2.2.2",
         )
+        fit = st.selectbox(
+            "Human-agreement fit (Kocmi et al. 2024, for the Overview's agr. column)",
+            ["", NONE, *FITS],
+            format_func=lambda f: "found from the metric name" if f == "" else f,
+            key="external_fit",
+        )
         try:
             if metric_name.strip() in SPECS:
                 raise InputError(
@@ -385,6 +393,7 @@ with tab_external:
                 one_based=one_based,
                 higher_is_better=lower == "higher",
                 provenance=provenance.strip(),
+                fit=fit or "",
             )
         except InputError as err:
             show_error(err)
@@ -393,6 +402,12 @@ with tab_external:
             st.markdown(
                 f"✓ {escape_markdown(external_upload.name)}: {len(external.systems)} systems × {len(external)} "
                 f"segments, scores {values.min():.4g} … {values.max():.4g}"
+            )
+            found = External(external).agreement_fit()
+            st.caption(
+                escape_markdown(found.describe("Human agreement"))
+                if found is not None
+                else "No human-agreement estimate: no mt-thresholds fit is declared or matches the name."
             )
             for note in external.notes:
                 st.info(escape_markdown(note), icon="ℹ️")

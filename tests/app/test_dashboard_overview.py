@@ -321,3 +321,24 @@ def test_the_chosen_columns_outlive_a_change_of_metrics_and_the_caption_names_on
     caption = at.caption[0].value
     assert "95% CI: bootstrap interval" in caption
     assert "paired bootstrap against" not in caption and "agr." not in caption
+
+
+def test_the_data_page_says_which_fit_external_scores_take_and_a_declared_one_reaches_the_overview():
+    data = _heen(external=False)
+    at = app("app.py", data, ["bleu"], n_resamples=1000).run()
+    at.switch_page("pages/data.py").run()
+    scores = (HEEN / "COMET-refB.seg.tsv").read_bytes()
+    at.file_uploader(key="up_external").set_value(("COMET-refB.seg.tsv", scores, "text/tab-separated-values")).run()
+    assert not at.exception, at.exception
+    assert at.text_input(key="external_name").value == "COMET-refB.seg"
+    captions = [shown(c.value) for c in at.caption]
+    assert "No human-agreement estimate: no mt-thresholds fit is declared or matches the name." in captions
+    at.selectbox(key="external_fit").set_value("comet22").run()
+    captions = [shown(c.value) for c in at.caption]
+    assert "Human agreement: fit comet22 (declared with its scores) (scores on 0–1, differences read ×100)" in captions
+    at.button(key="load_external").click().run()
+    loaded = at.session_state["dataset"].external["COMET-refB.seg"]
+    assert loaded.fit == "comet22"
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, at.exception
+    assert "COMET-refB.seg human agr." in at.dataframe[0].value.columns

@@ -40,6 +40,7 @@ NOT_BY_NAME = frozenset({"bleu", "chrf", "spbleu101", "spbleu200"})
 OWN_SCALE = frozenset({"comet21qe", "metricx-23-large", "metricx-23-qe-large"})
 FRACTION = 1.5  # scores all within ±1.5 are on 0–1, not points
 NONE = "none"
+FITS = tuple(sorted(mt_thresholds.METRICS))  # what a declaration may name
 
 
 def normalized(name: str) -> str:
@@ -62,7 +63,7 @@ def fit_named(name: str) -> str | None:
 def check_fit(fit: str) -> None:
     """A declared fit: ``""`` (match by name), ``"none"`` or one of the package's names (any case)."""
     if fit not in ("", NONE) and fit.lower() not in mt_thresholds.METRICS:
-        raise ValueError(f"fit {fit!r}: use one of {', '.join(sorted(mt_thresholds.METRICS))}, or {NONE}")
+        raise ValueError(f"fit {fit!r}: use one of {', '.join(FITS)}, or {NONE}")
 
 
 def external_fit(name: str, declared: str, scores: Iterable[float]) -> Fit | None:
