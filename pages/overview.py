@@ -167,8 +167,8 @@ else:
         shown_parts.append(f"95% CI: bootstrap interval ({n_resamples:,} resamples, seed {state.SEED}).")
     if P in details:
         shown_parts.append(
-            f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05; 1 for an output identical to "
-            "the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
+            f"p: paired bootstrap against {escape_markdown(baseline)} (— on its own row; bold below 0.05; 1 for an "
+            "output identical to the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
         )
 if AGR in details:
     uncovered = [labels[m] for m in evaluation.metrics if m not in fits]
