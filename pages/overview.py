@@ -31,12 +31,11 @@ from rendering.text import escape_markdown
 CI, P, AGR = "95% CI", "p against the baseline", "human agreement"
 DETAILED_METRICS = 3
 BY_SCORE, AS_UPLOADED = "by score", "as uploaded"
-DETAILS_CHOSEN: keys.Key[list[str]] = keys.Key("overview_details_chosen")  # the user's pick, once they made one
 
 
 def remember_details() -> None:
     """The user's choice of columns outlives changes of the metrics (the offered default depends on their count)."""
-    DETAILS_CHOSEN.set(list(st.session_state["overview_details"]))
+    keys.OV_DETAILS_CHOSEN.set(list(st.session_state["overview_details"]))
 
 
 data = page_setup("overview")
@@ -105,14 +104,13 @@ details = st.pills(
     "Beside each score",
     [CI, P, AGR],
     selection_mode="multi",
-    default=DETAILS_CHOSEN.get([CI, P, AGR] if len(evaluation.metrics) <= DETAILED_METRICS else []),
+    default=keys.OV_DETAILS_CHOSEN.get([CI, P, AGR] if len(evaluation.metrics) <= DETAILED_METRICS else []),
     key="overview_details",
     on_change=remember_details,
 )
 primary = next(iter(evaluation.metrics))
 direction = "higher" if evaluation.metrics[primary].higher_is_better else "lower"
-order_box = keys.Choice[str]("overview_order")
-ordering = order_box.keep(
+ordering = keys.OV_ORDER.keep(
     st.radio(
         "Order",
         [BY_SCORE, AS_UPLOADED],
@@ -120,9 +118,10 @@ ordering = order_box.keep(
             f"by {escape_markdown(labels[primary])}, best first ({direction} is better)" if o == BY_SCORE else o
         ),
         horizontal=True,
-        key=order_box.widget(keys.among([BY_SCORE, AS_UPLOADED])),
+        key=keys.OV_ORDER.widget(keys.among([BY_SCORE, AS_UPLOADED])),
         label_visibility="collapsed",
     )
+    or BY_SCORE
 )
 order = ranked_systems(evaluation, primary) if ordering == BY_SCORE else names
 table = overview_table(
@@ -130,9 +129,13 @@ table = overview_table(
 ).loc[order]
 scores = {name: dict(evaluation.system(name).scores) for name in order}
 fits = {m: fit for m, metric in evaluation.metrics.items() if (fit := fit_for(m, metric, data.language)) is not None}
-against = {(m, name, baseline): p.p_value for m, r in (reports or {}).items() for name in names
-           if (p := r["pairs"].get(frozenset((baseline, name)))) is not None and name != baseline}  # fmt: skip
 compared = [(name, baseline) for name in names if name != baseline]
+against = {}  # the p-value of each compared pair, beside its estimate in the downloads
+for metric_id, report in (reports or {}).items():
+    for name, _ in compared:
+        pair = report["pairs"].get(frozenset((baseline, name)))
+        if pair is not None:
+            against[(metric_id, name, baseline)] = pair.p_value
 estimates = agreements(evaluation.metrics, scores, compared, against, data.language)
 trust = {(g.a, g.metric): g.human_agreement for g in estimates if g.human_agreement is not None}
 if AGR in details:
