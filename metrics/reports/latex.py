@@ -110,6 +110,10 @@ class _Column:
     cells: tuple[str, ...]
 
 
+def _header(name: str) -> str:
+    return HEADERS.get(name, escape_latex(name.replace("_", " ")))
+
+
 def _is_number(value: Cell) -> bool:
     """A number, NumPy's included (a count may be an ``np.int64``), never a boolean."""
     return isinstance(value, numbers.Real) and not isinstance(value, bool) and type(value).__name__ != "bool_"
@@ -173,7 +177,7 @@ def _columns(table: Table, labels: Mapping[str, str], higher: Mapping[str, bool]
         and all(r[c] == rows[0][c] for r in rows)
     ]  # fmt: skip
     names = [c for c in names if c not in constant]
-    groups = [c for c in names if c not in numeric and c not in NOT_A_GROUP and c not in ("significant",)]
+    groups = [c for c in names if c not in numeric and c not in NOT_A_GROUP]
     groups = [c for c in groups if not all(isinstance(r[c], bool) or r[c] is None for r in rows)]
     notes: list[str] = []
     columns: list[_Column] = []
@@ -197,27 +201,27 @@ def _columns(table: Table, labels: Mapping[str, str], higher: Mapping[str, bool]
                 + (DAGGER if significant[k] else "")
                 for k, v in enumerate(values)
             )
-            columns.append(_Column(HEADERS.get(name, escape_latex(name.replace("_", " "))), "r", cells))
+            columns.append(_Column(_header(name), "r", cells))
             if best:
                 notes.append("Bold: the best of its group (rows alike but for the system).")
             if any(significant):
                 notes.append(f"{DAGGER} significantly different from the baseline (paired bootstrap).")
         elif all(isinstance(v, bool) or v is None for v in values):
-            header = escape_latex(name.replace("_", " "))
-            columns.append(_Column(header, "c", tuple(MARK if v else "" for v in values)))
-            notes.append(f"{MARK}: {header}.")
+            columns.append(_Column(_header(name), "c", tuple(MARK if v else "" for v in values)))
+            notes.append(f"{MARK}: {_header(name)}.")
         elif name in METRIC_COLUMNS:
             cells = tuple(
                 "" if v is None else f"{escape_latex(labels.get(str(v), str(v)))} {direction(higher.get(str(v), True))}"
                 for v in values
             )
-            columns.append(_Column(escape_latex(name.replace("_", " ")), "l", cells))
+            columns.append(_Column(_header(name), "l", cells))
         else:
-            header = HEADERS.get(name, escape_latex(name.replace("_", " ")))
-            columns.append(_Column(header, "l", tuple("" if v is None else escape_latex(csv_cell(v)) for v in values)))
+            columns.append(
+                _Column(_header(name), "l", tuple("" if v is None else escape_latex(csv_cell(v)) for v in values))
+            )
     if any(c in names for c in METRIC_COLUMNS):
         notes.append(f"{UP}\\,higher is better, {DOWN}\\,lower is better.")
-    notes += [f"{escape_latex(c.replace('_', ' '))}: {escape_latex(str(rows[0][c]))}." for c in constant]
+    notes += [f"{_header(c)}: {escape_latex(str(rows[0][c]))}." for c in constant]
     return columns, list(dict.fromkeys(notes))
 
 
