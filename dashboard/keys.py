@@ -149,6 +149,10 @@ TEACH_OPTION: Key[Any] = Key("teach")  # .at(f"{metric}_{option}"): the what-if 
 TEACH_LAST: Key[Any] = Key("teach_last")  # (metric, texts), options and lesson of the last run …
 TEACH_PREV: Key[Any] = Key("teach_prev")  # … and of the run before, when only the options changed
 
+# ------------------------------------------------------------------------------------------------------- Overview
+OV_DETAILS_CHOSEN: Key[list[str]] = Key("overview_details_chosen")  # the columns the user picked, once they did
+OV_ORDER: Choice[str] = Choice("overview_order")  # rows by score or as uploaded
+
 # ------------------------------------------------------------------------------------------------------- Explorer
 EX_METRICS: Choice[list[str]] = Choice("ex_metrics")
 EX_SYSTEMS: Choice[list[str]] = Choice("ex_systems")

@@ -15,8 +15,12 @@ SAMPLES_DIR = Path(__file__).resolve().parent.parent / "assets" / "samples"
 
 @dataclass(frozen=True)
 class Sample:
+    """A bundled dataset: ``title`` names it wherever it is loaded (the pages give its counts beside it); ``size``
+    says in the sample picker how large it is, in its own units."""
+
     key: str
     title: str
+    size: str
     task: str
     folder: str
     refs: tuple[str, ...]
@@ -35,7 +39,8 @@ SAMPLES: dict[str, Sample] = {
     for s in (
         Sample(
             "mt",
-            "WMT22 German→English (300 segments, 5 systems, 2 references)",
+            "WMT22 German→English",
+            "300 segments, 5 systems, 2 references",
             "machine translation",
             "wmt22-de-en",
             ("ref.A.txt", "ref.B.txt"),
@@ -44,7 +49,8 @@ SAMPLES: dict[str, Sample] = {
         ),
         Sample(
             "summ",
-            "CNN/DailyMail, See et al. 2017 (100 articles, 3 systems)",
+            "CNN/DailyMail, See et al. 2017",
+            "100 articles, 3 systems",
             "summarization",
             "cnndm",
             ("reference.sents.jsonl",),
@@ -53,7 +59,8 @@ SAMPLES: dict[str, Sample] = {
         ),
         Sample(
             "caption",
-            "MSCOCO THumB (200 images, 5 captioners, 4 references)",
+            "MSCOCO THumB",
+            "200 images, 5 captioners, 4 references",
             "captioning",
             "coco",
             ("ref.0.txt", "ref.1.txt", "ref.2.txt", "ref.3.txt"),

@@ -519,7 +519,8 @@ def show_trust(scope: Scope) -> None:
         st.info(
             "No chosen metric has an estimate: mt-thresholds covers sacrebleu's BLEU and chrF2 at their default "
             "options (BLEU with the target language's tokenizer on Chinese, Japanese or Korean references: zh, "
-            "ja-mecab, ko-mecab; COMET, BLEURT and BERTScore once external scores arrive)."
+            "ja-mecab, ko-mecab) and external scores of COMET, xCOMET, CometKiwi, BLEURT, MetricX-23 or BERTScore "
+            "named so or declared with their fit on the Data page."
         )
         return
     baseline, toggle = scope.baseline, keys.AN_TRUST_BASELINE

@@ -17,6 +17,8 @@ from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
 from metrics.core.family import Task
 from metrics.core.registry import SPECS
+from metrics.families.external.fits import FITS, NONE
+from metrics.families.external.metric import External
 from metrics.families.external.scores import default_name, parse_external
 from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments
 from rendering.text import escape_markdown
@@ -282,7 +284,7 @@ with tab_sample:
     choice = st.selectbox(
         "Bundled example",
         list(SAMPLES),
-        format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title}",
+        format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title} ({SAMPLES[k].size})",
         key="sample_choice",
     ) or next(iter(SAMPLES))
     st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
@@ -405,6 +407,12 @@ with tab_external:
             key="external_provenance",
             placeholder="e.g. COMET-22 Unbabel/wmt22-comet-da, unbabel-comet 2.2.2",
         )
+        fit = st.selectbox(
+            "Human-agreement fit (Kocmi et al. 2024, for the Overview's agr. column)",
+            ["", NONE, *FITS],
+            format_func=lambda f: "found from the metric name" if f == "" else f,
+            key="external_fit",
+        )
         try:
             if metric_name.strip() in SPECS:
                 raise InputError(
@@ -419,6 +427,7 @@ with tab_external:
                 one_based=one_based,
                 higher_is_better=lower == "higher",
                 provenance=provenance.strip(),
+                fit=fit or "",
             )
         except InputError as err:
             show_error(err)
@@ -427,6 +436,12 @@ with tab_external:
             st.markdown(
                 f"✓ {escape_markdown(external_upload.name)}: {len(external.systems)} systems × {len(external)} "
                 f"segments, scores {values.min():.4g} … {values.max():.4g}"
+            )
+            found = External(external).agreement_fit()
+            st.caption(
+                escape_markdown(found.describe("Human agreement"))
+                if found is not None
+                else "No human-agreement estimate: no mt-thresholds fit is declared or matches the name."
             )
             for note in external.notes:
                 st.info(escape_markdown(note), icon="ℹ️")

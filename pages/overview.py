@@ -9,12 +9,12 @@ import streamlit as st
 
 from dashboard import keys, state, widgets
 from dashboard.sidebar import page_setup
-from metrics.analysis.agreement import baseline_agreement
+from metrics.analysis.agreement import agreements, fit_for
 from metrics.reports.archive import csv_zip
 from metrics.reports.latex import to_latex
 from metrics.reports.overview import overview_results
 from metrics.reports.results import to_json
-from rendering.analysis import AGREEMENT_CAPTION, with_agreement
+from rendering.analysis import agreement_caption, with_agreement
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import (
@@ -22,6 +22,7 @@ from rendering.tables import (
     metric_labels,
     metric_notes,
     overview_table,
+    ranked_systems,
     style_overview,
     systems_text,
 )
@@ -29,6 +30,13 @@ from rendering.text import escape_markdown
 
 CI, P, AGR = "95% CI", "p against the baseline", "human agreement"
 DETAILED_METRICS = 3
+BY_SCORE, AS_UPLOADED = "by score", "as uploaded"
+
+
+def remember_details() -> None:
+    """The user's choice of columns outlives changes of the metrics (the offered default depends on their count)."""
+    keys.OV_DETAILS_CHOSEN.set(list(st.session_state["overview_details"]))
+
 
 data = page_setup("overview")
 st.title("ScoreLens — overview")
@@ -91,25 +99,55 @@ for group in metric_notes(evaluation):
             )
 
 # Every system and every metric's score stay in view: the table is as tall as its rows, and the columns beside
-# each score are offered by default only while they fit beside every metric's score on a 1400 px window.
+# each score are offered by default only while they fit beside every metric's score on a 1400 px window; once the
+# user picks columns, the pick stays whatever the metrics.
 details = st.pills(
     "Beside each score",
     [CI, P, AGR],
     selection_mode="multi",
-    default=[CI, P, AGR] if len(evaluation.metrics) <= DETAILED_METRICS else [],
+    default=keys.OV_DETAILS_CHOSEN.get([CI, P, AGR] if len(evaluation.metrics) <= DETAILED_METRICS else []),
     key="overview_details",
+    on_change=remember_details,
 )
+primary = next(iter(evaluation.metrics))
+direction = "higher" if evaluation.metrics[primary].higher_is_better else "lower"
+ordering = keys.OV_ORDER.keep(
+    st.radio(
+        "Order",
+        [BY_SCORE, AS_UPLOADED],
+        format_func=lambda o: (
+            f"by {escape_markdown(labels[primary])}, best first ({direction} is better)" if o == BY_SCORE else o
+        ),
+        horizontal=True,
+        key=keys.OV_ORDER.widget(keys.among([BY_SCORE, AS_UPLOADED])),
+        label_visibility="collapsed",
+    )
+    or BY_SCORE
+)
+order = ranked_systems(evaluation, primary) if ordering == BY_SCORE else names
 table = overview_table(
     evaluation, (intervals or None) if CI in details else None, (pvalues or None) if P in details else None
-)
-scores = {r.name: dict(r.scores) for r in evaluation.systems}
-trust = baseline_agreement(evaluation.metrics, scores, baseline, data.language)
+).loc[order]
+scores = {name: dict(evaluation.system(name).scores) for name in order}
+fits = {m: fit for m, metric in evaluation.metrics.items() if (fit := fit_for(m, metric, data.language)) is not None}
+compared = [(name, baseline) for name in names if name != baseline]
+against = {}  # the p-value of each compared pair, beside its estimate in the downloads
+for metric_id, report in (reports or {}).items():
+    for name, _ in compared:
+        pair = report["pairs"].get(frozenset((baseline, name)))
+        if pair is not None:
+            against[(metric_id, name, baseline)] = pair.p_value
+estimates = agreements(evaluation.metrics, scores, compared, against, data.language)
+trust = {(g.a, g.metric): g.human_agreement for g in estimates if g.human_agreement is not None}
 if AGR in details:
     table = with_agreement(table, trust, labels)
 # A short header beside its score; the full name is the header's tooltip.
 short = {f"{label} 95% CI": ("95% CI", "95% bootstrap interval") for label in labels.values()}
 short |= {f"{label} p": ("p", f"paired bootstrap against {escape_markdown(baseline)}") for label in labels.values()}
-short |= {f"{label} human agr.": ("agr.", AGREEMENT_CAPTION.strip()) for label in labels.values()}
+short |= {
+    f"{labels[m]} human agr.": ("agr.", escape_markdown(f"{fit.describe(labels[m])}: human agreement, see the caption"))
+    for m, fit in fits.items()
+}
 st.dataframe(
     style_overview(table, evaluation),
     height="content",
@@ -120,15 +158,31 @@ st.dataframe(
     },
     key="scores_table",
 )
+ordered = (
+    f"Sorted by {escape_markdown(labels[primary])}, best first ({direction} is better)."
+    if ordering == BY_SCORE
+    else "In upload order."
+)
+shown_parts = [f"{ordered} Best per metric highlighted."]
 if reports is None:
-    st.caption("Best per metric highlighted. Confidence intervals and significance need metrics.stats.significance.")
+    shown_parts.append("Confidence intervals and significance need metrics.stats.significance.")
 else:
-    st.caption(
-        f"Best per metric highlighted. 95% bootstrap intervals ({n_resamples:,} resamples, seed {state.SEED}); "
-        f"p: paired bootstrap against {escape_markdown(baseline)} (bold below 0.05; 1 for an output identical to "
-        "the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
-        + (f" agr.:{AGREEMENT_CAPTION.split(':', 1)[1]}" if trust and AGR in details else "")
+    if CI in details:
+        shown_parts.append(f"95% CI: bootstrap interval ({n_resamples:,} resamples, seed {state.SEED}).")
+    if P in details:
+        shown_parts.append(
+            f"p: paired bootstrap against {escape_markdown(baseline)} (— on its own row; bold below 0.05; 1 for an "
+            "output identical to the baseline's, where sacrebleu reports its floor 1/(n+1), as the downloads do)."
+        )
+if AGR in details:
+    uncovered = [labels[m] for m in evaluation.metrics if m not in fits]
+    shown_parts.append(
+        agreement_caption({labels[m]: fit for m, fit in fits.items()}, uncovered)
+        if fits
+        else "agr.: no chosen metric has a human-agreement estimate (mt-thresholds has no fit for them)."
     )
+st.caption(" ".join(shown_parts))
+if reports is not None:
     pairs = len(names) * (len(names) - 1) // 2
     floor = pairs / (n_resamples + 1)
     st.markdown(
@@ -161,6 +215,7 @@ results = overview_results(
     title=data.title,
     human=None if data.human is None else data.human.source or "uploaded",
     notes=[*data.notes, *problems],
+    agreement=estimates,
 )
 left, middle, right = st.columns(3)
 left.download_button(
@@ -169,7 +224,8 @@ left.download_button(
     "scorelens-csv.zip",
     "application/zip",
     key="dl_csv",
-    help="One CSV table per file: scores (with intervals), comparisons, groups, human correlations, notes.",
+    help="One CSV table per file: scores (with intervals), comparisons, groups, human correlations, the "
+    "human-agreement estimate of each system's difference to the baseline, notes.",
 )
 middle.download_button("Download JSON", to_json(results), "scorelens.json", "application/json", key="dl_json")
 right.download_button("Download LaTeX", to_latex(results), "scorelens.tex", "text/x-tex", key="dl_latex")

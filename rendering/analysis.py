@@ -14,16 +14,17 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from metrics.analysis.agreement import Agreement
+from metrics.analysis.agreement import Agreement, ceiling
 from metrics.analysis.disagreement import Disagreement
 from metrics.analysis.documents import DocumentScores, RankingFlip
 from metrics.analysis.ngrams import NgramContrast
 from metrics.analysis.scoring import DEFAULT_SETTINGS, BucketResult, BucketScore, significant
 from metrics.analysis.slices import ScoreCondition, Slice
 from metrics.analysis.words import WordAccuracy
+from metrics.core.family import Fit
 from metrics.reports.analysis import BucketSection
 from metrics.stats.significance import Interval
-from rendering.text import escape_plotly
+from rendering.text import escape_markdown, escape_plotly
 
 PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
@@ -421,15 +422,30 @@ def agreement_frame(found: Sequence[Agreement], labels: Mapping[str, str]) -> pd
     )
 
 
-AGREEMENT_CAPTION = (
-    " human agr.: estimated share of human pairwise judgements agreeing with the metric on a difference this large "
-    "(an estimate from WMT system pairs, Kocmi et al. 2024; BLEU and chrF only) — it answers another question than p."
-)
+def agreement_caption(fits: Mapping[str, Fit], uncovered: Sequence[str] = ()) -> str:
+    """What the ``agr.`` column says, as Markdown, with each shown metric's fit and ceiling (``fits``: metric label →
+    fit) and the metrics without an estimate (``uncovered``: labels); labels are escaped."""
+    shown = "; ".join(
+        f"{fit.describe(escape_markdown(label))}, at most {100 * ceiling(fit.name):.0f} %"
+        for label, fit in fits.items()
+    )
+    names = ", ".join(escape_markdown(label) for label in uncovered)
+    none = f" No estimate for {names}: mt-thresholds has no fit for it as configured." if uncovered else ""
+    return (
+        "agr.: how often human raters agreed with the metric's order on WMT system pairs whose difference was this "
+        "large (Kocmi et al. 2024, mt-thresholds 1.0.4) — the accuracy of the difference's sign at that size, not a "
+        "probability that the system is better, and another question than p. The fit reads below 50 % for small "
+        f"differences, shown as ≈ chance, and saturates at its ceiling ({shown}).{none}"
+    )
 
 
 def agreement_text(value: float | None) -> str:
-    """An estimate as a rounded percentage (it is a fit, not a measurement)."""
-    return "" if value is None else f"≈{100 * value:.0f}%"
+    """An estimate as a rounded percentage (it is a fit, not a measurement); under 50 % as ``≈ chance``: the fit
+    puts small differences below a coin flip, and a reading under chance would suggest the metric points the wrong
+    way."""
+    if value is None:
+        return ""
+    return "≈ chance" if value < 0.5 else f"≈{100 * value:.0f}%"
 
 
 def with_agreement(

@@ -49,20 +49,38 @@ def best_per_column(evaluation: Evaluation) -> dict[str, str]:
     return {labels[m]: names[0] for m, names in best_systems(evaluation).items()}
 
 
+def ranked_systems(evaluation: Evaluation, metric_id: str) -> list[str]:
+    """System names best first under ``metric_id`` (highest first, lowest for error rates); ties and undefined
+    (NaN) scores keep input order, undefined last."""
+    higher = evaluation.metrics[metric_id].higher_is_better
+    values = {r.name: float(r.scores[metric_id]) for r in evaluation.systems}
+    defined = [name for name, v in values.items() if not np.isnan(v)]
+    ordered = sorted(defined, key=lambda name: -values[name] if higher else values[name])
+    return ordered + [name for name in values if name not in defined]
+
+
+def decimals(values: Sequence[float]) -> int:
+    """Decimals a score column shows: 4 for scores on 0–1 (COMET, BERTScore: differences sit in the third
+    decimal), 2 on 0–100 (as sacrebleu and papers report them)."""
+    finite = [abs(v) for v in values if not np.isnan(v)]
+    return 4 if finite and max(finite) <= 1.5 else 2
+
+
 def overview_table(
     evaluation: Evaluation,
     intervals: Mapping[Key, Interval] | None = None,
     pvalues: Mapping[Key, float] | None = None,
 ) -> pd.DataFrame:
-    """Scores (numeric, one column per metric named as the metric), then per metric its 95 % CI and the p-value
-    against the baseline when given. Index: system names in input order."""
+    """Scores (numeric, one column per metric named as the metric), then per metric its 95 % CI (``lo–hi``, with the
+    score's decimals) and the p-value against the baseline when given. Index: system names in input order."""
     frame = scores_table(evaluation)
     labels = metric_labels(evaluation)
     columns: list[str] = []
     for metric_id, label in labels.items():
         columns.append(label)
         if intervals:
-            frame[f"{label} 95% CI"] = [_interval_text(intervals.get((s, metric_id))) for s in frame.index]
+            places = decimals(list(frame[label]))
+            frame[f"{label} 95% CI"] = [_interval_text(intervals.get((s, metric_id)), places) for s in frame.index]
             columns.append(f"{label} 95% CI")
         if pvalues:
             frame[f"{label} p"] = [_p_text(pvalues.get((s, metric_id))) for s in frame.index]
@@ -70,13 +88,17 @@ def overview_table(
     return frame[columns]
 
 
+BASELINE_P = "—"  # the baseline's own row: nothing to test (narrow, so that three metrics' columns fit 1400 px)
+
+
 def _p_text(p: float | None) -> str:
-    """p-values as text so the baseline row can say so (Arrow columns cannot mix numbers and words)."""
-    return "baseline" if p is None or np.isnan(p) else f"{p:.4f}"
+    """p-values as text so the baseline row can say so (Arrow columns cannot mix numbers and dashes)."""
+    return BASELINE_P if p is None or np.isnan(p) else f"{p:.4f}"
 
 
-def _interval_text(interval: Interval | None) -> str:
-    return "" if interval is None else f"[{interval[0]:.4g}, {interval[1]:.4g}]"
+def _interval_text(interval: Interval | None, places: int) -> str:
+    """Compact, so that three metrics' columns fit a 1400 px window: ``65.56–75.09``."""
+    return "" if interval is None else f"{interval[0]:.{places}f}–{interval[1]:.{places}f}"
 
 
 def style_overview(frame: pd.DataFrame, evaluation: Evaluation, alpha: float = 0.05) -> Styler:
@@ -90,7 +112,9 @@ def style_overview(frame: pd.DataFrame, evaluation: Evaluation, alpha: float = 0
 
     score_columns: list[Hashable] = list(labels.values())
     p_columns: list[Hashable] = [c for c in frame.columns if c.endswith(" p")]
-    styler = frame.style.apply(mark_best, subset=score_columns).format("{:.4f}", subset=score_columns)
+    styler = frame.style.apply(mark_best, subset=score_columns)
+    for column in score_columns:
+        styler = styler.format(f"{{:.{decimals(list(frame[column]))}f}}", subset=[column])
     if p_columns:
         styler = styler.map(lambda v: "font-weight: bold" if _significant(v, alpha) else "", subset=p_columns)
     return styler

@@ -23,6 +23,16 @@ def _copy_lines(src: Path, dst: Path, start: int, stop: int) -> None:
     dst.write_bytes(b"\n".join(chunk) + b"\n")
 
 
+def _score_rows(src: Path, dst: Path, systems: list[str], stop: int) -> None:
+    """The header and the rows of a ``system, segment, score`` file of ``systems`` whose segment is below ``stop``,
+    unchanged."""
+    lines = src.read_bytes().split(b"\n")
+    keep = {name.encode() for name in systems}
+    rows = [line.split(b"\t") for line in lines[1:] if line]
+    kept = [lines[0]] + [b"\t".join(r) for r in rows if r[0] in keep and int(r[1]) < stop]
+    dst.write_bytes(b"\n".join(kept) + b"\n")
+
+
 def _slice(shared: Path, folder: str, files: list[str], out: Path, start: int, stop: int, extra: list[str]) -> None:
     if out.exists():
         shutil.rmtree(out)
@@ -88,6 +98,10 @@ def main(shared: Path) -> None:
     # Short social-media comments: outputs that equal a reference in fewer than 4 tokens ("Well done", "king.").
     he_files = ["ref.A.txt", "ref.B.txt"] + [f"sys/{s}.txt" for s in he_sys]
     _slice(shared, "wmt23/he-en", he_files, data / "wmt23-he-en-short", 1575, 1620, [])
+    # the first 40 lines with WMT23's COMET-22 segment scores (the Overview at full width; external fits)
+    he_en = data / "wmt23-he-en"
+    _slice(shared, "wmt23/he-en", DEDE + [f"sys/{s}.txt" for s in he_sys], he_en, 0, 40, [])
+    _score_rows(shared / "wmt23/he-en/metric-scores/COMET-refB.seg.tsv", he_en / "COMET-refB.seg.tsv", he_sys, 40)
     _slice(shared, "compare-mt/ted", ["ref.txt", "sys/sys1.txt", "sys/sys2.txt"], data / "ted", 0, 400, [])
     _slice(shared, "cnndm_see2017", cnn_files, data / "cnndm", 100, 300, [])
     _slice(

@@ -6,8 +6,10 @@
 ``--external NAME=FILE`` adds the metric NAME whose segment scores are read from FILE (see
 :mod:`metrics.families.external.scores` for the layouts); it then appears under NAME in every output. ``--external-meta
 NAME:FIELDS`` declares, comma-separated: ``higher`` (the default) or ``lower`` for the better direction,
-``one-based`` when the file counts segments from 1 (``zero-based`` is the default), and ``provenance=TEXT`` — how
-the scores were made, which leads the signature. ``provenance=`` comes last and takes the rest of the argument,
+``one-based`` when the file counts segments from 1 (``zero-based`` is the default), ``fit=NAME`` — the
+human-agreement fit of mt-thresholds the scores take (``comet22``, ``xcometxl``, ``metricx-23-large``; ``none`` for
+no estimate; without it a NAME such as ``comet22`` or ``COMET-22`` finds its fit by itself) — and ``provenance=TEXT``
+— how the scores were made, which leads the signature. ``provenance=`` comes last and takes the rest of the argument,
 commas included.
 """
 
@@ -41,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME:FIELDS",
-        help="for external NAME: higher|lower, one-based|zero-based, provenance=TEXT (last; may contain commas)",
+        help="for external NAME: higher|lower, one-based|zero-based, fit=NAME (mt-thresholds, or none), "
+        "provenance=TEXT (last; may contain commas)",
     )
 
 
@@ -52,6 +55,7 @@ class Declared:
     higher_is_better: bool = True
     one_based: bool = False
     provenance: str = ""
+    fit: str = ""
 
 
 def parse_meta(text: str) -> tuple[str, Declared]:
@@ -61,18 +65,20 @@ def parse_meta(text: str) -> tuple[str, Declared]:
         raise ValueError(f"--external-meta {text!r}: expected NAME:FIELDS, e.g. comet:lower,provenance=COMET-22")
     head, _, provenance = fields.partition("provenance=")
     flags = [f.strip() for f in head.split(",") if f.strip()]
-    higher, one_based = True, False
+    higher, one_based, fit = True, False, ""
     for flag in flags:
-        if flag in ("higher", "lower"):
+        if flag.startswith("fit="):
+            fit = flag.removeprefix("fit=").strip()
+        elif flag in ("higher", "lower"):
             higher = flag == "higher"
         elif flag in ("one-based", "zero-based"):
             one_based = flag == "one-based"
         else:
             raise ValueError(
                 f"--external-meta {text!r}: unknown field {flag!r}; valid: higher, lower, one-based, zero-based, "
-                "provenance=TEXT"
+                "fit=NAME, provenance=TEXT"
             )
-    return name.strip(), Declared(higher, one_based, provenance.strip())
+    return name.strip(), Declared(higher, one_based, provenance.strip(), fit)
 
 
 def external_metrics(
@@ -109,7 +115,7 @@ def external_metrics(
         d = declared.get(name, Declared())
         scores = read_external(
             path, name, systems, n_segments,
-            one_based=d.one_based, higher_is_better=d.higher_is_better, provenance=d.provenance,
+            one_based=d.one_based, higher_is_better=d.higher_is_better, provenance=d.provenance, fit=d.fit,
         )  # fmt: skip
         result[name] = External(scores)
     return result

@@ -21,6 +21,7 @@ import numpy as np
 from metrics.core.checkpoint import beating
 from metrics.core.config import build_config
 from metrics.core.explanation import Explanation
+from metrics.core.family import Fit
 from metrics.core.limits import SegmentLimit, clip, clip_corpus
 from metrics.core.traits import Traits
 
@@ -171,6 +172,15 @@ class SystemScored(ABC):
     @abstractmethod
     def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> Explanation:
         """The evidence behind segment ``index`` (0-based) of system ``system``."""
+
+
+class DeclaresFit(ABC):
+    """A metric whose human-agreement fit belongs to the instance, not to its family's declaration
+    (``Family.agreement_fits``): external scores, whose name and fit the user gives."""
+
+    @abstractmethod
+    def agreement_fit(self) -> Fit | None:
+        """The fit these scores take, or ``None`` for none."""
 
 
 class CostEstimated(ABC):

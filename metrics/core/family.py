@@ -129,6 +129,30 @@ class AgreementFit:
     free: tuple[str, ...]
 
 
+class FitSource(Enum):
+    """How a metric got its human-agreement fit."""
+
+    FAMILY = "its family"
+    DECLARED = "declared with its scores"
+    NAME = "its name"
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The human-agreement estimate a metric instance gets (:mod:`metrics.analysis.agreement`): ``name`` in
+    mt-thresholds; ``scale`` turns a difference in the metric's own units into the fit's (100 for scores on 0–1
+    whose fit takes points on 0–100); ``source``: how it was chosen."""
+
+    name: str
+    scale: float
+    source: FitSource
+
+    def describe(self, label: str) -> str:
+        """One line for a page: which fit, how chosen, and the scale read."""
+        scaled = " (scores on 0–1, differences read ×100)" if self.scale != 1 else ""
+        return f"{label}: fit {self.name} ({self.source.value}){scaled}"
+
+
 @dataclass(frozen=True)
 class KernelCase:
     """Rows of ``metric`` with ``options`` on test ``corpora`` (tests/data) must be bit-identical with and without

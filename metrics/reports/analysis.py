@@ -13,8 +13,10 @@ section that was computed — a section not computed is left out — and ``notes
 ``ngrams``          ``[{"a", "b", "n", "ngram", "direction", "ratio", "matches": {a: k, b: m}, "segments", "lines"}]``
 ``documents``       ``[{"document", "segments", "scores": {system: {metric: number}}}]``
 ``ranking_flips``   ``[{"document", "metric", "segments", "flipped": [[better here, better on the corpus]], "pairs"}]``
-``agreement``       ``[{"metric", "a", "b", "delta", "human_agreement", "p_value"}]`` — ``delta = score(a) −
-                    score(b)``, ``human_agreement`` on a 0–1 scale (an estimate from WMT system pairs)
+``agreement``       ``[{"metric", "a", "b", "delta", "human_agreement", "p_value", "fit"}]`` — ``delta = score(a) −
+                    score(b)``, ``human_agreement`` on a 0–1 scale (an estimate from WMT system pairs of how often
+                    humans agreed with a difference this large; not a probability that a is better), ``fit`` the
+                    mt-thresholds fit
 ``disagreements``   ``[{"segment", "line", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"}]``
 
 Segment numbers: ``segment`` and ``segments`` are 0-based indices (positions in the score lists, as sacrebleu and
@@ -37,7 +39,17 @@ from metrics.analysis.ngrams import NgramContrast, NgramReport
 from metrics.analysis.scoring import BucketResult, BucketSettings, significant
 from metrics.analysis.words import WordAccuracy
 from metrics.core.evaluation import Evaluation
-from metrics.reports.results import Cell, Note, Results, Statistics, StatisticsSettings, Table, build_results, header
+from metrics.reports.results import (
+    Cell,
+    Note,
+    Results,
+    Statistics,
+    StatisticsSettings,
+    Table,
+    agreement_json,
+    build_results,
+    header,
+)
 from metrics.reports.results import json_text as results_json_text
 
 
@@ -178,17 +190,7 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
             for f in analysis.flips
         ]
     if analysis.agreement:
-        document["agreement"] = [
-            {
-                "metric": g.metric,
-                "a": g.a,
-                "b": g.b,
-                "delta": g.delta,
-                "human_agreement": g.human_agreement,
-                "p_value": g.p_value,
-            }
-            for g in analysis.agreement
-        ]
+        document["agreement"] = [agreement_json(g) for g in analysis.agreement]
     if analysis.disagreements:
         document["disagreements"] = [
             {
@@ -270,7 +272,7 @@ def _flip_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
 def _agreement_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
     sig = analysis.results.signatures
     for g in analysis.agreement:
-        yield (g.metric, g.a, g.b, g.delta, g.p_value, g.human_agreement, SOURCE, sig[g.metric])
+        yield (g.metric, g.a, g.b, g.delta, g.p_value, g.human_agreement, SOURCE, g.fit, sig[g.metric])
 
 
 def _disagreement_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
@@ -293,7 +295,7 @@ TABLES = (
      _ngram_rows),
     ("documents", ("document", "segments", "system", "metric", "score", "signature"), _document_rows),
     ("ranking_flips", ("document", "metric", "segments", "better_here", "better_on_corpus", "pairs"), _flip_rows),
-    ("agreement", ("metric", "a", "b", "delta", "p_value", "human_agreement", "estimate", "signature"),
+    ("agreement", ("metric", "a", "b", "delta", "p_value", "human_agreement", "estimate", "fit", "signature"),
      _agreement_rows),
     ("disagreements", ("segment", "line", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"),
      _disagreement_rows),

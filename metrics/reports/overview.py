@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from metrics.analysis.agreement import Agreement
 from metrics.core.evaluation import Evaluation
 from metrics.reports.results import Note, Results, Statistics, StatisticsSettings, build_results
 from metrics.stats.correlation import Correlation
@@ -23,12 +24,14 @@ def overview_results(
     title: str,
     human: str | None = None,
     notes: Sequence[str] = (),
+    agreement: Sequence[Agreement] = (),
 ) -> Results:
     """The results of what the overview shows: ``reports`` per metric id as the dashboard keeps them (``intervals``
     and ``groups`` by current system names, ``pairs`` keyed by the pair's two names; ``None`` without the
     significance module), from ``all_pairs`` with ``n_resamples`` paired-bootstrap resamples and ``seed``; the
-    correlations with ``human`` scores; ``notes`` on the input. Equals the CLI's ``--paired-bs --all-pairs`` on the
-    same data."""
+    correlations with ``human`` scores; ``notes`` on the input; ``agreement``: the human-agreement estimate of each
+    system's difference to the baseline, as the table shows it. Equals the CLI's ``--paired-bs --all-pairs`` on the
+    same data, but for ``agreement``."""
     names = [r.name for r in evaluation.systems]
     intervals: dict[str, Mapping[str, Interval]] = {}
     pairs: dict[str, tuple[PairResult, ...]] = {}
@@ -49,7 +52,7 @@ def overview_results(
         human=human if correlations else None,
     )
     statistics = Statistics(settings, intervals, pairs, groups, correlations) if reports or correlations else None
-    return build_results(evaluation, statistics, notes=[Note(n) for n in notes], title=title)
+    return build_results(evaluation, statistics, notes=[Note(n) for n in notes], title=title, agreement=agreement)
 
 
 def _named_pairs(pairs: Mapping[frozenset[str], PairResult], names: Sequence[str]) -> tuple[PairResult, ...]:

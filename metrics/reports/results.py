@@ -30,6 +30,7 @@ import numpy as np
 from metrics.core.evaluation import Evaluation
 
 if TYPE_CHECKING:  # annotations only: a run that asks for no statistics does not import them
+    from metrics.analysis.agreement import Agreement
     from metrics.stats.correlation import Correlation
     from metrics.stats.resampling import Arithmetic
     from metrics.stats.rouge_bootstrap import AggregateScore
@@ -181,6 +182,7 @@ class Results:
     notes: tuple[Note, ...] = ()
     statistics: StatisticsSettings | None = None
     title: str | None = None
+    agreement: tuple[Agreement, ...] = ()
 
     @property
     def signatures(self) -> dict[str, str]:
@@ -274,10 +276,12 @@ def build_results(
     segments: bool = False,
     notes: Sequence[Note] = (),
     title: str | None = None,
+    agreement: Sequence[Agreement] = (),
 ) -> Results:
     """The results of ``evaluation`` with ``statistics`` on it. ``notes`` (on the input) come before the metrics'
-    own warnings; ``segments`` keeps every segment score. Statistics naming a metric or system the evaluation does
-    not have are refused (they would describe other data)."""
+    own warnings; ``segments`` keeps every segment score; ``agreement``: human-agreement estimates of pairs.
+    Statistics naming a metric or system the evaluation does not have are refused (they would describe other
+    data)."""
     metric_ids = list(evaluation.metrics)
     intervals: Mapping[str, Mapping[str, Interval]] = {}
     rouge: Mapping[str, Mapping[str, AggregateScore]] = {}
@@ -320,6 +324,7 @@ def build_results(
         notes=(*notes, *metric_notes(evaluation)),
         statistics=None if statistics is None else statistics.settings,
         title=title,
+        agreement=tuple(agreement),
     )
 
 
@@ -479,6 +484,8 @@ def json_document(results: Results) -> dict[str, Any]:
             {"metric": c.metric, "level": c.level, "method": c.method, "value": c.value, "ci": [c.lo, c.hi], "n": c.n}
             for c in results.correlations
         ]
+    if results.agreement:
+        document["agreement"] = [agreement_json(g) for g in results.agreement]
     document["notes"] = [
         {"metric": n.metric, "systems": list(n.systems), "message": n.message, "details": dict(n.details)}
         for n in results.notes
@@ -499,6 +506,21 @@ def json_document(results: Results) -> dict[str, Any]:
             "rouge_confidence": settings.rouge_confidence,
         }
     return document
+
+
+def agreement_json(g: Agreement) -> dict[str, Any]:
+    """One pair's human-agreement estimate (:mod:`metrics.analysis.agreement`): the share (0–1) of WMT system pairs
+    with a difference this large on which humans agreed with the metric's order — not a probability that ``a`` is
+    better; ``fit``: the mt-thresholds fit it came from."""
+    return {
+        "metric": g.metric,
+        "a": g.a,
+        "b": g.b,
+        "delta": g.delta,
+        "human_agreement": g.human_agreement,
+        "p_value": g.p_value,
+        "fit": g.fit,
+    }
 
 
 def to_json(results: Results) -> str:
@@ -595,6 +617,15 @@ def _rouge_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
                 yield (m.id, system.name, measure, *bounds, s.rouge_confidence, s.n_bootstrap, s.seed, m.signature)
 
 
+def _agreement_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
+    sig = results.signatures
+    for g in results.agreement:
+        yield (g.metric, g.a, g.b, g.delta, g.p_value, g.human_agreement, g.fit, sig[g.metric])
+
+
+AGREEMENT_COLUMNS = ("metric", "a", "b", "delta", "p_value", "human_agreement", "fit", "signature")
+
+
 def _note_rows(results: Results) -> Iterator[tuple[Cell, ...]]:
     for n in results.notes:
         yield from ((n.metric, system, n.message, n.details.get(system or "", "")) for system in (n.systems or (None,)))
@@ -637,6 +668,7 @@ TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cel
     ),
     ("groups", ("metric", "group", "system", "signature"), _group_rows),
     ("human", ("metric", "level", "method", "value", "ci_lo", "ci_hi", "n", "signature"), _human_rows),
+    ("agreement", AGREEMENT_COLUMNS, _agreement_rows),
     (
         "rouge_bootstrap",
         ("metric", "system", "measure", "low", "mid", "high", "confidence", "n_samples", "seed", "signature"),
@@ -648,8 +680,8 @@ TABLES: tuple[tuple[str, tuple[str, ...], Callable[[Results], Iterator[tuple[Cel
 
 def tables(results: Results) -> tuple[Table, ...]:
     """The CSV tables of :data:`TABLES`, each row of numbers carrying its metric's signature: ``scores`` always;
-    ``segments`` (``segment``: 0-based index; ``line``: 1-based line number), ``comparisons``, ``groups`` (1 = best), ``human``, ``rouge_bootstrap`` and
-    ``notes`` when they have rows."""
+    ``segments`` (``segment``: 0-based index; ``line``: 1-based line number), ``comparisons``, ``groups`` (1 = best), ``human``, ``agreement`` (the
+    human-agreement estimate of each compared pair), ``rouge_bootstrap`` and ``notes`` when they have rows."""
     found = (Table(name, columns, tuple(rows(results))) for name, columns, rows in TABLES)
     return tuple(t for t in found if t.name == "scores" or t.rows)
 

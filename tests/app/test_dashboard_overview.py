@@ -3,10 +3,12 @@ charts, downloads with signatures; nothing is recomputed on a rerun or a page sw
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import zipfile
 
+import mt_thresholds
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
@@ -23,6 +25,7 @@ from tests.support.ui import (
     hostile_dataset,
     markdown_bodies,
     plotly_specs,
+    setting_key,
     shown,
     small_dataset,
     with_downloads,
@@ -48,7 +51,7 @@ def test_scores_equal_sacrebleu_and_best_is_named(overview):
     assert list(table.columns) == [
         "BLEU", "BLEU 95% CI", "BLEU p", "BLEU human agr.", "chrF2", "chrF2 95% CI", "chrF2 p", "chrF2 human agr.",
     ]  # fmt: skip
-    assert table.loc["alpha", "BLEU p"] == "baseline"
+    assert table.loc["alpha", "BLEU p"] == "—"
 
 
 def test_human_agreement_estimate_beside_each_p_value(overview):
@@ -77,7 +80,7 @@ def test_intervals_pvalues_and_groups_come_from_the_significance_module(overview
     stats = {r.name: r.stats["bleu"] for r in result.systems}
     report = significance.all_pairs(bleu, stats, n_samples=1000, seed=12345)
     lo, hi = report.intervals["beta"].lo, report.intervals["beta"].hi
-    assert table.loc["beta", "BLEU 95% CI"] == f"[{lo:.4g}, {hi:.4g}]"
+    assert table.loc["beta", "BLEU 95% CI"] == f"{lo:.2f}–{hi:.2f}"
     pair = next(p for p in report.pairs if {p.baseline, p.system} == {"alpha", "beta"})
     assert table.loc["beta", "BLEU p"] == f"{pair.p_value:.4f}"
     groups = " ".join(shown(m.value) for m in overview.markdown)
@@ -87,7 +90,7 @@ def test_intervals_pvalues_and_groups_come_from_the_significance_module(overview
 def test_changing_the_baseline_moves_the_p_values(overview):
     overview.selectbox(key="baseline_box").set_value("gamma").run()
     table = overview.dataframe[0].value
-    assert table.loc["gamma", "BLEU p"] == "baseline" and table.loc["alpha", "BLEU p"] != "baseline"
+    assert table.loc["gamma", "BLEU p"] == "—" and table.loc["alpha", "BLEU p"] != "—"
     assert overview.session_state["baseline"] == "gamma"
 
 
@@ -103,7 +106,8 @@ def test_downloads_carry_signatures(overview):
 
 def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
     """The app's JSON and CSV downloads of WMT22 de-en equal ``scorelens score --paired-bs --all-pairs`` on the
-    same files: one schema, one set of numbers (the dataset title is the app's alone)."""
+    same files: one schema, one set of numbers (the dataset title and the human-agreement estimates of the table's
+    agr. column are the app's alone)."""
     refs = [DEEN / "ref.A.txt", DEEN / "ref.B.txt"]
     files = sorted((DEEN / "sys").glob("*.txt"))
     data = Dataset(
@@ -120,7 +124,22 @@ def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
     cli = json.loads(capsys.readouterr().out)
     page = json.loads(downloads["scorelens.json"])
     assert page["dataset"] == "WMT22 de-en" and cli["dataset"] is None
+    agreement = page.pop("agreement")
     assert page == {**cli, "dataset": "WMT22 de-en"}
+    # every system against the baseline (the first), as the agr. column: mt-thresholds' value, the pair's p-value
+    scores = {s["name"]: s["scores"] for s in page["systems"]}
+    baseline = files[0].stem
+    assert [(g["metric"], g["a"], g["b"]) for g in agreement] == [
+        (m, p.stem, baseline) for m in ("bleu", "chrf") for p in files[1:]
+    ]
+    for g in agreement:
+        delta = scores[g["a"]][g["metric"]] - scores[baseline][g["metric"]]
+        assert g["delta"] == delta and g["fit"] == g["metric"]
+        assert g["human_agreement"] == mt_thresholds.accuracy(abs(delta), g["metric"]) / 100
+        (pair,) = [
+            p for p in page["pairs"] if p["metric"] == g["metric"] and {p["baseline"], p["system"]} == {g["a"], g["b"]}
+        ]
+        assert g["p_value"] == pair["p_value"]
     # 5 systems, 10 Holm-corrected pairs: both take 2000 resamples, so that 10/2001 ≤ 0.05/10
     assert len(page["pairs"]) == 2 * 10 and page["signatures"]["bleu"].startswith("nrefs:2|bs:2000|seed:12345|")
     table = at.dataframe[0].value
@@ -128,9 +147,12 @@ def test_downloads_are_the_cli_results_on_the_same_files(monkeypatch, capsys):
         assert system["scores"]["bleu"] == table.loc[system["name"], "BLEU"]
     assert main([*args, "--format", "csv"]) == 0
     with zipfile.ZipFile(io.BytesIO(downloads["scorelens-csv.zip"])) as archive:
-        assert archive.namelist() == ["scores.csv", "comparisons.csv", "groups.csv"]
+        assert archive.namelist() == ["scores.csv", "comparisons.csv", "groups.csv", "agreement.csv"]
         tables = [archive.read(name).decode() for name in archive.namelist()]
-    assert "\n".join(tables) == capsys.readouterr().out
+    assert "\n".join(tables[:3]) == capsys.readouterr().out
+    rows = list(csv.DictReader(io.StringIO(tables[3])))
+    assert len(rows) == len(agreement) and rows[0]["fit"] == "bleu" and rows[0]["signature"].startswith("nrefs:2|")
+    assert float(rows[0]["human_agreement"]) == agreement[0]["human_agreement"]
     latex = downloads["scorelens.tex"].decode()
     assert f"{page['systems'][0]['scores']['bleu']:.2f}" in latex and "bs:2000|seed:12345" in latex
 
@@ -232,3 +254,92 @@ def test_ter_on_long_segments_asks_before_it_starts_and_the_rest_is_shown_meanwh
     assert not at.error  # nothing failed: TER waits
     next(b for b in at.button if b.label == "Start it").click().run()
     assert not at.warning and list(at.dataframe[0].value["TER"]) == [0.0, 0.0]
+
+
+HEEN = DATA / "wmt23-he-en"
+
+
+def _heen(external: bool = True) -> Dataset:
+    """WMT23 he-en, 40 segments, 12 systems, 2 references, with WMT23's COMET-22 segment scores as ``comet22``."""
+    files = sorted((HEEN / "sys").glob("*.txt"))
+    systems = {p.stem: read_segments(p).texts for p in files}
+    refs = tuple(read_segments(HEEN / f"ref.{k}.txt").texts for k in "AB")
+    data = Dataset("he-en", systems, refs, ("ref.A.txt", "ref.B.txt"))
+    if not external:
+        return data
+    from metrics.families.external import read_external
+
+    return data.with_external(read_external(HEEN / "COMET-refB.seg.tsv", "comet22", list(systems), 40))
+
+
+def test_an_external_comet22_gets_its_estimate_on_the_0_to_1_scale_read_as_points():
+    """WMT23's COMET-22 scores (0–1) loaded as ``comet22``: the agr. column carries mt-thresholds' comet22 fit of
+    the difference ×100 (the fit's points), TER says it has none, and the JSON download holds the same numbers."""
+    data = _heen()
+    at, downloads = with_downloads(app("app.py", data, ["bleu", "ter", "comet22"], n_resamples=1000))
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert "comet22 human agr." in table.columns and "TER human agr." not in table.columns
+    baseline = next(iter(data.systems))
+    document = json.loads(downloads["scorelens.json"])
+    comet = {g["a"]: g for g in document["agreement"] if g["metric"] == "comet22"}
+    assert len(comet) == 11 and {g["fit"] for g in comet.values()} == {"comet22"}
+    for name, g in comet.items():
+        delta = table.loc[name, "comet22"] - table.loc[baseline, "comet22"]
+        assert g["delta"] == pytest.approx(delta, abs=1e-12)
+        expected = mt_thresholds.accuracy(abs(g["delta"]) * 100, "comet22") / 100
+        assert abs(g["human_agreement"] - expected) <= 1e-12
+        shown_text = table.loc[name, "comet22 human agr."]
+        assert shown_text == ("≈ chance" if expected < 0.5 else f"≈{100 * expected:.0f}%")
+    caption = " ".join(c.value for c in at.caption)
+    assert "comet22: fit comet22 (its name) (scores on 0–1, differences read ×100), at most 96 %" in shown(caption)
+    assert "No estimate for TER" in shown(caption) and "not a probability that the system is better" in caption
+
+
+def test_rows_are_best_first_under_the_first_metric_and_upload_order_is_one_click_away():
+    data = _heen(external=False)
+    at = app("app.py", data, ["ter", "bleu"], n_resamples=1000).run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    ter = list(table["TER"])
+    assert ter == sorted(ter) and list(table.index) != list(data.systems)  # TER: lower is better
+    assert "Sorted by TER, best first (lower is better)." in at.caption[0].value
+    at.radio(key="overview_order").set_value("as uploaded").run()
+    assert list(at.dataframe[0].value.index) == list(data.systems)
+    assert at.caption[0].value.startswith("In upload order.")
+
+
+def test_the_chosen_columns_outlive_a_change_of_metrics_and_the_caption_names_only_them():
+    at = app("app.py", small_dataset(), ["bleu", "chrf"]).run()
+    at.pills(key="overview_details").set_value(["95% CI"]).run()
+    assert list(at.dataframe[0].value.columns) == ["BLEU", "BLEU 95% CI", "chrF2", "chrF2 95% CI"]
+    # past three metrics the offered default is no column: the user's pick stays
+    at.multiselect(key=setting_key(at, "metrics_box")).set_value(["bleu", "chrf", "ter", "rouge1"]).run()
+    assert not at.exception, at.exception
+    assert list(at.dataframe[0].value.columns) == [
+        "BLEU", "BLEU 95% CI", "chrF2", "chrF2 95% CI", "TER", "TER 95% CI", "ROUGE-1", "ROUGE-1 95% CI",
+    ]  # fmt: skip
+    caption = at.caption[0].value
+    assert "95% CI: bootstrap interval" in caption
+    assert "paired bootstrap against" not in caption and "agr." not in caption
+
+
+def test_the_data_page_says_which_fit_external_scores_take_and_a_declared_one_reaches_the_overview():
+    data = _heen(external=False)
+    at = app("app.py", data, ["bleu"], n_resamples=1000).run()
+    at.switch_page("pages/data.py").run()
+    scores = (HEEN / "COMET-refB.seg.tsv").read_bytes()
+    at.file_uploader(key="up_external").set_value(("COMET-refB.seg.tsv", scores, "text/tab-separated-values")).run()
+    assert not at.exception, at.exception
+    assert at.text_input(key="external_name").value == "COMET-refB.seg"
+    captions = [shown(c.value) for c in at.caption]
+    assert "No human-agreement estimate: no mt-thresholds fit is declared or matches the name." in captions
+    at.selectbox(key="external_fit").set_value("comet22").run()
+    captions = [shown(c.value) for c in at.caption]
+    assert "Human agreement: fit comet22 (declared with its scores) (scores on 0–1, differences read ×100)" in captions
+    at.button(key="load_external").click().run()
+    loaded = at.session_state["dataset"].external["COMET-refB.seg"]
+    assert loaded.fit == "comet22"
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, at.exception
+    assert "COMET-refB.seg human agr." in at.dataframe[0].value.columns

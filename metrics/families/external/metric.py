@@ -19,10 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.core.base import Metric, Progress, Rows, SegmentStats, SystemScored, check_corpus
+from metrics.core.base import DeclaresFit, Metric, Progress, Rows, SegmentStats, SystemScored, check_corpus
 from metrics.core.config import check_options
 from metrics.core.explanation import Explanation
+from metrics.core.family import Fit
 from metrics.core.traits import Traits
+from metrics.families.external.fits import external_fit
 from metrics.families.external.scores import ExternalScores
 
 VERSION = "scorelens-0.1.0"
@@ -52,7 +54,7 @@ class ExternalExplanation(Explanation):
     one_based: bool
 
 
-class External(Metric[ExternalConfig, ExternalExplanation], SystemScored):
+class External(Metric[ExternalConfig, ExternalExplanation], SystemScored, DeclaresFit):
     """Segment scores read from a file (:class:`~metrics.families.external.scores.ExternalScores`)."""
 
     aggregate = "mean"
@@ -135,6 +137,11 @@ class External(Metric[ExternalConfig, ExternalExplanation], SystemScored):
 
     def _explain(self, hyp: str, refs: Sequence[str]) -> ExternalExplanation:
         raise self._refuse()
+
+    def agreement_fit(self) -> Fit | None:
+        """The fit the declaration names, or its name matches (:mod:`metrics.families.external.fits`)."""
+        values = (v for scores in self.scores.scores.values() for v in scores)
+        return external_fit(self.scores.name, self.scores.fit, values)
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return np.asarray(pooled, dtype=np.float64)[..., 0]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from metrics.families.external.fits import check_fit
 from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, display_name, json_line, table_rows
 
 SYSTEM = "system"
@@ -37,7 +38,9 @@ class ExternalScores:
 
     ``scores[system][i]`` is the score of segment ``i`` (0-based) and ``lines[system][i]`` the line of the file it
     came from. ``name`` is the metric id it appears under everywhere (JSON, CSV, the app); ``provenance`` says how
-    the scores were made (tool, model, version) and leads the signature; ``digest`` is the file's SHA-256 prefix.
+    the scores were made (tool, model, version) and leads the signature; ``digest`` is the file's SHA-256 prefix;
+    ``fit``: the human-agreement fit the scores take (:mod:`metrics.analysis.agreement`) — ``""`` to match it by
+    ``name``, ``"none"`` for no estimate, or an mt-thresholds name (``comet22``).
     """
 
     name: str
@@ -49,10 +52,12 @@ class ExternalScores:
     one_based: bool = False
     digest: str = ""
     notes: tuple[str, ...] = field(default=())
+    fit: str = ""
 
     def __post_init__(self) -> None:
         check_name(self.name)
         check_provenance(self.provenance)
+        check_fit(self.fit)
         if set(self.scores) != set(self.lines):
             raise ValueError(f"{self.name}: scores and lines name different systems")
         lengths = {len(v) for v in (*self.scores.values(), *self.lines.values())}
@@ -67,8 +72,17 @@ class ExternalScores:
         return len(next(iter(self.scores.values()), ()))
 
     def fingerprint(self) -> str:
-        """A hash of everything the scores and their signature depend on (system names included)."""
-        content = [self.name, self.provenance, self.higher_is_better, self.one_based, self.digest, self.source]
+        """A hash of everything the scores, their signature and their agreement estimate depend on (system names
+        included)."""
+        content = [
+            self.name,
+            self.provenance,
+            self.higher_is_better,
+            self.one_based,
+            self.digest,
+            self.source,
+            self.fit,
+        ]
         content.append({name: [repr(v) for v in values] for name, values in self.scores.items()})
         return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
 
@@ -250,12 +264,14 @@ def parse_external(
     one_based: bool = False,
     higher_is_better: bool = True,
     provenance: str = "",
+    fit: str = "",
 ) -> ExternalScores:
     """Read the external scores in ``data`` (the bytes of file ``source``) for the loaded ``systems`` of
     ``n_segments`` segments each, under the metric id ``name``."""
     try:
         check_name(name)
         check_provenance(provenance)
+        check_fit(fit)
     except ValueError as err:
         raise InputError(source, str(err)) from None
     if len(data) > MAX_FILE_BYTES:
@@ -276,7 +292,7 @@ def parse_external(
         notes.append(f"{source}: field(s) {', '.join(unused)} are not used (only {SYSTEM}, {SEGMENT}, {SCORE})")
     digest = hashlib.sha256(data).hexdigest()[:12]
     return collector.finish(
-        name, higher_is_better=higher_is_better, provenance=provenance, digest=digest, notes=tuple(notes)
+        name, higher_is_better=higher_is_better, provenance=provenance, digest=digest, notes=tuple(notes), fit=fit
     )
 
 
@@ -305,6 +321,7 @@ def to_document(scores: ExternalScores) -> dict[str, Any]:
         "provenance": scores.provenance,
         "one_based": scores.one_based,
         "digest": scores.digest,
+        "fit": scores.fit,
         "scores": {system: list(values) for system, values in scores.scores.items()},
         "lines": {system: list(values) for system, values in scores.lines.items()},
     }
@@ -329,14 +346,14 @@ def from_document(document: Any, source: str) -> ExternalScores:
         if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise InputError(source, f"{where}: lines of {system!r} must be whole numbers")
         line_numbers[system] = tuple(values)
-    texts = {key: document.get(key, "") for key in ("name", "source", "provenance", "digest")}
+    texts = {key: document.get(key, "") for key in ("name", "source", "provenance", "digest", "fit")}
     flags = {key: document.get(key, default) for key, default in (("higher_is_better", True), ("one_based", False))}
     if not all(isinstance(v, str) for v in texts.values()) or not all(isinstance(v, bool) for v in flags.values()):
-        raise InputError(source, f"{where}: name, source, provenance and digest are text; the flags true or false")
+        raise InputError(source, f"{where}: name, source, provenance, digest and fit are text; the flags true or false")
     try:
         return ExternalScores(
             texts["name"], texts["source"], parsed, line_numbers, flags["higher_is_better"], texts["provenance"],
-            flags["one_based"], texts["digest"],
+            flags["one_based"], texts["digest"], fit=texts["fit"],
         )  # fmt: skip
     except ValueError as err:
         raise InputError(source, str(err)) from None

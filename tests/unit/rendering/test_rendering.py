@@ -175,8 +175,8 @@ def test_alignment_svg_draws_one_line_per_link_and_boxes_chunks():
 def test_overview_table_keeps_numeric_scores_and_marks_the_best(evaluation):
     table = overview_table(evaluation, {("good", "bleu"): (90.0, 100.0)}, {("bad", "bleu"): 0.001})
     assert table.loc["good", "BLEU"] == pytest.approx(100.0)
-    assert table.loc["good", "BLEU 95% CI"] == "[90, 100]"
-    assert table.loc["good", "BLEU p"] == "baseline"
+    assert table.loc["good", "BLEU 95% CI"] == "90.00–100.00"
+    assert table.loc["good", "BLEU p"] == "—"
     assert table.loc["bad", "BLEU p"] == "0.0010"
     assert best_systems(evaluation) == {"bleu": ["good"], "ter": ["good"]}  # lowest TER wins
     styler = style_overview(table, evaluation)
