@@ -15,6 +15,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from metrics.core.language import Language, detect_language
 from metrics.families.external import ExternalScores
@@ -91,17 +92,24 @@ class Dataset:
     def __len__(self) -> int:
         return len(self.refs[0])
 
-    @property
+    # Every result's key reads the hashes on every rerun (12 systems under 4 metrics: the references hashed 56
+    # times, most of an Overview rerun's CPU time, growing with each metric added); a dataset is immutable, so each
+    # hash, and the language, is worked out once per instance.
+    @cached_property
     def refs_hash(self) -> str:
         return stream_hash(["\x1d".join(stream) for stream in self.refs])
 
-    @property
+    @cached_property
     def language(self) -> Language | None:
         """The references' language when it is Chinese, Japanese or Korean (a sample of segments tells)."""
         return detect_language(self.refs).language
 
+    @cached_property
+    def _system_hashes(self) -> Mapping[str, str]:
+        return {name: stream_hash(texts) for name, texts in self.systems.items()}
+
     def system_hash(self, name: str) -> str:
-        return stream_hash(self.systems[name])
+        return self._system_hashes[name]
 
     def system_id(self, name: str) -> str:
         """The stable id of the system now called ``name``."""
@@ -120,6 +128,10 @@ class Dataset:
 
     def fingerprint(self) -> str:
         """Hash of all content (names included), e.g. to tell two workspaces apart."""
+        return self._fingerprint
+
+    @cached_property
+    def _fingerprint(self) -> str:
         parts = [self.refs_hash, *(f"{name}={self.system_hash(name)}" for name in self.systems)]
         if self.human is not None:
             parts += [f"human:{name}={self.human_hash(name)}" for name in self.human.scores]

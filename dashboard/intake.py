@@ -71,16 +71,28 @@ def megabytes(size: int) -> str:
     return f"{size / 2**20:,.1f} MB"
 
 
+def limit_text(limit: int) -> str:
+    """A size limit as every text states it: whole megabytes without decimals (``100 MB``), as Streamlit's uploader
+    writes its own ("100MB per file", from :func:`upload_megabytes`); another limit as :func:`megabytes`."""
+    return f"{limit // 2**20:,} MB" if limit % 2**20 == 0 else megabytes(limit)
+
+
+def upload_megabytes(limit: int) -> int:
+    """The whole megabytes an uploader is given for a limit in bytes (at least 1, as Streamlit requires): its text
+    and the browser's own refusal then say the app's limit, whatever the server's ``maxUploadSize``."""
+    return max(1, -(-limit // 2**20))
+
+
 def too_large(name: str, size: int) -> InputError:
     """The error of a file over the dashboard's limit: its size, the limit, and where a larger file can go."""
     if size <= MAX_FILE_BYTES:
         elsewhere = f"the command line reads it: `scorelens score -r REFERENCES -i {shlex.quote(name)}`"
     else:
-        elsewhere = f"the command line reads files up to {megabytes(MAX_FILE_BYTES)}; split it into parts"
+        elsewhere = f"the command line reads files up to {limit_text(MAX_FILE_BYTES)}; split it into parts"
     return InputError(
         name,
         f"the file has {megabytes(size)} ({size:,} bytes), more than the dashboard's upload limit of "
-        f"{megabytes(MAX_UPLOAD_BYTES)}; {elsewhere}",
+        f"{limit_text(MAX_UPLOAD_BYTES)}; {elsewhere}",
     )
 
 

@@ -112,6 +112,9 @@ def within(low: float, high: float) -> Callable[[Any], bool]:
     return lambda bounds: low <= bounds[0] <= bounds[1] <= high
 
 
+# -------------------------------------------------------------------------------------------------------- Sidebar
+METRICS_EMPTY: Key[bool] = Key("metrics_empty")  # the metric choice was applied empty (and kept), said once
+
 # ----------------------------------------------------------------------------------------------------------- Data
 DATA_NOTES: Key[list[str]] = Key("intake_notes")  # what the last load said, shown until the next one
 RENAME_ERROR: Key[str] = Key("rename_error")  # why a rename was refused, shown once

@@ -98,21 +98,41 @@ def _sidebar() -> None:
             st.error(f"The server's model list ({ENV}) could not be read; only the default models are offered.")
         st.markdown(f"**{escape_markdown(data.title)}**")
         st.caption(f"{len(data.systems)} systems · {len(data)} segments · {len(data.refs)} reference(s)")
-        offered = list(state.offered_metrics())
-        box = state.widget_key(keys.METRICS_BOX)
-        chosen = st.multiselect(
+        _metric_form()
+        _options_panel([m for m in state.metric_ids() if m in SPECS])
+
+
+def _metric_form() -> None:
+    """The metric choice, applied by its button: a user picking three metrics waits for one run, not three (each
+    click in the box would otherwise rerun the page and start scoring). Applying computes only the metrics never
+    computed before on this data; removing one is a lookup."""
+    offered = list(state.offered_metrics())
+    box = state.widget_key(keys.METRICS_BOX)
+    with st.form("metrics_form", border=False):
+        st.multiselect(
             "Metrics",
             offered,
             # A value put in the box's state (the Data page adding an external metric) wins over the default.
             default=None if box in st.session_state else [m for m in state.metric_ids() if m in offered],
             format_func=state.label,
             key=box,
+            help="Choose or remove any number of metrics, then apply them: only metrics not computed before on "
+            "this data are computed.",
         )
-        if not chosen:
-            st.caption("Choose at least one metric; keeping the previous choice.")
-        elif chosen != state.metric_ids():
-            state.set_metric_ids(chosen)
-        _options_panel([m for m in state.metric_ids() if m in SPECS])
+        st.form_submit_button("Apply", key="metrics_apply", on_click=_apply_metrics, args=(box,))
+    if keys.METRICS_EMPTY.get(False):
+        keys.METRICS_EMPTY.pop()
+        st.caption("Choose at least one metric; the previous choice is kept.")
+
+
+def _apply_metrics(box: str) -> None:
+    """The Apply button's callback: the box's metrics become the choice; an empty box puts the choice back."""
+    chosen = list(st.session_state.get(box) or ())
+    if not chosen:
+        st.session_state[box] = state.metric_ids()
+        keys.METRICS_EMPTY.set(True)
+    elif chosen != state.metric_ids():
+        state.set_metric_ids(chosen)
 
 
 def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:

@@ -4,7 +4,8 @@ Streamlit keeps the bytes of every uploaded file in server memory (its ``MemoryU
 removes the file in the widget or the session ends — not when the script stops showing the widget, nor when the
 widget's key changes. Files a page refused stayed there: four rejected 150 MB files kept a server at 1.6 GB. So every
 uploader of the app goes through :func:`uploader`, which admits a file only while it is within the dashboard's limit
-per file (:data:`dashboard.intake.MAX_UPLOAD_BYTES`, also the server's ``maxUploadSize``) and the session's total
+per file (:data:`dashboard.intake.MAX_UPLOAD_BYTES`: the server's ``maxUploadSize`` too, and each box's own, so that
+its "… per file" says it) and the session's total
 (:data:`MAX_SESSION_UPLOAD_BYTES`); a refused file is released at once, its uploader emptied and the reason shown
 beside it. Pages :func:`release` files once they are loaded (the data then lives in the session's dataset); a
 released file is never returned again.
@@ -20,7 +21,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from dashboard import keys
-from dashboard.intake import MAX_UPLOAD_BYTES, megabytes, too_large, upload_name
+from dashboard.intake import MAX_UPLOAD_BYTES, limit_text, megabytes, too_large, upload_megabytes, upload_name
 from metrics.io.inputs import InputError
 from rendering.text import escape_markdown
 
@@ -78,7 +79,7 @@ def _refusals(files: Sequence[UploadedFile]) -> list[InputError]:
                 InputError(
                     name,
                     f"the file has {megabytes(size)}, and this session already holds {megabytes(held)} of uploads "
-                    f"not yet loaded; a session may hold {megabytes(MAX_SESSION_UPLOAD_BYTES)}. Load or remove "
+                    f"not yet loaded; a session may hold {limit_text(MAX_SESSION_UPLOAD_BYTES)}. Load or remove "
                     "the files uploaded so far, then upload this one again",
                 )
             )
@@ -95,7 +96,11 @@ def uploader(label: str, key: str, *, multiple: bool = False, **options: Any) ->
     generations = keys.UPLOADER_GENERATIONS.get({})
     generation = generations.get(key, 0)
     value = st.file_uploader(
-        label, key=f"{key}#{generation}" if generation else key, accept_multiple_files=multiple, **options
+        label,
+        key=f"{key}#{generation}" if generation else key,
+        accept_multiple_files=multiple,
+        max_upload_size=upload_megabytes(MAX_UPLOAD_BYTES),
+        **options,
     )
     files: list[UploadedFile] = list(value) if isinstance(value, list) else [value] if value is not None else []
     # A released file is gone from the server's store, though the browser may still show it (an uploader keeps its

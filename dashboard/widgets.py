@@ -13,7 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from streamlit.typing import DataframeState
 
 from dashboard import keys
-from dashboard.intake import megabytes, upload_name
+from dashboard.intake import limit_text, megabytes, upload_megabytes, upload_name
 from dashboard.keys import Choice, all_among, among
 from metrics.core.caveats import LanguageCaveat, Severity, Surface
 from metrics.core.config import Option
@@ -136,7 +136,9 @@ def file_widget(where: DeltaGenerator, option: Option, key: str, value: Any, lim
     uploader an earlier upload (``value``) stays until the user goes back to the default; anything else that is
     not an upload is the default. A file that is too large or unreadable is said, and the earlier upload kept."""
     earlier = value if isinstance(value, Upload) else option.default
-    sent = where.file_uploader(option.label, type=["txt"], key=key, help=option.help)
+    sent = where.file_uploader(
+        option.label, type=["txt"], key=key, help=option.help, max_upload_size=upload_megabytes(limit)
+    )
     if sent is None:
         if not isinstance(value, Upload):
             return earlier
@@ -155,7 +157,7 @@ def file_widget(where: DeltaGenerator, option: Option, key: str, value: Any, lim
     name, data = upload_name(sent), sent.getvalue()
     if len(data) > limit:
         where.error(
-            f"{escape_markdown(name)} has {megabytes(len(data))}, more than the {megabytes(limit)} it may have."
+            f"{escape_markdown(name)} has {megabytes(len(data))}, more than the {limit_text(limit)} it may have."
         )
         return earlier
     upload = Upload(name, data)

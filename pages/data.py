@@ -191,10 +191,7 @@ with tab_upload:
     st.caption(
         "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
         '(a string, a list of sentences, or an object with a "text" field per line). UTF-8 (UTF-16 is read when the '
-        f"file starts with its byte-order mark); up to {intake.megabytes(intake.MAX_UPLOAD_BYTES)} per file and "
-        f"{intake.megabytes(uploads.MAX_SESSION_UPLOAD_BYTES)} for the files not yet loaded (the command line "
-        f"`scorelens score` reads files up to {intake.megabytes(MAX_FILE_BYTES)}). Without references, the systems "
-        "are added to the loaded data."
+        "file starts with its byte-order mark). Without references, the systems are added to the loaded data."
     )
     # The uploaders keep their keys for the whole session: a new key would empty an uploader, dropping files a user
     # chose while the server was still answering an earlier choice. Files already loaded are released, and an
@@ -207,6 +204,13 @@ with tab_upload:
             ("src", "Source (optional)", "up_source"),
         )
     }
+    # The limits, stated once, in the words of the boxes above ("… per file", from the same constant).
+    per_file, in_all = intake.limit_text(intake.MAX_UPLOAD_BYTES), intake.limit_text(uploads.MAX_SESSION_UPLOAD_BYTES)
+    st.caption(
+        f"Up to {per_file} per file, and {in_all} in all for the files of this session not yet loaded (every upload "
+        f"box of the app counts). The command line `scorelens score` reads files up to "
+        f"{intake.limit_text(MAX_FILE_BYTES)}."
+    )
     used: set[Any] = set()
     refs, systems, source = (parsed_files(role, chosen[role], used) for role in ("ref", "sys", "src"))
     keys.PARSE_MEMO.set({k: v for k, v in keys.PARSE_MEMO.get({}).items() if k in used})

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.samples import load_sample
 from tests.support.paths import ROOT
+from tests.support.ui import choose_metrics
 
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
 
@@ -47,7 +48,7 @@ def test_the_router_reaches_every_page():
 
 def test_sidebar_choices_survive_a_page_switch():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-    at.sidebar.multiselect(key="metrics_box").set_value(["bleu", "chrf"]).run()
+    choose_metrics(at, ["bleu", "chrf"]).run()
     at.sidebar.checkbox(key="opt:bleu:lowercase").check().run()
     lowercased = at.session_state["metric_options"]["bleu"]
     for page in ("pages/teach.py", "pages/explorer.py", "pages/overview.py"):

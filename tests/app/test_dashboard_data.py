@@ -60,11 +60,11 @@ def test_too_large_files_are_refused_before_parsing_naming_file_size_limit_and_t
     monkeypatch.setattr(intake, "MAX_FILE_BYTES", 5 * 2**20)
     parsed = intake.parse_upload("my run.txt", b"x\n" * (2**21 + 1))
     assert str(parsed.error) == (
-        "my run.txt: the file has 4.0 MB (4,194,306 bytes), more than the dashboard's upload limit of 3.0 MB; "
+        "my run.txt: the file has 4.0 MB (4,194,306 bytes), more than the dashboard's upload limit of 3 MB; "
         "the command line reads it: `scorelens score -r REFERENCES -i 'my run.txt'`"
     )
     huge = str(intake.too_large("huge.txt", 6 * 2**20))
-    assert huge.endswith("limit of 3.0 MB; the command line reads files up to 5.0 MB; split it into parts")
+    assert huge.endswith("limit of 3 MB; the command line reads files up to 5 MB; split it into parts")
     with pytest.raises(InputError, match="human.jsonl: the file has 4.0 MB"):
         intake.parse_human_upload("human.jsonl", b"x" * 4 * 2**20, small_dataset())
 

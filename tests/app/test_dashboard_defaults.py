@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dashboard.dataset import Dataset
 from tests.support.paths import DATA
-from tests.support.ui import app, setting_key, shown, small_dataset
+from tests.support.ui import app, choose_metrics, setting_key, shown, small_dataset
 
 ZH = DATA / "wmt22-en-zh"
 N = 30  # segments uploaded: enough to detect and score, quick to run
@@ -47,9 +47,7 @@ def test_uploaded_summaries_get_rouge_and_say_why():
     assert not at.exception, at.exception
     assert "the outputs' lengths do not follow the references' (r = " in _texts(at)
     assert "read as summaries, so ROUGE-1/2/L/Lsum" in _texts(at)
-    at.multiselect(key=setting_key(at, "metrics_box")).set_value(
-        ["rouge1"]
-    ).run()  # the user's choice: no more claim about it
+    choose_metrics(at, ["rouge1"]).run()  # the user's choice: no more claim about it
     assert "Metrics chosen from the data" not in _texts(at)
 
 
@@ -85,7 +83,7 @@ def test_rouge_on_chinese_warns_once_for_all_systems_naming_the_app_option():
     at = app("app.py", small_dataset(), ["bleu"]).run()
     _chinese(at)
     at.switch_page("pages/overview.py").run()
-    at.multiselect(key=setting_key(at, "metrics_box")).set_value(["rouge1", "rouge2", "rougeL"]).run()
+    choose_metrics(at, ["rouge1", "rouge2", "rougeL"]).run()
     assert not at.exception, at.exception
     warnings = [shown(w.value) for w in at.warning]
     assert len(warnings) == 1, warnings

@@ -374,6 +374,8 @@ def test_evidence_is_wholly_visible_at_1400_px_with_three_columns(app_url, brows
         page.keyboard.press("Enter")
         page.wait_for_timeout(1000)
     page.keyboard.press("Escape")
+    page.locator("[data-testid='stSidebar']").get_by_role("button", name="Apply").click()  # the box is a form
+    _idle(page)
     number = page.get_by_label("Segment (1–300)")
     number.fill("10")
     number.press("Enter")

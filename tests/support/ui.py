@@ -250,3 +250,11 @@ def setting_key(at: AppTest, name: str) -> str:
     data gives those widgets new keys (see :func:`dashboard.state.reset_widgets`)."""
     generation = at.session_state.get(keys.WIDGET_GENERATION, 0)
     return f"{name}@{generation}" if generation else name
+
+
+def choose_metrics(at: AppTest, metric_ids: list[str]) -> AppTest:
+    """Put ``metric_ids`` in the sidebar's metric box and press its Apply button (the box is in a form: its value
+    reaches the app only with the button); the next ``run()`` applies them."""
+    at.multiselect(key=setting_key(at, keys.METRICS_BOX)).set_value(metric_ids)
+    at.button(key="metrics_apply").click()
+    return at

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from metrics.cli.common import build_metrics
 from metrics.cli.main import build_parser
 from metrics.core.selection import OptionError, Selection, metric_key, taken
-from tests.support.ui import app, setting_key, shown, small_dataset
+from tests.support.ui import app, choose_metrics, setting_key, shown, small_dataset
 
 
 def _keys(selection: Selection) -> dict[str, str]:
@@ -163,13 +163,13 @@ def test_the_sidebar_shows_keeps_and_applies_an_option_only_one_chosen_member_ta
     assert any("type:rougeW-1.5|" in s for s in signatures)  # it reached ROUGE-W …
     assert any("type:rouge1|" in s for s in signatures)  # … and ROUGE-1, which has no weight, still scores
     # ROUGE-W left out: its weight is no longer shown but kept, and comes back with it
-    at.multiselect(key=setting_key(at, "metrics_box")).set_value(["rouge1"]).run()
+    choose_metrics(at, ["rouge1"]).run()
     assert not at.exception and not at.error
     assert at.session_state["metric_options"] == {"rouge": {"weight": 1.5}}
     assert not [w for w in at.number_input if w.key.startswith("opt:rouge:weight")]
     at.checkbox(key=setting_key(at, "opt:rouge:stemmer")).check().run()
     assert at.session_state["metric_options"] == {"rouge": {"weight": 1.5, "stemmer": True}}
-    at.multiselect(key=setting_key(at, "metrics_box")).set_value(["rouge1", "rougeW"]).run()
+    choose_metrics(at, ["rouge1", "rougeW"]).run()
     assert not at.exception and not at.error
     assert at.number_input(key=setting_key(at, "opt:rouge:weight")).value == 1.5
     assert any("type:rougeW-1.5|tok:default|stem:yes" in c.value for c in at.code)
@@ -200,7 +200,7 @@ def test_a_stored_choice_a_newly_chosen_member_refuses_is_reset_visibly():
     at = app("app.py", small_dataset(), ["rougeW"]).run()
     at.selectbox(key=setting_key(at, "opt:rouge:tokenizer")).set_value("whitespace").run()
     assert at.session_state["metric_options"] == {"rouge": {"tokenizer": "whitespace"}}
-    at.multiselect(key=setting_key(at, "metrics_box")).set_value(["rouge1", "rougeW"]).run()
+    choose_metrics(at, ["rouge1", "rougeW"]).run()
     assert not at.exception, at.exception
     warnings = [shown(w.value) for w in at.sidebar.warning]
     assert warnings == ["Not offered for the chosen metrics, back to the default: rouge.tokenizer=whitespace"]
