@@ -64,7 +64,7 @@ ABPTIT = r"Jr|Sr|Bros|(?:Ed|Ph)\.D|Blvd|Rd|Esq"
 ABBREV1 = rf"(?:{ABMONTH}|{ABDAYS}|{ABSTATE}|{ABCOMP}|tel|est|ext|sq|{ABPTIT}|etc|al|seq|Bldg)\."
 ABTITLE = (
     r"Adv|Mr|Mrs|Ms|(?-i:M)iss|Drs?|Profs?|Sens?|Reps?|Attys?|Lt|Col|Gen|Messrs|Govs?|Adm|Rev|Maj|Sgt|Cpl|Pvt|Capt|Ste?|Ave|"
-    r"Pres|Lieut|Hon|Brig|Co?mdr|Pfc|Spc|Supts?|Det|M|MM|Mme|Mmes|Mlle|Mlles"
+    r"Pres|Lieut|Hon|Brig|Co?mdr|Pfc|Spc|Supts?|Det|M|Mme|Mlle|Mlles"
 )
 ABBREV2 = rf"(?:[A-Za-z]|{ABTITLE}|ft|Mt|vs|[Aa]lex|Wm|Jos|Cie|a\.k\.a|cf|TREAS|Ph|{ACRO}|Invt|Elec|Natl|M[ft]g)\."
 SENTEND = rf"[{_SPACE}\n](?:[{_SPACE}\n]|(?-i:[A-Z]))"  # after an abbreviation, the end of a sentence
@@ -277,7 +277,7 @@ _RULES: tuple[_Rule, ...] = (
     _rule(r"(?P<tok>')[A-Za-z][^\s]", lambda _: "`"),
     _rule(rf"{APOS}(?:[msd]|re|ve|ll)", _apostrophe, flags=re.IGNORECASE),
     _rule("''|[`\u2018-\u201f\u0082\u0084\u0091-\u0094\u2039\u203a\u00ab\u00bb]{1,2}|'|&apos;", _quotes),
-    _rule(r"(?P<tok>[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]])(?:[^A-Za-z0-9]|\Z)", _brackets),  # smileys
+    _rule(r"(?P<tok>[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]])[^A-Za-z0-9]", _brackets),  # smileys
     _rule(
         r"[\^x=~<>]\.\[\^x=~<>]|[-\^x=~<>']_[-\^x=~<>']|\([-\^x=~<>'][_.]?[-\^x=~<>']\)|\([\^x=~<>'][-\^x=~<>']"
         r"[\^x=~<>']\)"
