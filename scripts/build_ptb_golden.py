@@ -13,7 +13,9 @@ Streams (each tokenized as one Java run, in this order, exactly as pycocoevalcap
   ``COCOEvalCap.evaluate`` passes its ``gts``; ``coco/res/<system>``: each system's captions, as its ``res``;
 * ``hard_cases``: ``tests/data/ptb/hard_cases.txt``, written for this: quotes, brackets, hyphens, numbers,
   contractions, abbreviations at a sentence end, ellipses, URLs, currency, non-ASCII, emoji;
-* ``wmt22-de-en/ref.A``, ``wmt22-de-en/ref.B``, ``ted/ref``: English news and talk sentences of ``tests/data``.
+* ``wmt22-de-en/ref.A``, ``wmt22-de-en/ref.B``, ``ted/ref``: English news and talk sentences of ``tests/data``;
+  ``wmt22-de-en/src``, ``wmt22-en-zh/ref.A``, ``wmt22-en-ja/ref.A``: German (decomposed umlauts, „quotes“),
+  Chinese and Japanese, which the tokenizer is not made for but must not garble differently from Java.
 
 For each stream: the input ``lines``, Java's raw output lines (``java``: ``PTBTokenizer -preserveLines
 -lowerCase``, tokens separated by spaces) and pycocoevalcap's ``PTBTokenizer.tokenize`` result (``pycocoevalcap``:
@@ -43,6 +45,9 @@ OTHER = {
     "wmt22-de-en/ref.A": "wmt22-de-en/ref.A.txt",
     "wmt22-de-en/ref.B": "wmt22-de-en/ref.B.txt",
     "ted/ref": "ted/ref.txt",
+    "wmt22-de-en/src": "wmt22-de-en/src.txt",
+    "wmt22-en-zh/ref.A": "wmt22-en-zh/ref.A.txt",
+    "wmt22-en-ja/ref.A": "wmt22-en-ja/ref.A.txt",
 }
 
 

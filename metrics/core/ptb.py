@@ -46,8 +46,14 @@ _SPACES = re.compile(f"[{_SPACE}{_LINE_BREAKS}]+")
 # Python's \w also holds numeric characters that are neither letters nor digits to Java (½, ², Ⅻ); they are
 # tokens of their own there.
 _NUMERIC = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070-\u209f\u2150-\u218f\u2460-\u24ff\u2776-\u2793"
-L = rf"(?:(?![{_NUMERIC}])[^\W\d_]|\u00ad)"  # a letter ([:letter:]) or a soft hyphen, which Java deletes
-LD = rf"(?:(?![{_NUMERIC}])[^\W_])"  # a letter or a digit
+# Java's letters also take combining marks (decomposed ä, Hebrew points) and the soft hyphen, which it deletes.
+_MARKS = (
+    "\u00ad\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
+    "\u064b-\u065f\u0670\u06d6-\u06ed\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963\u0981-\u0983"
+    "\u09bc-\u09d7\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+)
+L = rf"(?:(?![{_NUMERIC}])[^\W\d_]|[{_MARKS}])"  # a letter ([:letter:])
+LD = rf"(?:(?![{_NUMERIC}])[^\W_]|[{_MARKS}])"  # a letter or a digit
 APOS = r"(?:['\u0092\u2019]|&apos;)"
 APOSETC = r"(?:['\u0092\u2019`\u0091\u2018\u201b]|&apos;)"
 HYPHEN = r"[-_\u058a\u2010\u2011]"
@@ -123,7 +129,7 @@ MISC = (
     r"\u2030-\u2038\u203b\u203e-\u2042\u2044\u207a-\u207f\u208a-\u208e\u2100-\u214f\u2190-\u21ff\u2200-\u2bff"
     r"\u3012\u30fb\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65=/<>\u201e\u201a\u2032\u2033"
     r"\u0387\u05be\u05c0\u05c3\u05c6\u05f3\u05f4\u0600-\u0603\u0606-\u060a\u060c\u0614\u061b\u061e\u066a\u066d"
-    r"\u0703-\u070d\u07f6-\u07f8\u0964\u0965\u0e4f\u1fbd\u02da]"
+    r"\u0703-\u070d\u07f6-\u07f8\u0964\u0965\u0e4f\u1fbd\u02da\u3002]"
 )
 
 _BRACKETS = {"(": "-LRB-", ")": "-RRB-", "{": "-LCB-", "}": "-RCB-", "[": "-LSB-", "]": "-RSB-"}
@@ -216,14 +222,23 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:[dDoOlL]{APOSETC}{LD})?{LD}+(?:{HYPHEN}(?:[dDoOlL]{APOSETC}{LD})?{LD}+)*"
     ),  # hyphenated words, numbers with letters
-    _rule(rf"{LD}+(?:-{L}+)*(?:/{LD}+(?:-{L}+)*)+"),  # and/or, walk-in/drive-in
+    _rule(r"[A-Za-z0-9]+(?:-[A-Za-z]+)*(?:/[A-Za-z0-9]+(?:-[A-Za-z]+)*)+"),  # and/or, walk-in/drive-in (ASCII only)
     _rule(r"[A-Z]+(?:(?:[+&]|&amp;)[A-Z]+)+"),  # AT&T
     _rule(rf"{LD}[A-Za-z0-9.,\u00ad]*(?:-(?:{ACRO}\.|[A-Za-z0-9\u00ad]+))+"),  # 3.69-carat
-    _rule(
-        rf"{APOS}n{APOS}?|[lLdDjJ]{APOS}|Dunkin{APOS}|somethin{APOS}|ol{APOS}|{APOS}em|"
-        rf"[A-HJ-XZn]{APOSETC}{L}{{2}}{L}*|{APOS}[2-9]0s|{APOS}till?|{L}+[aeiouyAEIOUY]{APOSETC}[aeiouA-Z]{L}*|"
-        rf"{APOS}cause|cont'd\.?|'twas|nor'easter|c'mon|e'er|s'mores|ev'ry|li'l|nat'l|O{APOSETC}o"
+    # words with an apostrophe inside (each its own rule: the longest match must win, not the first alternative)
+    *(
+        _rule(pattern, flags=re.IGNORECASE)
+        for pattern in (
+            rf"{APOS}n{APOS}?",
+            rf"Dunkin{APOS}|somethin{APOS}|ol{APOS}|{APOS}em|{APOS}till?|{APOS}cause",
+            r"cont'd\.?|'twas|nor'easter|c'mon|e'er|s'mores|ev'ry|li'l|nat'l",
+        )
     ),
+    _rule(rf"[lLdDjJ]{APOS}"),
+    _rule(rf"[A-HJ-XZn]{APOSETC}{L}{{2}}{L}*"),
+    _rule(rf"{APOS}[2-9]0s"),
+    _rule(rf"{L}+[aeiouyAEIOUY]{APOSETC}[aeiouA-Z]{L}*"),
+    _rule(rf"O{APOSETC}o"),
     _rule(rf"[yY]{APOS}"),
     _rule(rf"(?P<tok>{APOS}[0-9][0-9])[{_SPACE}\n]"),
     _rule(r"c\+\+|[cf]#", flags=re.IGNORECASE),
@@ -266,7 +281,8 @@ _RULES: tuple[_Rule, ...] = (
     _rule(rf"{ACRO}\."),
     _rule(rf"(?P<tok>(?:ca|figs?|prop|nos?|art|bldg|pp|op)\.)[{_SPACE}]*\d", flags=re.IGNORECASE),
     # punctuation
-    _rule(r"\.\.\.+|[\u0085\u2026]", lambda _: "..."),
+    _rule(r"\.{3,5}|[\u0085\u2026]", lambda _: "..."),  # a sixth dot is a token of its own
+    _rule(r"\.[ \u00a0](?:\.[ \u00a0])+\.", lambda _: "..."),  # ". . ."
     _rule(r"[,;:\u3001]"),
     _rule(r"\.|[?!]+"),
     _rule(r"--+", lambda _: "--"),

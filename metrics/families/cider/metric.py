@@ -65,7 +65,7 @@ ORDERS = 4
 Tokenize = Literal["ptb", "split"]
 RAW_TEXT_NOTE = (
     "CIDEr-D on raw text (tok:split) is not the number COCO caption papers report: they PTB-tokenize, lowercase "
-    "and drop punctuation first (tokenize=ptb, the default)"
+    "and drop punctuation first, as CIDEr-D's default tokenization (tok:ptb) does"
 )
 
 
