@@ -18,11 +18,15 @@ How the Java tokenizer behaves (learnt by running it, recorded here because it i
   splits there).
 * Characters no rule knows (emoji, for one) are dropped.
 * Whether an abbreviation keeps its period depends on the text after it, and with ``-preserveLines`` that text is
-  the *next caption* in pycocoevalcap's file: ``letter A.`` followed by a line starting with a capital gives
-  ``a .``, not ``a.``. :func:`ptb_tokenize_lines` tokenizes captions as one stream like the Java run does, so the
+  the *next caption* in pycocoevalcap's file: ``letter A.`` followed by a line opening with one of some 40
+  sentence-opening words (``A man ...``, ``The ...``) gives ``a .``, not ``a.``. :func:`ptb_tokenize_lines` tokenizes captions as one stream like the Java run does, so the
   order of the captions matters exactly as it does there.
-* Java also ends a line at ``\\r``, U+2028/2029, U+000B/000C and U+0085, which shifts every later caption in
-  pycocoevalcap (a bug); here they are spaces, as pycocoevalcap does for ``\\n``.
+* Java also ends a line at ``\\r``, U+2028/2029 and U+000B/000C, which shifts every later caption in
+  pycocoevalcap (a bug); here they are spaces, as pycocoevalcap does for ``\\n``. (U+0085 is an ellipsis.)
+
+Tested equal to Java, raw tokens included, on 94,748 lines: COCO captions, news and talk sentences in English,
+German, Hebrew, Chinese and Japanese. Rules never met there (phone numbers, SGML, rarer scripts' marks) are modelled
+on what probing the Java tokenizer showed, and may still differ.
 """
 
 from __future__ import annotations

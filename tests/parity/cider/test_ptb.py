@@ -75,6 +75,8 @@ def test_caption_specifics() -> None:
     alone = ptb_tokenize("a sign with the letter B.")
     assert first.text == "a sign with the letter b" and alone.text == "a sign with the letter b."
     assert set(PUNCTUATIONS) >= {".", ",", "``", "''", "-LRB-"} and "-lrb-" not in PUNCTUATIONS
+    # Java would end the line at \r (shifting every later caption in pycocoevalcap); a caption keeps its place here
+    assert [line.text for line in ptb_tokenize_lines(["a\rb c", "d\u2028e", "x\u0085"])] == ["a b c", "d e", "x"]
 
 
 @pytest.mark.parametrize("system", sorted(GOLDEN["cider"]))
