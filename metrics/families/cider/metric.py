@@ -384,7 +384,8 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], summary: CorpusSummary
     ) -> SegmentStats:
         """Score these images with the document frequencies ``summary`` of a corpus that contains them, which
-        :meth:`explain` then uses too."""
+        :meth:`explain` then uses too. PTB tokenizes this partition's captions as one stream: the last caption does
+        not see the next partition's first, which can keep a final single-letter abbreviation's period."""
         if not isinstance(summary, DocumentFrequencies):
             raise TypeError(f"cider: scores within DocumentFrequencies, not {type(summary).__name__}")
         check_corpus(hyps, refs, self.id)
