@@ -20,9 +20,16 @@ MISTAKES = (
     "CIDEr uses the unclipped cosine and no length penalty.",
     "The 'length' in the Gaussian penalty is the number of bigrams (words − 1), and the score is multiplied by 10: "
     "CIDEr-D ranges over 0–10, not 0–1.",
-    "pycocoevalcap expects PTB-tokenized, lowercased captions; ScoreLens splits on spaces only, so punctuation stuck "
-    "to words and capitals make different n-grams.",
+    "COCO papers report CIDEr-D on PTB-tokenized, lowercased captions without punctuation (pycocoevalcap's "
+    "COCOEvalCap); on raw text split on spaces (tokenize=split), “Dog.” and “dog” are different words and the score "
+    "is lower — not comparable with published numbers.",
 )
+
+
+_WORDS = {
+    "ptb": "PTB-tokenized and lowercased, punctuation dropped, as COCOEvalCap",
+    "split": "raw text split on spaces",
+}
 
 
 def _weights_table(grams: Sequence[GramWeight]) -> pd.DataFrame:
@@ -63,9 +70,9 @@ def cider_lesson(
     steps.append(
         Step(
             "2. TF-IDF of the hypothesis",
-            "Each n-gram (orders 1–4) of the caption, split on spaces, weighs its count times its idf: frequent "
-            "words like “a” weigh little, rare ones a lot. The norm of each order's vector normalizes the dot "
-            "products below.",
+            f"Each n-gram (orders 1–4) of the caption ({_WORDS[metric.config.tokenize]}) weighs its count times its "
+            "idf: frequent words like “a” weigh little, rare ones a lot. The norm of each order's vector normalizes "
+            "the dot products below.",
             formulas=(
                 r"v(g) = \mathrm{tf}(g) \cdot \mathrm{idf}(g), \quad \lVert v_n \rVert = \sqrt{\textstyle\sum_g v(g)^2}",
                 r"\lVert v_n \rVert = " + ",\\ ".join(tex(x) for x in explanation.norms),

@@ -166,7 +166,7 @@ def test_ter_lists_each_shift_then_each_edit():
 def test_cider_weights_come_from_the_loaded_dataset():
     need("cider")
     from dashboard.samples import load_sample
-    from metrics.families.cider.metric import CiderD
+    from metrics.families.cider.metric import CiderD, caption_words
 
     at = show(page(), "cider", "cider-horse")
     classic = by_key("cider-horse")
@@ -177,7 +177,8 @@ def test_cider_weights_come_from_the_loaded_dataset():
     assert score(at) == f"{expected:.4f}"
     assert rf"\ln N = \ln {len(data)}" in latex(at)
     unigrams = next(f for f in frames(at) if "tf·idf" in f and "a" in f["n-gram"].tolist())
-    df_a = sum(any("a" in ref[i].split() for ref in data.refs) for i in range(len(data)))
+    words = [caption_words(list(ref), "ptb") for ref in data.refs]  # CIDEr-D's default: COCO's PTB tokens
+    df_a = sum(any("a" in ref[i] for ref in words) for i in range(len(data)))
     assert unigrams.set_index("n-gram").loc["a", "df"] == df_a
 
 

@@ -28,7 +28,8 @@ def test_every_upload_box_and_the_data_pages_statement_say_the_apps_limits():
     at.switch_page("pages/data.py").run()
     assert not at.exception, at.exception
     boxes = {u.key: u.proto.max_upload_size_mb for u in at.file_uploader}
-    assert {"up_refs", "up_systems", "up_source", "up_human", "up_external", "up_metadata", "up_workspace"} <= set(boxes), boxes
+    expected = {"up_refs", "up_systems", "up_source", "up_human", "up_external", "up_metadata", "up_workspace"}
+    assert expected <= set(boxes), boxes
     assert set(boxes.values()) == {intake.MAX_UPLOAD_BYTES // MB}, boxes  # each writes "100MB per file"
     statements = [shown(c.value) for c in at.caption if "per file" in c.value]
     assert statements == [

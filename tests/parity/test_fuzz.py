@@ -216,7 +216,7 @@ def test_meteor_equals_nltk(examples, nltk_wordnet):  # noqa: F811
 def test_cider_equals_pycocoevalcap(examples):
     from tests.support.cider import reference
 
-    metric = create("cider")
+    metric = create("cider", {"tokenize": "split"})  # pycocoevalcap's Cider on raw text
 
     def check(corpus: tuple[list[str], list[list[str]]]) -> None:
         hyps, refs = corpus

@@ -4,9 +4,11 @@ Vedantam, Zitnick and Parikh, "CIDEr: Consensus-based Image Description Evaluati
 (arXiv:1411.5726); the "-D" changes (clipping, Gaussian length penalty, ×10) are from the coco-caption code.
 
 Equivalent reference call: ``Cider(n=4, sigma=6.0).compute_score(gts, res)`` with ``gts[i]`` the references and
-``res[i] = [hypothesis]`` of image ``i``, on text that is already tokenized: both sides are split on whitespace
-(``str.split()``), nothing is lowercased or PTB-tokenized here (run the coco PTB tokenizer first for numbers
-comparable with published COCO results).
+``res[i] = [hypothesis]`` of image ``i``. With ``tokenize="ptb"`` (the default) ``gts`` and ``res`` are first put
+through pycocoevalcap's ``PTBTokenizer`` as ``COCOEvalCap.evaluate`` does — lowercased, PTB-tokenized, punctuation
+dropped, the references as one stream in image order and the hypotheses as another (:mod:`metrics.core.ptb`) —
+which is the number COCO caption papers report. With ``tokenize="split"`` the raw text is only split on whitespace
+(``str.split()``): pycocoevalcap's ``Cider`` called directly, a different and usually lower number.
 
 What makes CIDEr-D unlike the other metrics is that a segment's score depends on the whole corpus: n-gram
 weights are TF-IDF weights whose document frequencies are counted over the *references of every image*. So
@@ -29,6 +31,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 
@@ -47,6 +50,7 @@ from metrics.core.base import (
 from metrics.core.config import check_options, option
 from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_positions
+from metrics.core.ptb import PtbLine, ptb_tokenize_lines
 from metrics.core.tokens import Token, locate
 
 NGram = tuple[str, ...]
@@ -57,11 +61,26 @@ VERSION = "scorelens-0.1.0"
 # it): n < 4 raises IndexError there and n > 4 only divides the score by n. So the order is fixed, not an option.
 ORDERS = 4
 
+# How captions become words: "ptb" as the COCO caption evaluation does, "split" the raw text on whitespace.
+Tokenize = Literal["ptb", "split"]
+RAW_TEXT_NOTE = (
+    "CIDEr-D on raw text (tok:split) is not the number COCO caption papers report: they PTB-tokenize, lowercase "
+    "and drop punctuation first, as CIDEr-D's default tokenization (tok:ptb) does"
+)
+
 
 @dataclass(frozen=True)
 class CiderDConfig:
-    """``sigma``: σ of the Gaussian length penalty (pycocoevalcap default 6.0)."""
+    """``sigma``: σ of the Gaussian length penalty (pycocoevalcap default 6.0); ``tokenize``: how captions become
+    words (PTB as COCOEvalCap, or raw text split on whitespace)."""
 
+    tokenize: Tokenize = option(
+        "ptb",
+        label="Tokenization",
+        help="ptb = pycocoevalcap's PTBTokenizer (lowercase, PTB tokens, no punctuation), as COCO caption papers "
+        "report; split = raw text split on spaces (pycocoevalcap's Cider called on untokenized text).",
+        choice_labels={"ptb": "PTB (COCO caption evaluation)", "split": "none (split on spaces)"},
+    )
     sigma: float = option(
         6.0,
         label="σ of the length penalty",
@@ -220,6 +239,39 @@ class _Weights:
         return _Vector(counts, tuple(weights), tuple(norms), length)
 
 
+def _ptb_words(line: PtbLine) -> tuple[Token, ...]:
+    """The words CIDEr-D counts in a PTB-tokenized caption. pycocoevalcap joins the tokens with spaces and its
+    ``Cider`` splits on any whitespace, so a token that holds U+00A0 (``3\u00a01/2``) counts as two words; their
+    spans inside the token are not kept."""
+    words: list[Token] = []
+    for token in line.tokens:
+        pieces = token.text.split()
+        words += [token] if len(pieces) == 1 else [Token(piece, None, None) for piece in pieces]
+    return tuple(words)
+
+
+def caption_tokens(captions: Sequence[str], tokenize: Tokenize) -> list[tuple[Token, ...]]:
+    """The words of each caption as CIDEr-D counts them, with their spans. PTB tokenizes ``captions`` as one
+    stream in this order, as pycocoevalcap does (see :mod:`metrics.core.ptb`)."""
+    if tokenize == "split":
+        return [locate(caption, caption.split()) for caption in captions]
+    return [_ptb_words(line) for line in ptb_tokenize_lines(captions)]
+
+
+def caption_words(captions: Sequence[str], tokenize: Tokenize) -> list[list[str]]:
+    """The words alone (the scoring path, which needs no spans)."""
+    if tokenize == "split":
+        return [caption.split() for caption in captions]
+    return [line.text.split() for line in ptb_tokenize_lines(captions)]
+
+
+def _image_words(refs: Sequence[Sequence[str | None]], tokenize: Tokenize) -> list[list[list[str]]]:
+    """Words of every image's references; PTB reads them as pycocoevalcap's ``gts``: image by image, one stream."""
+    per_image = [segment_refs(refs, i) for i in range(len(refs[0]))] if refs else []
+    words = iter(caption_words([ref for image in per_image for ref in image], tokenize))
+    return [[next(words) for _ in image] for image in per_image]
+
+
 def ngram_counts(words: Sequence[str], n: int) -> tuple[dict[NGram, int], ...]:
     """Counts of the n-grams of each order 1..n, each dict in order of first occurrence (as pycocoevalcap)."""
     return tuple(Counter(zip(*(words[j:] for j in range(k)), strict=False)) for k in range(1, n + 1))
@@ -239,12 +291,9 @@ def _count_documents(cooked: Cooked) -> DocumentFrequencies:
     return DocumentFrequencies(counts, len(cooked))
 
 
-def document_frequencies(refs: Sequence[Sequence[str | None]]) -> DocumentFrequencies:
+def document_frequencies(refs: Sequence[Sequence[str | None]], tokenize: Tokenize = "ptb") -> DocumentFrequencies:
     """Document frequencies of reference streams ``refs`` (``refs[k][i]``: reference ``k`` of image ``i``)."""
-    images = len(refs[0]) if refs else 0
-    return _count_documents(
-        [[ngram_counts(ref.split(), ORDERS) for ref in segment_refs(refs, i)] for i in range(images)]
-    )
+    return _count_documents([[ngram_counts(ref, ORDERS) for ref in image] for image in _image_words(refs, tokenize)])
 
 
 def _mean4(values: list[float]) -> float:
@@ -304,16 +353,16 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         lengths = {len(stream) for stream in refs}
         if len(lengths) != 1:
             raise ValueError(f"cider: reference streams have different lengths {sorted(lengths)}")
-        per_image = [segment_refs(refs, i) for i in range(len(refs[0]))]
-        for i, image_refs in enumerate(per_image):
-            if not image_refs:
+        for i in range(len(refs[0])):
+            if not segment_refs(refs, i):
                 raise ValueError(f"cider: segment {i + 1} has no reference (CIDEr-D needs at least one per image)")
         # One object per distinct word: the n-grams kept for the whole corpus would otherwise hold a copy of every
         # word of every reference (tens of megabytes on CNN/DailyMail).
         vocabulary: dict[str, str] = {}
         word = vocabulary.setdefault
         return [
-            [ngram_counts([word(w, w) for w in ref.split()], ORDERS) for ref in image_refs] for image_refs in per_image
+            [ngram_counts([word(w, w) for w in ref], ORDERS) for ref in image]
+            for image in _image_words(refs, self.config.tokenize)
         ]
 
     @staticmethod
@@ -335,7 +384,8 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], summary: CorpusSummary
     ) -> SegmentStats:
         """Score these images with the document frequencies ``summary`` of a corpus that contains them, which
-        :meth:`explain` then uses too."""
+        :meth:`explain` then uses too. PTB tokenizes this partition's captions as one stream: the last caption does
+        not see the next partition's first, which can keep a final single-letter abbreviation's period."""
         if not isinstance(summary, DocumentFrequencies):
             raise TypeError(f"cider: scores within DocumentFrequencies, not {type(summary).__name__}")
         check_corpus(hyps, refs, self.id)
@@ -414,9 +464,14 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
             raise ValueError("cider: CIDEr-D needs at least one reference per image")
         weights = self._bound(df)
         n = ORDERS
-        hyp_words = hyp.split()
+        # The evidence tokenizes one image's captions alone; in a corpus run the caption after each one can decide
+        # whether a final abbreviation keeps its period (metrics.core.ptb), which this cannot see.
+        hyp_tokens = caption_tokens([hyp], self.config.tokenize)[0]
+        ref_tokens = caption_tokens(refs, self.config.tokenize)
+        hyp_words = [t.text for t in hyp_tokens]
+        ref_words = [[t.text for t in tokens] for tokens in ref_tokens]
         hvec = weights.vector(ngram_counts(hyp_words, n))
-        rvecs = [weights.vector(ngram_counts(ref.split(), n)) for ref in refs]
+        rvecs = [weights.vector(ngram_counts(words, n)) for words in ref_words]
         totals, details, deltas = self._similarities(hvec, rvecs, evidence=True)
         mean, score = self._image_score(totals, len(refs))
 
@@ -438,20 +493,22 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
 
         references = tuple(
             ReferenceEvidence(
-                tokens=locate(ref, ref.split()),
-                grams=grams(rvec, ref.split()),
+                tokens=tokens,
+                grams=grams(rvec, words),
                 norms=rvec.norms,
                 length=rvec.length,
                 delta=delta,
                 penalty=penalty,
                 orders=tuple(orders),
             )
-            for ref, rvec, orders, (delta, penalty) in zip(refs, rvecs, details, deltas, strict=True)
+            for tokens, words, rvec, orders, (delta, penalty) in zip(
+                ref_tokens, ref_words, rvecs, details, deltas, strict=True
+            )
         )
         return CiderExplanation(
             score=score,
             row=(score,),
-            tokens=locate(hyp, hyp_words),
+            tokens=hyp_tokens,
             grams=grams(hvec, hyp_words),
             norms=hvec.norms,
             length=hvec.length,
@@ -475,24 +532,28 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         progress: Progress | None = None,
     ) -> Rows:
         scores = np.empty(len(hyps), dtype=np.float64)
-        for i, (hyp, rvecs) in enumerate(zip(hyps, ref_vectors, strict=True)):
-            hvec = weights.vector(ngram_counts(hyp.split(), ORDERS))
+        # PTB reads the hypotheses as pycocoevalcap's ``res``: one stream in image order.
+        hyp_words = caption_words(hyps, self.config.tokenize)
+        for i, (words, rvecs) in enumerate(zip(hyp_words, ref_vectors, strict=True)):
+            hvec = weights.vector(ngram_counts(words, ORDERS))
             totals, _, _ = self._similarities(hvec, rvecs, evidence=False)
             scores[i] = self._image_score(totals, len(rvecs))[1]
             if progress is not None:
                 progress(i + 1)
-        notes: tuple[StatsNote, ...] = ()
+        notes: list[StatsNote] = []
+        if self.config.tokenize == "split":
+            notes.append(StatsNote(RAW_TEXT_NOTE))
         if weights.df.images == 1:
-            notes = (
+            notes.append(
                 StatsNote(
                     "CIDEr-D of a one-image corpus is 0 for every hypothesis: idf = ln(1) − ln(df) = 0 (as pycocoevalcap)"
-                ),
+                )
             )
-        return Rows(scores[:, None], notes)
+        return Rows(scores[:, None], tuple(notes))
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         return np.asarray(pooled, dtype=np.float64)[..., 0]
 
     def signature(self) -> str:
         # nrefs is prepended by metrics.core.evaluation.full_signature, which sees the reference streams.
-        return f"tok:split|df:corpus|n:{ORDERS}|sigma:{self.config.sigma:g}|ref:pycocoevalcap-1.2|version:{VERSION}"
+        return f"tok:{self.config.tokenize}|df:corpus|n:{ORDERS}|sigma:{self.config.sigma:g}|ref:pycocoevalcap-1.2|version:{VERSION}"

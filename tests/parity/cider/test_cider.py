@@ -1,4 +1,7 @@
-"""CIDEr-D parity with pycocoevalcap 1.2 ``Cider`` (every image and the corpus), golden values, evidence."""
+"""CIDEr-D parity with pycocoevalcap 1.2 ``Cider`` on raw text (every image and the corpus), golden values, evidence.
+
+``Cider`` called directly splits raw text on spaces: ``tokenize="split"`` here. The default, PTB tokenization as
+``COCOEvalCap`` runs it, is held to pycocoevalcap in ``test_ptb.py``."""
 
 from __future__ import annotations
 
@@ -47,7 +50,7 @@ def coco():
 
 
 def test_parity_coco_every_system_every_image(coco) -> None:
-    metric = CiderD()
+    metric = CiderD(tokenize="split")
     assert len(coco.systems) == 5 and len(coco.refs) == 4
     for hyps in coco.systems.values():
         assert_parity(metric, hyps, coco.refs)
@@ -57,7 +60,7 @@ def test_parity_coco_bit_exact(coco) -> None:
     # Same primitives in the same order as pycocoevalcap: equal floats, not merely close ones.
     hyps = coco.systems["VinVL-large"]
     _, ref_scores = reference(hyps, coco.refs)
-    metric = CiderD()
+    metric = CiderD(tokenize="split")
     assert np.array_equal(metric.segment_scores(metric.stats(hyps, coco.refs)), ref_scores)
 
 
@@ -67,12 +70,12 @@ def test_parity_sigma_and_uneven_references(coco) -> None:
     # Drop some references: images with 1..4 references divide by their own count.
     refs[3] = [None if i % 3 == 0 else r for i, r in enumerate(refs[3])]
     refs[2] = [None if i % 5 == 0 else r for i, r in enumerate(refs[2])]
-    assert_parity(CiderD(sigma=3.0), hyps, refs, sigma=3.0)
-    assert_parity(CiderD(), hyps, refs)
+    assert_parity(CiderD(sigma=3.0, tokenize="split"), hyps, refs, sigma=3.0)
+    assert_parity(CiderD(tokenize="split"), hyps, refs)
 
 
 def test_golden_values() -> None:
-    metric = CiderD()
+    metric = CiderD(tokenize="split")
     hyps = [GOLDEN_RES[k] for k in GOLDEN_GTS]
     stats = metric.stats(hyps, as_streams(GOLDEN_GTS))
     assert metric.corpus_score(stats) == GOLDEN_SCORE
@@ -80,7 +83,7 @@ def test_golden_values() -> None:
 
 
 def test_one_image_corpus_is_zero() -> None:
-    metric = CiderD()
+    metric = CiderD(tokenize="split")
     refs = [["a man riding a horse"], ["a person on a horse"]]
     stats = metric.stats(["a man riding a horse"], refs)
     assert metric.corpus_score(stats) == 0.0
@@ -91,11 +94,11 @@ def test_one_image_corpus_is_zero() -> None:
 def test_edge_cases_match_reference() -> None:
     hyps = ["", "a a a a", "dogs", "x"]
     refs = [["a dog", "a a", "dogs", ""], ["two dogs", "", "dogs play", "y z"]]
-    assert_parity(CiderD(), hyps, refs)
+    assert_parity(CiderD(tokenize="split"), hyps, refs)
 
 
 def test_explanation_adds_up(coco) -> None:
-    metric = CiderD()
+    metric = CiderD(tokenize="split")
     hyps = coco.systems["Human"]
     stats = metric.stats(hyps, coco.refs)
     rows = metric.segment_scores(stats)
@@ -135,15 +138,15 @@ def test_explanation_adds_up(coco) -> None:
 def test_explain_uses_document_frequencies_of_the_bound_corpus(coco) -> None:
     refs = [stream[:50] for stream in coco.refs]
     hyps = coco.systems["Up-Down"][:50]
-    metric = CiderD()
+    metric = CiderD(tokenize="split")
     with pytest.raises(ValueError, match="prepare"):
         metric.explain(hyps[0], [r[0] for r in refs])
     metric.prepare(refs)
     first = metric.explain(hyps[0], [r[0] for r in refs])
     # Explicit document frequencies of the same corpus give the same evidence; another corpus changes weights.
-    same = metric.explain(hyps[0], [r[0] for r in refs], df=document_frequencies(refs))
+    same = metric.explain(hyps[0], [r[0] for r in refs], df=document_frequencies(refs, "split"))
     assert same.score == first.score == reference(hyps, refs)[1][0]
-    other = metric.explain(hyps[0], [r[0] for r in refs], df=document_frequencies([s[:10] for s in refs]))
+    other = metric.explain(hyps[0], [r[0] for r in refs], df=document_frequencies([s[:10] for s in refs], "split"))
     assert other.images == 10 and other.score != first.score
 
 
@@ -151,12 +154,12 @@ def test_inputs_untouched_and_validated(coco) -> None:
     hyps = list(coco.systems["Human"][:5])
     refs = [list(s[:5]) for s in coco.refs]
     copies = (list(hyps), [list(s) for s in refs])
-    CiderD().stats(hyps, refs)
+    CiderD(tokenize="split").stats(hyps, refs)
     assert (hyps, refs) == copies
     with pytest.raises(ValueError):
-        CiderD().stats(hyps, [s[:4] for s in refs])
+        CiderD(tokenize="split").stats(hyps, [s[:4] for s in refs])
     with pytest.raises(ValueError, match="no reference"):
-        CiderD().stats(["a", "b"], [["x", None]])
+        CiderD(tokenize="split").stats(["a", "b"], [["x", None]])
 
 
 @pytest.mark.parametrize("options", [{"sigma": 0}, {"sigma": -1.0}, {"sigma": "abc"}, {"n": 3}, {"sigma": "inf"}])
@@ -169,12 +172,22 @@ def test_registry_and_signature(coco) -> None:
     metric = create("cider")
     assert isinstance(metric, CiderD) and metric.higher_is_better
     metric.stats(coco.systems["Human"][:3], [s[:3] for s in coco.refs])
-    assert metric.signature() == "tok:split|df:corpus|n:4|sigma:6|ref:pycocoevalcap-1.2|version:scorelens-0.1.0"
+    assert metric.signature() == "tok:ptb|df:corpus|n:4|sigma:6|ref:pycocoevalcap-1.2|version:scorelens-0.1.0"
+    raw = CiderD(tokenize="split")
+    assert raw.signature() == "tok:split|df:corpus|n:4|sigma:6|ref:pycocoevalcap-1.2|version:scorelens-0.1.0"
+
+
+def test_raw_text_is_flagged(coco) -> None:
+    hyps, refs = coco.systems["Up-Down"][:20], [s[:20] for s in coco.refs]
+    assert any(
+        "not the number COCO caption papers report" in str(n) for n in CiderD(tokenize="split").stats(hyps, refs).notes
+    )
+    assert not CiderD().stats(hyps, refs).notes
 
 
 @pytest.mark.sweep
 def test_parity_full_mscoco_thumb() -> None:
     corpus = shared_corpus("mscoco_thumb", [f"ref.{k}.txt" for k in range(4)])
-    metric = CiderD()
+    metric = CiderD(tokenize="split")
     for hyps in corpus.systems.values():
         assert_parity(metric, hyps, corpus.refs)
