@@ -28,6 +28,7 @@ orders are averaged with ``np.mean``, divided by the number of references and mu
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -239,14 +240,23 @@ class _Weights:
         return _Vector(counts, tuple(weights), tuple(norms), length)
 
 
+_PIECE = re.compile(r"\S+")  # the words str.split() makes of a token
+
+
 def _ptb_words(line: PtbLine) -> tuple[Token, ...]:
     """The words CIDEr-D counts in a PTB-tokenized caption. pycocoevalcap joins the tokens with spaces and its
-    ``Cider`` splits on any whitespace, so a token that holds U+00A0 (``3\u00a01/2``) counts as two words; their
-    spans inside the token are not kept."""
+    ``Cider`` splits on any whitespace, so a token that holds U+00A0 (``3\u00a01/2``, an SGML tag) counts as two
+    words; each keeps its span inside the token's when the token is as long as its source text (PTB put U+00A0
+    where a space was), else none."""
     words: list[Token] = []
     for token in line.tokens:
-        pieces = token.text.split()
-        words += [token] if len(pieces) == 1 else [Token(piece, None, None) for piece in pieces]
+        pieces = list(_PIECE.finditer(token.text))
+        if len(pieces) == 1:
+            words.append(token)
+        elif token.start is not None and token.end is not None and token.end - token.start == len(token.text):
+            words += [Token(p.group(), token.start + p.start(), token.start + p.end()) for p in pieces]
+        else:
+            words += [Token(p.group(), None, None) for p in pieces]
     return tuple(words)
 
 

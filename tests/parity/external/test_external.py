@@ -219,6 +219,7 @@ def test_cli_puts_the_external_metric_beside_the_others(tmp_path, capsys, wmt):
     assert document["metrics"]["chars"] == {
         "name": "chars",
         "signature": document["signatures"]["chars"],
+        "segment_signature": document["signatures"]["chars"].removeprefix("bs:1000|seed:12345|"),
         "higher_is_better": False,
     }
     assert document["signatures"]["chars"].startswith("bs:1000|seed:12345|provenance:len(), py|file:len.jsonl|")
