@@ -6,13 +6,18 @@ section that was computed — a section not computed is left out — and ``notes
 
 ``analysis``        the settings: seed, n_bootstrap, alpha, baseline, token unit, n-gram order and smoothing, …
 ``buckets``         ``[{"by", "label", "title", "system", "segments", "scores": {system: {metric: {"score", "ci",
-                    "mean", "p_value", "significant"}}}}]`` — ``system`` is ``null`` in a shared bucketing and names
-                    the system whose segments these are in a per-system one (length difference, sentence score)
+                    "mean", "p_value", "significant", "difference": {"delta", "ci"}}}}}]`` — ``system`` is ``null`` in
+                    a shared bucketing and names the system whose segments these are in a per-system one (length
+                    difference, sentence score); ``difference``: score − the baseline's on the bucket with its paired
+                    bootstrap interval (``null`` for the baseline and in per-system buckets)
 ``word_accuracy``   ``[{"system", "bucket", "matches", "ref_words", "out_words", "precision", "recall",
                     "fmeasure", "ci"}]``
 ``ngrams``          ``[{"a", "b", "n", "ngram", "direction", "ratio", "matches": {a: k, b: m}, "segments", "lines"}]``
 ``documents``       ``[{"document", "segments", "scores": {system: {metric: number}}}]``
-``ranking_flips``   ``[{"document", "metric", "segments", "flipped": [[better here, better on the corpus]], "pairs"}]``
+``ranking_flips``   ``[{"document", "metric", "segments", "flipped": [[better here, better on the corpus]], "pairs",
+                    "significant": [{"better_here", "better_on_corpus", "reversal"}]}]`` — ``significant``: the
+                    flipped pairs whose corpus difference is significant (Holm), largest reversal (in the metric's
+                    units) first
 ``agreement``       ``[{"metric", "a", "b", "delta", "human_agreement", "p_value", "fit"}]`` — ``delta = score(a) −
                     score(b)``, ``human_agreement`` on a 0–1 scale (an estimate from WMT system pairs of how often
                     humans agreed with a difference this large; not a probability that a is better), ``fit`` the
@@ -105,13 +110,14 @@ def _bucket_json(section: BucketSection, alpha: float) -> Iterator[dict[str, Any
     for result in section.results:
         scores: dict[str, dict[str, Any]] = {}
         for entry in result.scores:
-            iv = entry.interval
+            iv, d = entry.interval, entry.difference
             scores.setdefault(entry.system, {})[entry.metric] = {
                 "score": iv.score,
                 "ci": [iv.lo, iv.hi],
                 "mean": iv.mean,
                 "p_value": entry.p_value,
                 "significant": significant(entry, alpha),
+                "difference": None if d is None else {"delta": d.score, "ci": [d.lo, d.hi]},
             }
         yield {
             "by": result.by,
@@ -186,6 +192,10 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
                 "segments": f.n_segments,
                 "flipped": [list(p) for p in f.pairs],
                 "pairs": f.n_pairs,
+                "significant": [
+                    {"better_here": here, "better_on_corpus": corpus, "reversal": margin}
+                    for (here, corpus), margin in zip(f.significant, f.reversals, strict=True)
+                ],
             }
             for f in analysis.flips
         ]
@@ -226,7 +236,7 @@ def _bucket_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
     for section in analysis.buckets:
         for r in section.results:
             for e in r.scores:
-                iv = e.interval
+                iv, d = e.interval, e.difference
                 yield (
                     r.by,
                     r.label,
@@ -237,6 +247,9 @@ def _bucket_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
                     iv.score,
                     iv.lo,
                     iv.hi,
+                    None if d is None else d.score,
+                    None if d is None else d.lo,
+                    None if d is None else d.hi,
                     e.p_value,
                     significant(e, alpha),
                     sig[e.metric],
@@ -266,7 +279,9 @@ def _document_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
 
 def _flip_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
     for f in analysis.flips:
-        yield from ((f.document, f.metric, f.n_segments, here, corpus, f.n_pairs) for here, corpus in f.pairs)
+        margins = dict(zip(f.significant, f.reversals, strict=True))
+        for pair in f.pairs:
+            yield (f.document, f.metric, f.n_segments, *pair, f.n_pairs, pair in margins, margins.get(pair))
 
 
 def _agreement_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
@@ -287,14 +302,15 @@ def _note_rows(analysis: Analysis) -> Iterator[tuple[Cell, ...]]:
 
 
 TABLES = (
-    ("buckets", ("by", "bucket", "segments_of", "system", "metric", "segments", "score", "ci_lo", "ci_hi", "p_value",
-                 "significant", "signature"), _bucket_rows),
+    ("buckets", ("by", "bucket", "segments_of", "system", "metric", "segments", "score", "ci_lo", "ci_hi", "delta",
+                 "delta_lo", "delta_hi", "p_value", "significant", "signature"), _bucket_rows),
     ("word_accuracy", ("system", "frequency", "matches", "ref_words", "out_words", "precision", "recall", "fmeasure",
                        "ci_lo", "ci_hi"), _word_rows),
     ("ngrams", ("a", "b", "direction", "n", "ngram", "matches_a", "matches_b", "ratio", "segments", "lines"),
      _ngram_rows),
     ("documents", ("document", "segments", "system", "metric", "score", "signature"), _document_rows),
-    ("ranking_flips", ("document", "metric", "segments", "better_here", "better_on_corpus", "pairs"), _flip_rows),
+    ("ranking_flips", ("document", "metric", "segments", "better_here", "better_on_corpus", "pairs",
+                       "significant_on_corpus", "reversal"), _flip_rows),
     ("agreement", ("metric", "a", "b", "delta", "p_value", "human_agreement", "estimate", "fit", "signature"),
      _agreement_rows),
     ("disagreements", ("segment", "line", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"),

@@ -99,6 +99,8 @@ HEADERS = {
     "fmeasure": "F",
     "ci": r"95\,\% CI",
 }
+# pairs of columns typeset as one interval, under this header
+INTERVALS = {"ci_lo": ("ci_hi", HEADERS["ci"]), "delta_lo": ("delta_hi", r"$\Delta$ 95\,\% CI")}
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ def _best_rows(
 
 def _columns(table: Table, labels: Mapping[str, str], higher: Mapping[str, bool]) -> tuple[list[_Column], list[str]]:
     """The typeset columns of ``table`` and the notes they need: the signature left out (it heads the file), empty
-    columns left out, ``ci_lo``/``ci_hi`` as one interval, ``significant`` as a dagger on the score, other
+    columns left out, ``ci_lo``/``ci_hi`` (and ``delta_lo``/``delta_hi``) as one interval, ``significant`` as a dagger on the score, other
     booleans as marks, metric ids as names with their direction, numbers right-aligned, the best per group bold."""
     rows = [dict(zip(table.columns, row, strict=True)) for row in table.rows]
     names = [c for c in table.columns if c != "signature" and any(r[c] is not None for r in rows)]
@@ -183,15 +185,15 @@ def _columns(table: Table, labels: Mapping[str, str], higher: Mapping[str, bool]
     columns: list[_Column] = []
     for name in names:
         values = [r[name] for r in rows]
-        if name == "ci_hi" or (name == "significant" and "score" in names):
+        upper = INTERVALS.get(name, ("", ""))[0]
+        if any(name == hi for hi, _ in INTERVALS.values()) or (name == "significant" and "score" in names):
             continue
-        if name == "ci_lo" and "ci_hi" in names:
-            places = _decimals([*values, *(r["ci_hi"] for r in rows)], name)
+        if upper in names:
+            places = _decimals([*values, *(r[upper] for r in rows)], name)
             cells = tuple(
-                "" if r["ci_lo"] is None else f"{_number(r['ci_lo'], places)}--{_number(r['ci_hi'], places)}"
-                for r in rows
+                "" if r[name] is None else f"{_number(r[name], places)}--{_number(r[upper], places)}" for r in rows
             )
-            columns.append(_Column(HEADERS["ci"], "r", cells))
+            columns.append(_Column(INTERVALS[name][1], "r", cells))
         elif name in numeric:
             places = _decimals(values, name)
             best = _best_rows(rows, name, groups, higher) if name in BEST_COLUMNS else set()

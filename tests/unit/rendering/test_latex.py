@@ -18,10 +18,11 @@ from metrics.cli.analyze import analyse
 from metrics.cli.main import build_parser
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
-from metrics.reports.analysis import Analysis, json_document
+from metrics.reports.analysis import Analysis, analysis_tables, json_document
 from metrics.reports.archive import analysis_zip, csv_zip
 from metrics.reports.latex import analysis_latex, to_latex
 from metrics.reports.results import build_results
+from tests.support.parity import rel_close
 from tests.support.paths import DATA
 
 DEEN = DATA / "wmt22-de-en"
@@ -62,9 +63,10 @@ def test_analysis_tables_are_booktabs_longtables_with_right_aligned_numbers(anal
     for name, table in tables.items():
         for rule in ("\\toprule", "\\midrule", "\\endfirsthead", "\\endhead", "\\endfoot", "\\bottomrule"):
             assert rule in table, (name, rule)
-    # bucket (the bucketing, ref-length, is said once below), system, metric | segments, score, CI, p
-    assert tables["buckets"].startswith("\\begin{longtable}{lllrrrr}")
-    assert "\nbucket & system & metric & segments & score & 95\\,\\% CI & $p$ \\\\\n" in tables["buckets"]
+    # bucket (the bucketing, ref-length, is said once below), system, metric | segments, score, CI, Δ, Δ CI, p
+    assert tables["buckets"].startswith("\\begin{longtable}{lllrrrrrr}")
+    header = "bucket & system & metric & segments & score & 95\\,\\% CI & $\\Delta$ & $\\Delta$ 95\\,\\% CI & $p$"
+    assert f"\n{header} \\\\\n" in tables["buckets"]
     assert "by: ref-length." in latex
     assert tables["word_accuracy"].startswith("\\begin{longtable}{llrrrrrrr}")
     assert not re.search(r"(^| )(true|false)( |$)", latex, re.MULTILINE)  # booleans are marks
@@ -75,7 +77,7 @@ def test_the_best_of_each_group_is_bold_by_the_metrics_direction_and_significanc
     rows = _rows(_tables(latex)["buckets"])
     document = json_document(analysis)
     groups: dict[tuple[str, str], list[tuple[str, float, bool]]] = {}
-    for bucket, system, metric, _segments, score, _ci, _p in rows:
+    for bucket, system, metric, _segments, score, _ci, _delta, _delta_ci, _p in rows:
         value = float(re.sub(r"\\textbf\{|\}|\$\^\\dagger\$", "", score))
         groups.setdefault((bucket, metric), []).append((system, value, score.startswith("\\textbf")))
     assert {metric for _, metric in groups} == {"BLEU $\\uparrow$", "chrF2 $\\uparrow$", "TER $\\downarrow$"}
@@ -142,3 +144,30 @@ def test_the_tables_compile(analysis, tmp_path: Path):
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:]
+
+
+def test_the_exports_carry_each_buckets_difference_from_the_baseline_with_its_interval(analysis):
+    """JSON and CSV give what the page's difference view draws: score − the baseline's, paired interval."""
+    document = json_document(analysis)
+    results = [r for section in analysis.buckets for r in section.results]
+    assert len(results) == len(document["buckets"])
+    checked = 0
+    for result, exported in zip(results, document["buckets"], strict=True):
+        baseline = {e.metric: e.score for e in result.scores if e.system == "PROMT"}
+        for e in result.scores:
+            found = exported["scores"][e.system][e.metric]["difference"]
+            if e.system == "PROMT":
+                assert e.difference is None and found is None
+                continue
+            d = e.difference
+            assert found == {"delta": d.score, "ci": [d.lo, d.hi]} and d.lo <= d.score <= d.hi
+            assert rel_close(d.score, e.score - baseline[e.metric])
+            checked += 1
+    assert checked >= 18  # two systems × three metrics × several buckets
+    entries = [e for r in results for e in r.scores]
+    table = next(t for t in analysis_tables(analysis) if t.name == "buckets")
+    rows = [dict(zip(table.columns, row, strict=True)) for row in table.rows]
+    assert [(r["delta"], r["delta_lo"], r["delta_hi"]) for r in rows] == [
+        (None, None, None) if e.difference is None else (e.difference.score, e.difference.lo, e.difference.hi)
+        for e in entries
+    ]
