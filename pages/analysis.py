@@ -49,6 +49,8 @@ from rendering.analysis import (
 from rendering.tables import metric_labels
 from rendering.text import escape_markdown
 
+# lengths' default edges follow the data (metrics.analysis.buckets.length_edges)
+LENGTHS_HINT = ":".join(f"{e:g}" for e in LENGTH_EDGES) + ", wider for long segments"
 CHART_SYSTEMS = 8  # more bars per bucket than this stop being readable; the tables keep every system
 FOUR_DECIMALS = (
     "score",
@@ -198,8 +200,12 @@ def bucket_controls(scope: Scope) -> BucketSpec | None:
         what = "Score of" if kind == "score" else "Length in the tokens of"
         with c2:
             metric_id = select(what, metrics, keys.AN_BUCKET_METRIC, format_func=labels.__getitem__)
-    defaults = {"ref-length": LENGTH_EDGES, "src-length": LENGTH_EDGES, "length-diff": LENGTH_DIFF_EDGES}
-    hint = ":".join(f"{e:g}" for e in defaults.get(kind, ())) or "tenths of the scale"
+    hints = {
+        "ref-length": LENGTHS_HINT,
+        "src-length": LENGTHS_HINT,
+        "length-diff": ":".join(f"{e:g}" for e in LENGTH_DIFF_EDGES),
+    }
+    hint = hints.get(kind, "tenths of the scale")
     edges = keys.AN_BUCKET_EDGES.at(kind)
     edges_text = edges.keep(
         c3.text_input(

@@ -255,8 +255,8 @@ def bucket_delta_figure(
     text = escape_plotly(section.bucketing.title if title is None else title)
     text += f" · difference from {base} · outlined: p < {alpha:g} · pale: fewer than {min_segments} segments"
     panels = [
-        f"{escape_plotly(labels[m])}: {'above' if higher_is_better[m] else 'below (lower is better)'} 0 = better "
-        f"than {base}"
+        f"{escape_plotly(labels[m])}: {'above' if higher_is_better[m] else 'below'} 0 = better than {base}"
+        + ("" if higher_is_better[m] else " (lower is better)")
         for m in labels
     ]
     # the baseline has no difference, so no bars; it keeps its place so that every system keeps its colour

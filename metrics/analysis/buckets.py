@@ -142,6 +142,23 @@ def by_values(
     return Bucketing(kind, key, title, edge_labels(edges, is_integral(edges)), index.astype(np.intp), tuple(systems))
 
 
+LAST_BUCKET_SHARE = 0.25  # compare-mt's length edges serve while at most this share of segments is past the last
+ROUND_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000)
+
+
+def length_edges(lengths: np.ndarray) -> tuple[float, ...]:
+    """Default edges for lengths: compare-mt's ``10:20:…:60`` where at most a quarter of the segments reach 60; for
+    longer segments (paragraph- or document-level MT, summaries), where that last bucket would hold most of the
+    corpus, six edges of the smallest round step whose last edge passes the 90th percentile."""
+    finite = np.asarray(lengths, dtype=np.float64)
+    finite = finite[np.isfinite(finite)]
+    if not finite.size or float(np.mean(finite >= LENGTH_EDGES[-1])) <= LAST_BUCKET_SHARE:
+        return LENGTH_EDGES
+    top = float(np.quantile(finite, 0.9))
+    step = next((s for s in ROUND_STEPS if len(LENGTH_EDGES) * s > top), ROUND_STEPS[-1])
+    return tuple(float(step * k) for k in range(1, len(LENGTH_EDGES) + 1))
+
+
 def score_edges(scores: np.ndarray) -> tuple[float, ...]:
     """Tenths of the metric's scale, as compare-mt's score bucketer: the scale is the smallest of 1, 10 and 100
     that holds 95 % of the sentence scores (0–1 for ROUGE or METEOR, 0–10 for CIDEr-D, 0–100 for BLEU, chrF or

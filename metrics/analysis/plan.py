@@ -19,11 +19,11 @@ import numpy as np
 
 from metrics.analysis.buckets import (
     LENGTH_DIFF_EDGES,
-    LENGTH_EDGES,
     Bucketing,
     BucketKind,
     by_category,
     by_values,
+    length_edges,
     score_edges,
 )
 from metrics.analysis.units import CJK_CHARACTERS, WHITESPACE_WORDS, Lengths, is_cjk, output_lengths
@@ -93,7 +93,8 @@ def build(
             raise ValueError("src-length: no source is loaded")
         unit = CJK_CHARACTERS if is_cjk(source) else WHITESPACE_WORDS
         values = output_lengths(unit, source)
-        return by_values(spec.kind, spec.key, f"source length ({unit.label})", values, spec.edges or LENGTH_EDGES)
+        edges = spec.edges or length_edges(values)
+        return by_values(spec.kind, spec.key, f"source length ({unit.label})", values, edges)
     metric_id = spec.metric
     if metric_id is None or metric_id not in evaluation.metrics:
         raise ValueError(f"{spec.key}: metric {metric_id!r} was not scored")
@@ -105,7 +106,7 @@ def build(
     found = lengths_of(metric_id)
     if spec.kind is BucketKind.REF_LENGTH:
         title = f"reference length ({found.unit})"
-        return by_values(spec.kind, spec.key, title, found.refs, spec.edges or LENGTH_EDGES)
+        return by_values(spec.kind, spec.key, title, found.refs, spec.edges or length_edges(found.refs))
     diffs = np.stack([found.hyps[name] - found.refs for name in names])
     title = f"output − reference length ({found.unit})"
     return by_values(spec.kind, spec.key, title, diffs, spec.edges or LENGTH_DIFF_EDGES, names)

@@ -20,6 +20,7 @@ from metrics.analysis.buckets import (
     by_category,
     by_values,
     edge_labels,
+    length_edges,
     parse_edges,
 )
 from metrics.analysis.disagreement import disagreements
@@ -33,8 +34,9 @@ from metrics.core.language import Language
 from metrics.core.registry import create
 from metrics.evaluate import evaluate
 from metrics.stats.significance import paired_test
-from tests.support.corpora import slice_corpus
+from tests.support.corpora import load_corpus, slice_corpus
 from tests.support.parity import rel_close
+from tests.support.paths import DATA
 
 SETTINGS = BucketSettings(n_bootstrap=200)
 
@@ -406,3 +408,18 @@ def test_categories_slices_and_bad_buckets():
     with pytest.raises(ValueError, match="too many buckets"):
         by_category("meta:id", "id", [str(i) for i in range(500)])
     assert WHITESPACE_WORDS.tokens("a  b") == ["a", "b"]
+
+
+def test_length_buckets_widen_for_paragraphs_and_keep_compare_mts_edges_for_sentences():
+    """On WMT22 sentences compare-mt's 10…60 serve; on WMT23 paragraphs (58 words a reference) most segments would
+    share the last bucket, so the edges step by 20 up to past the 90th percentile."""
+    sentences = slice_corpus("wmt22-de-en")
+    words = np.array([len(r.split()) for r in sentences.refs[0]])
+    assert np.mean(words >= 60) < 0.25 and length_edges(words) == LENGTH_EDGES
+    paragraphs = load_corpus(DATA / "wmt23-he-en-para", ["ref.A.txt", "ref.B.txt"])
+    words = np.array([len(r.split()) for r in paragraphs.refs[1]])
+    assert np.mean(words >= 60) > 0.25
+    edges = length_edges(words)
+    assert edges == (20.0, 40.0, 60.0, 80.0, 100.0, 120.0) and edges[-1] > np.quantile(words, 0.9) > 6 * 10
+    index = by_values(BucketKind.REF_LENGTH, "ref-length", "ref", words, edges).index
+    assert np.bincount(index).max() < 0.5 * len(words)  # no bucket holds most of the corpus
