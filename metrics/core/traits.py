@@ -19,8 +19,12 @@ class Traits:
     the rows the whole corpus gives them, as the dask engine needs (a
     :class:`~metrics.core.base.CorpusDependent` metric gets them through its summary); false for rows that depend
     on the other segments in a way no summary reproduces: a model trained on the references, bert-score's batches.
+    ``whole_task``: for a metric that is not partitionable, whether the dask engine may score it as one task over
+    the whole corpus on one worker (cheap text work whose rows depend on neighbouring segments, as CIDEr-D's PTB
+    tokenization does) rather than refuse it.
     """
 
     reads_references: bool = True
     in_process: bool = False
     partitionable: bool = True
+    whole_task: bool = False

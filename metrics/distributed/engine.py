@@ -153,23 +153,32 @@ def score_plan(
 ) -> Scored:
     """Score a source's ``plan`` (made on the cluster of ``client``: see :func:`run`, which also turns a worker that
     kept dying into a :class:`ClusterError`)."""
-    whole = [m for m, metric in metrics.items() if not metric.traits.partitionable]
-    if whole:
+    refused = [m for m, metric in metrics.items() if not metric.traits.partitionable and not metric.traits.whole_task]
+    if refused:
         raise ValueError(
-            f"{', '.join(whole)}: rows depend on the whole corpus in a way partitions cannot reproduce; "
+            f"{', '.join(refused)}: rows depend on the whole corpus in a way partitions cannot reproduce; "
             "score them with the local engine"
         )
     workers = len(client.scheduler_info()["workers"])
     ranges = partitions(plan.segments, partition_size or default_partition_size(plan.segments, workers))
     recipes = {metric_id: Recipe.of(metric) for metric_id, metric in metrics.items()}
-    dependent = {m: recipes[m] for m, metric in metrics.items() if isinstance(metric, CorpusDependent)}
+    whole = {m: recipes.pop(m) for m, metric in metrics.items() if not metric.traits.partitionable}
+    dependent = {m: recipes[m] for m, metric in metrics.items() if isinstance(metric, CorpusDependent) and m in recipes}
     run_id = uuid.uuid4().hex[:8]
     summaries = _summaries(client, plan, ranges, dependent, run_id) if dependent else None
     futures = [
         client.submit(score_part, plan.part(a, b), recipes, summaries, key=f"scorelens-score-{a}-{b}-{run_id}")
         for a, b in ranges
     ]
+    # one task sees every segment, as the local engine does; it runs beside the partitions
+    key = f"scorelens-whole-{run_id}"
+    alone = [client.submit(score_part, plan.part(0, plan.segments), whole, None, key=key)] if whole else []
     ordered = check_tiling(_collect(client, futures, progress), plan.segments)
-    stats = concatenate(ordered, plan.systems, list(metrics))
-    nrefs = nrefs_field(frozenset().union(*(part.ref_counts for part in ordered)))
+    done = [*ordered, *(_collect(client, alone, None) if alone else [])]
+    stats = concatenate(ordered, plan.systems, list(recipes))
+    stats = {
+        system: {m: (done[-1].stats[system][m] if m in whole else stats[system][m]) for m in metrics}
+        for system in plan.systems
+    }  # in the metrics' order
+    nrefs = nrefs_field(frozenset().union(*(part.ref_counts for part in done)))
     return Scored(assemble(metrics, stats, nrefs), input_notes(ordered))

@@ -53,6 +53,7 @@ from metrics.core.explanation import Explanation
 from metrics.core.ngrams import ngram_positions
 from metrics.core.ptb import PtbLine, ptb_tokenize_lines
 from metrics.core.tokens import Token, locate
+from metrics.core.traits import Traits
 
 NGram = tuple[str, ...]
 VERSION = "scorelens-0.1.0"
@@ -325,6 +326,15 @@ class CiderD(Metric[CiderDConfig, CiderExplanation], CorpusDependent):
         self._fit_key: tuple[tuple[str | None, ...], ...] | None = None
         self._weights: _Weights | None = None
         self._ref_vectors: list[list[_Vector]] = []
+
+    @property
+    def traits(self) -> Traits:
+        """PTB reads the captions as one stream, and whether a caption's last period stands alone can depend on the
+        next caption (:mod:`metrics.core.ptb`), so partitions would differ at their edges: the dask engine scores
+        CIDEr-D with PTB as one task."""
+        if self.config.tokenize == "ptb":
+            return Traits(partitionable=False, whole_task=True)
+        return Traits()
 
     @property
     def name(self) -> str:

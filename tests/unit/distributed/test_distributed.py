@@ -96,7 +96,10 @@ def _assert_identical(local: Evaluation, dist: Evaluation) -> None:
 @pytest.mark.dask
 def test_every_metric_gives_the_local_rows_bit_for_bit(scheduler, corpus):
     systems, refs = corpus
-    ids = [m for m in SPECS if SPECS[m].available() and create(m).traits.partitionable]
+    # and those scored as one task beside the partitions (CIDEr-D's PTB tokens depend on the next caption)
+    ids = [m for m in SPECS if SPECS[m].available() and (create(m).traits.partitionable or create(m).traits.whole_task)]
+    assert "cider" in ids and not create("cider").traits.partitionable
+    assert create("cider", {"tokenize": "split"}).traits.partitionable
     local = evaluate(systems, refs, {m: create(m) for m in ids})
     dist = evaluate(systems, refs, {m: create(m) for m in ids}, engine="dask", scheduler=scheduler)
     _assert_identical(local, dist)
@@ -124,7 +127,7 @@ def test_cli_prints_the_local_json_and_writes_the_same_segment_files(scheduler, 
     for system in ("LT22", "PROMT"):
         ours = (tmp_path / "local" / f"{system}.segments.csv").read_text()
         assert (tmp_path / "dask" / f"{system}.segments.csv").read_text() == ours
-        assert len(ours.splitlines()) == 401 and ours.startswith("segment,bleu,chrf,ter,cider,wer\n0,")
+        assert len(ours.splitlines()) == 401 and ours.startswith("segment,line,bleu,chrf,ter,cider,wer\n0,1,")
     document = json.loads(local)
     assert "segments" not in document["systems"][0] and "intervals" in document["systems"][0]
 
@@ -182,9 +185,10 @@ def test_parquet_table_scores_alike_on_both_engines(scheduler, corpus, tmp_path,
     written = pq.read_table(tmp_path / "a" / "LT22.segments.parquet")
     csv_lines = (tmp_path / "b" / "LT22.segments.csv").read_text().splitlines()
     assert written.num_rows == 120 == len(csv_lines) - 1
-    signature = document["signatures"]["bleu"].replace("bs:1000|seed:12345|", "")  # no resampling per segment
+    # no resampling per segment, and segment BLEU is sacrebleu's sentence_bleu (effective order)
+    signature = document["signatures"]["bleu"].replace("bs:1000|seed:12345|", "").replace("|eff:no|", "|eff:yes|")
     assert json.loads(written.schema.metadata[b"scorelens.signatures"])["bleu"] == signature
-    assert f"{written.column('chrf')[7].as_py()!r}" == csv_lines[8].split(",")[2]
+    assert f"{written.column('chrf')[7].as_py()!r}" == csv_lines[8].split(",")[3]  # segment, line, bleu, chrf
 
 
 def _dying(metric_id: str, marker: Path, always: bool) -> Metric:
