@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import signal
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from metrics.cli import analyze_args, engines
@@ -176,7 +178,7 @@ def console() -> int:
 
     Ctrl-C and ``kill`` (SIGTERM) end the run through Python's exception handling, so a half-written output file is
     removed (:mod:`metrics.io.outputs`) and the command says it was interrupted, without a traceback."""
-    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGTERM, partial(_terminated, os.getpid()))
     try:
         code = main()
     except KeyboardInterrupt:
@@ -186,7 +188,11 @@ def console() -> int:
     return code
 
 
-def _terminated(signum: int, frame: object) -> None:
+def _terminated(owner: int, signum: int, frame: object) -> None:
+    """SIGTERM in the command's own process ends the run as Ctrl-C does. Forked pool workers inherit the handler,
+    and a pool ends its workers with SIGTERM when it closes: they exit quietly, not with a traceback."""
+    if os.getpid() != owner:
+        os._exit(128 + signum)
     raise KeyboardInterrupt
 
 

@@ -10,11 +10,13 @@ import subprocess
 import sys
 import textwrap
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from metrics.cli import main as cli_main
 from metrics.cli.main import main
 from metrics.core.evaluation import Evaluation, SystemResult
 from metrics.core.registry import create
@@ -182,3 +184,20 @@ def test_a_signal_during_a_long_write_leaves_no_file_under_its_final_name(tmp_pa
     assert proc.returncode == 130, err
     assert err == "scorelens: interrupted; no output file was left half-written\n"
     assert _listing(out) == []
+
+
+def test_sigterm_ends_the_command_but_lets_its_forked_workers_exit_quietly():
+    """A pool ends its forked workers with SIGTERM, and they inherit the command's handler: in a worker it exits at
+    once (it used to raise KeyboardInterrupt there, a traceback per idle worker on many runs with --jobs); in the
+    command's own process it still ends the run as Ctrl-C does."""
+    handler = partial(cli_main._terminated, os.getpid())
+    child = os.fork()
+    if child == 0:  # a forked worker
+        try:
+            handler(signal.SIGTERM, None)
+        finally:
+            os._exit(99)  # reached only when the handler raised or returned
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 128 + signal.SIGTERM
+    with pytest.raises(KeyboardInterrupt):
+        handler(signal.SIGTERM, None)
