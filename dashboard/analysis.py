@@ -198,7 +198,7 @@ def agreement(evaluation: Evaluation, language: Language | None) -> tuple[agreem
     """The estimated human agreement of every pair of systems under every covered metric (on references in
     ``language``), beside the all-pairs paired bootstrap p-value the overview computes (the same cached report)."""
     names = [r.name for r in evaluation.systems]
-    if len(names) < 2:
+    if len(names) < 2 or not state.translation_fits_apply():  # the fits are of WMT translation pairs
         return ()
     reports = state.statistics(evaluation) or {}
     p_values = {}

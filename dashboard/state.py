@@ -166,6 +166,12 @@ def current_task() -> Task | None:
     return choice.task if choice is not None else None
 
 
+def translation_fits_apply() -> bool:
+    """Whether human-agreement estimates may be shown: their fits come from WMT translation system pairs, so not
+    for data read (or stated) as summaries or captions."""
+    return current_task() in (None, Task.TRANSLATION)
+
+
 def set_task(task: Task) -> None:
     """The user states the task: its default metrics replace the chosen ones (nothing is computed here; the pages
     compute what is chosen when shown)."""

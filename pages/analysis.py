@@ -521,6 +521,13 @@ def show_documents(scope: Scope) -> None:
 @st.fragment
 def show_trust(scope: Scope) -> None:
     found = compute.agreement(scope.evaluation, scope.data.language)
+    task = state.current_task()
+    if not state.translation_fits_apply() and task is not None:
+        st.info(
+            f"No estimate: mt-thresholds' fits come from WMT translation system pairs, and this data is read as "
+            f"{task.name.lower()} (the task on the Data page)."
+        )
+        return
     if not found:
         st.info(
             "No chosen metric has an estimate: mt-thresholds covers sacrebleu's BLEU and chrF2 at their default "

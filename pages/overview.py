@@ -129,7 +129,10 @@ table = overview_table(
     evaluation, (intervals or None) if CI in details else None, (pvalues or None) if P in details else None
 ).loc[order]
 scores = {name: dict(evaluation.system(name).scores) for name in order}
-fits = {m: fit for m, metric in evaluation.metrics.items() if (fit := fit_for(m, metric, data.language)) is not None}
+# mt-thresholds' fits are of WMT translation pairs: no estimate for data read as summaries or captions
+task = state.current_task()
+covered = evaluation.metrics if state.translation_fits_apply() else {}
+fits = {m: fit for m, metric in covered.items() if (fit := fit_for(m, metric, data.language)) is not None}
 compared = [(name, baseline) for name in names if name != baseline]
 against = {}  # the p-value of each compared pair, beside its estimate in the downloads
 for metric_id, report in (reports or {}).items():
@@ -137,7 +140,7 @@ for metric_id, report in (reports or {}).items():
         pair = report["pairs"].get(frozenset((baseline, name)))
         if pair is not None:
             against[(metric_id, name, baseline)] = pair.p_value
-estimates = agreements(evaluation.metrics, scores, compared, against, data.language)
+estimates = agreements(covered, scores, compared, against, data.language)
 trust = {(g.a, g.metric): g.human_agreement for g in estimates if g.human_agreement is not None}
 if AGR in details:
     table = with_agreement(table, trust, labels)
@@ -180,6 +183,9 @@ if AGR in details:
         agreement_caption({labels[m]: fit for m, fit in fits.items()}, uncovered)
         if fits
         else "agr.: no chosen metric has a human-agreement estimate (mt-thresholds has no fit for them)."
+        if covered or task is None
+        else f"agr.: no estimate — mt-thresholds' fits come from WMT translation system pairs, and this data is "
+        f"read as {task.name.lower()} (the task on the Data page)."
     )
 st.caption(" ".join(shown_parts))
 if reports is not None:

@@ -174,3 +174,23 @@ def test_fifteen_systems_take_enough_resamples_and_copies_stay_tied():
     assert any("smallest reachable corrected p-value is 0.105" in shown(w.value) for w in at.warning)
     groups = " ".join(shown(m.value) for m in at.markdown if "chrF2:" in shown(m.value))
     assert ">" not in groups
+
+
+def test_captions_get_no_human_agreement_estimate_from_the_translation_fits():
+    """COCO captions read as captioning: BLEU is among their metrics, but mt-thresholds' fits come from WMT
+    translation pairs, so neither the Overview nor the Analysis page estimates human agreement for them."""
+    at = app("app.py", small_dataset(), ["bleu"]).run()
+    coco = DATA / "coco"
+    refs = [(f"ref.{k}.txt", _lines(coco / f"ref.{k}.txt", 120)) for k in range(4)]
+    systems = [(p.name, _lines(p, 120)) for p in sorted((coco / "sys").glob("*.txt"))]
+    _upload(at, refs, systems)
+    assert at.radio[0].value.name == "CAPTIONING" and "bleu" in at.session_state["metric_ids"]
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, at.exception
+    assert not [c for c in at.dataframe[0].value.columns if "agr." in c]
+    assert "agr.: no estimate — mt-thresholds' fits come from WMT translation system pairs, and this data is read as " \
+        "captioning" in _texts(at)  # fmt: skip
+    at.session_state["an_section"] = "Trust in differences"
+    at.switch_page("pages/analysis.py").run()
+    assert not at.exception, at.exception
+    assert "No estimate: mt-thresholds' fits come from WMT translation system pairs" in _texts(at)
