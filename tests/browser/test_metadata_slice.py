@@ -13,6 +13,7 @@ FOLDER = DATA / "wmt23-he-en-para-meta"
 SYSTEMS = ("GPT4-5shot", "NLLB_Greedy", "ONLINE-A", "ZengHuiMT")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_metadata_filter_saved_as_a_slice_in_chromium(app_url, browser):
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
