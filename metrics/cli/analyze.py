@@ -42,6 +42,7 @@ from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, r
 from metrics.cli.analysis_text import format_analysis
 from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
+from metrics.core.family import Task
 from metrics.core.language import detect_language
 from metrics.io.inputs import read_segments
 from metrics.io.metadata import Metadata, read_metadata
@@ -139,6 +140,11 @@ def _all_pairs(scored: Scored, settings: AnalysisSettings, metric_id: str, count
     return all_pairs(evaluation.metrics[metric_id], stats, "bs", count, b.seed, "sacrebleu", count, b.alpha)
 
 
+OFF_TASK = (
+    "no human-agreement estimates: mt-thresholds' fits come from WMT translation system pairs, and --task says {task}"
+)
+
+
 def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_module.Agreement, ...]:
     evaluation = scored.evaluation
     names = [r.name for r in evaluation.systems]
@@ -218,6 +224,8 @@ def analyse(args: argparse.Namespace) -> Analysis:
                 tested = _all_pairs(scored, settings, m, count).pairs
                 significant[m] = frozenset(frozenset((p.baseline, p.system)) for p in tested if differs(p, alpha))
         flips = ranking_flips(documents, corpus_scores, higher, significant)
+    # the human-agreement fits come from WMT translation pairs: none for data stated to be summaries or captions
+    off_task = args.task is not None and args.task != Task.TRANSLATION.name.lower()
     found: tuple[Disagreement, ...] = ()
     if args.disagreements:
         a, b = _pair(args.disagreements, names, "--disagreements")
@@ -232,9 +240,9 @@ def analyse(args: argparse.Namespace) -> Analysis:
         ngrams=ngrams,
         documents=documents,
         flips=flips,
-        agreement=_agreement(scored, settings),
+        agreement=() if off_task else _agreement(scored, settings),
         disagreements=found,
-        notes=(*(metadata.notes if metadata else ()), *notes),
+        notes=(*(metadata.notes if metadata else ()), *notes, *([OFF_TASK.format(task=args.task)] if off_task else [])),
     )
 
 

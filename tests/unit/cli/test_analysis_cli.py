@@ -121,3 +121,18 @@ def test_agreement_on_chinese_needs_the_chinese_tokenizer(capsys):
     out = json.loads(capsys.readouterr().out)
     assert "tok:zh" in out["signatures"]["bleu"]
     assert {r["metric"] for r in out["agreement"]} == {"bleu", "chrf"}
+
+
+def test_a_stated_captioning_task_gets_no_agreement_estimates(capsys):
+    """mt-thresholds' fits come from WMT translation pairs: with --task captioning (or summarization) the analysis
+    has no estimate and says why; with --task translation BLEU gets one."""
+    coco = DATA / "coco"
+    refs = [str(coco / f"ref.{k}.txt") for k in range(4)]
+    systems = [str(p) for p in sorted((coco / "sys").glob("*.txt"))[:2]]
+    args = ["analyze", "--refs", *refs, "--systems", *systems, "-m", "bleu", "--n-bootstrap", "100", "--format", "json"]
+    assert main([*args, "--task", "captioning"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "agreement" not in out
+    assert any("--task says captioning" in n["message"] for n in out["notes"])
+    assert main([*args, "--task", "translation"]) == 0
+    assert {r["metric"] for r in json.loads(capsys.readouterr().out)["agreement"]} == {"bleu"}
