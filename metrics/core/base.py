@@ -174,6 +174,37 @@ class SystemScored(ABC):
         """The evidence behind segment ``index`` (0-based) of system ``system``."""
 
 
+class MissingInput(ValueError):
+    """A metric cannot run on what was loaded: it needs the source (``needs="source"``) or references
+    (``needs="references"``). A front end shows the metric as unavailable with this reason rather than as an error."""
+
+    def __init__(self, metric: str, needs: str) -> None:
+        super().__init__(f"{metric} needs the {needs}: load {'a source file' if needs == 'source' else 'references'}")
+        self.metric = metric
+        self.needs = needs
+
+
+class ReadsSource(ABC):
+    """A metric whose rows read each segment's source text beside its output (the COMET family). Callers give the
+    source stream to :func:`system_stats` and :func:`explain_segment`; without one they raise :class:`MissingInput`.
+    Whether it also reads the references is its ``traits.reads_references`` (CometKiwi does not: ``refs`` may then
+    be empty)."""
+
+    @abstractmethod
+    def source_stats(
+        self,
+        hyps: Sequence[str],
+        sources: Sequence[str],
+        refs: Sequence[Sequence[str | None]],
+        progress: Progress | None = None,
+    ) -> SegmentStats:
+        """Statistics of the outputs ``hyps`` of the segments whose sources are ``sources``."""
+
+    @abstractmethod
+    def explain_source(self, hyp: str, source: str, refs: Sequence[str]) -> Explanation:
+        """The evidence behind one segment's score: its output, source and references."""
+
+
 class DeclaresFit(ABC):
     """A metric whose human-agreement fit belongs to the instance, not to its family's declaration
     (``Family.agreement_fits``): external scores, whose name and fit the user gives."""
@@ -387,17 +418,37 @@ def system_stats(
     hyps: Sequence[str],
     refs: Sequence[Sequence[str | None]],
     progress: Progress | None = None,
+    *,
+    source: Sequence[str] | None = None,
 ) -> SegmentStats:
-    """Statistics of the outputs of the system named ``system``: :meth:`Metric.stats` of its text, or the
-    :class:`SystemScored` metric's own rows of that system."""
+    """Statistics of the outputs of the system named ``system``: :meth:`Metric.stats` of its text, the
+    :class:`SystemScored` metric's own rows of that system, or the :class:`ReadsSource` metric's rows of the text
+    with its ``source``."""
+    if isinstance(metric, ReadsSource):
+        if source is None:
+            raise MissingInput(metric.name, "source")
+        return metric.source_stats(hyps, source, refs, progress)
     if isinstance(metric, SystemScored):
         return metric.system_stats(system, hyps, refs, progress)
     return metric.stats(hyps, refs, progress)
 
 
-def explain_segment(metric: Metric[Any, Any], system: str, index: int, hyp: str, refs: Sequence[str]) -> Explanation:
-    """The evidence behind segment ``index`` (0-based) of system ``system``: :meth:`Metric.explain` of its text, or
-    the :class:`SystemScored` metric's evidence for that system's segment."""
+def explain_segment(
+    metric: Metric[Any, Any],
+    system: str,
+    index: int,
+    hyp: str,
+    refs: Sequence[str],
+    *,
+    source: str | None = None,
+) -> Explanation:
+    """The evidence behind segment ``index`` (0-based) of system ``system``: :meth:`Metric.explain` of its text,
+    the :class:`SystemScored` metric's evidence for that system's segment, or the :class:`ReadsSource` metric's
+    evidence from the text and the segment's ``source``."""
+    if isinstance(metric, ReadsSource):
+        if source is None:
+            raise MissingInput(metric.name, "source")
+        return metric.explain_source(hyp, source, refs)
     if isinstance(metric, SystemScored):
         return metric.explain_segment(system, index, hyp, refs)
     return metric.explain(hyp, refs)
