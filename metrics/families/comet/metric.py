@@ -24,7 +24,16 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, MissingInput, Progress, ReadsSource, SegmentStats, StatsNote, check_corpus
+from metrics.core.base import (
+    Metric,
+    MissingInput,
+    Progress,
+    ReadsSource,
+    Rows,
+    SegmentStats,
+    StatsNote,
+    check_corpus,
+)
 from metrics.core.config import Resource, check_options, option
 from metrics.core.models import is_hub_id
 from metrics.core.spans import ErrorSpan, Severity
@@ -61,7 +70,6 @@ def _batch_option() -> int:
         low=1,
         high=4096,
         step=1,
-        work_bound=True,
     )
 
 
@@ -90,7 +98,7 @@ class CometKiwiConfig:
         check_options(self)
 
 
-class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
+class _Comet(Metric, ReadsSource):
     """What ``comet`` and ``cometkiwi`` share: the model, the source path, rows ``(score,)`` averaged over segments."""
 
     aggregate = "mean"
@@ -134,9 +142,7 @@ class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
     def _explain(self, hyp: str, refs: Sequence[str]) -> CometExplanation:
         raise MissingInput(self.name, "source")
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         raise MissingInput(self.name, "source")
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
