@@ -56,19 +56,17 @@ def model_folder(name: str) -> Path:
 
 
 def _hub_folder(repo_id: str) -> Path:
-    from huggingface_hub import constants, snapshot_download
+    from huggingface_hub import constants
     from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError
 
     try:
-        return _complete(Path(snapshot_download(repo_id, local_files_only=True)), repo_id)
+        return _snapshot(repo_id, local_only=True)
     except LocalEntryNotFoundError:
         pass  # not in the cache (or not complete there): download it, if the hub may be reached
     if constants.is_offline_mode():
         raise ModelUnavailable(_fetch_advice(repo_id, "it is not in the Hugging Face cache and HF_HUB_OFFLINE is set"))
     try:
-        folder = Path(snapshot_download(repo_id, allow_patterns=list(NEEDED_FILES)))
-        if not any(folder.glob("*.safetensors")):
-            folder = Path(snapshot_download(repo_id, allow_patterns=[*NEEDED_FILES, *FALLBACK_WEIGHTS]))
+        return _snapshot(repo_id, local_only=False)
     except GatedRepoError as error:
         raise ModelUnavailable(
             f"model {repo_id!r} is gated on the Hugging Face hub: accept its terms on its hub page, then give your "
@@ -89,10 +87,18 @@ def _hub_folder(repo_id: str) -> Path:
         raise ModelUnavailable(_fetch_advice(repo_id, f"the Hugging Face hub answered {status}")) from error
     except LocalEntryNotFoundError as error:  # snapshot_download's answer when the hub cannot be reached
         raise ModelUnavailable(_fetch_advice(repo_id, "the Hugging Face hub cannot be reached")) from error
-    return _complete(folder, repo_id)
 
 
-def _complete(folder: Path, repo_id: str) -> Path:
+def _snapshot(repo_id: str, local_only: bool) -> Path:
+    """The snapshot folder of ``repo_id`` with the files a PyTorch model needs, from the cache only or fetched as
+    needed: the safetensors weights, or the ``.bin`` ones where there are none (the cache check asks for the same
+    files, or huggingface_hub calls a snapshot without its other formats incomplete)."""
+    from huggingface_hub import snapshot_download
+
+    folder = Path(snapshot_download(repo_id, allow_patterns=list(NEEDED_FILES), local_files_only=local_only))
+    if not any(folder.glob("*.safetensors")):
+        patterns = [*NEEDED_FILES, *FALLBACK_WEIGHTS]
+        folder = Path(snapshot_download(repo_id, allow_patterns=patterns, local_files_only=local_only))
     if not (folder / "config.json").is_file():
         raise ModelUnavailable(f"model {repo_id!r}: its files have no config.json, so it is no transformers model")
     return folder
