@@ -160,10 +160,12 @@ class Requirement:
 class Resource(Enum):
     """What a text option names on the machine that runs the metric. The command line and the library take such a
     value as given (the user owns the machine); a front end that serves other people (the app) never takes it as
-    text from them: a file comes as an :class:`~metrics.core.upload.Upload`, a model from the server's own list."""
+    text from them: a file comes as an :class:`~metrics.core.upload.Upload`, a model or a device from the server's
+    own list."""
 
     FILE = "file"  # a file the metric reads (a training corpus); the field also takes an Upload
     MODEL = "model"  # a model name or folder the metric loads
+    DEVICE = "device"  # the processor a neural metric runs on (auto, cpu, cuda:N, mps: metrics.core.devices)
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def model_folder(name: str) -> Path:
         if not path.is_dir():
             raise ModelUnavailable(f"model folder {name!r} does not exist")
         if not (path / "config.json").is_file():
-            raise ModelUnavailable(f"model folder {name!r} is not a Hugging Face model folder (no config.json)")
+            raise ModelUnavailable(f"model folder {name!r}: not a local Hugging Face model folder (no config.json)")
         return path
     return _hub_folder(name)
 
