@@ -87,16 +87,20 @@ def choose_model(option: str, lang: str) -> ModelChoice:
 
 
 def reference_language(refs: Sequence[Sequence[str | None]]) -> str:
-    """The target language as bert-score's ``lang`` takes it, read from the references: zh, ja or ko when their
-    script dominates, en when they read as English, else ``other`` (bert-score's multilingual model)."""
+    """The target language as bert-score's ``lang`` takes it, read from the references: zh when Chinese script
+    dominates, en when they read as English, else ``other`` (bert-score's multilingual model, Japanese and Korean
+    included)."""
     from itertools import chain
 
+    from metrics.core.family import Language
     from metrics.core.language import ENGLISH, detect_language, english_share
 
     language = detect_language(refs).language
-    if language is not None:
-        return language.value
-    return "en" if english_share(chain.from_iterable(refs)) >= ENGLISH else "other"
+    if language is Language.CHINESE:
+        return "zh"
+    if language is None and english_share(chain.from_iterable(refs)) >= ENGLISH:
+        return "en"
+    return "other"
 
 
 @dataclass(frozen=True)

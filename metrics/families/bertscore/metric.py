@@ -60,6 +60,8 @@ from metrics.families.bertscore.encoder import (
 )
 
 Reported = Literal["F", "P", "R"]
+# bert-score's languages with a model of their own (bert_score.utils.lang2model), and any other.
+Lang = Literal["", "en", "zh", "tr", "en-sci", "other"]
 COLUMNS: tuple[Reported, ...] = ("P", "R", "F")
 VERSION = "scorelens-0.1.0"
 
@@ -87,12 +89,17 @@ class BERTScoreConfig:
         choice_labels={"": f"bert-score's default for the language ({DEFAULT_MODEL_NAME} offline)"},
         resource=Resource.MODEL,
     )
-    lang: str = option(
+    lang: Lang = option(
         "",
         label="Target language",
-        help="bert-score's lang (en, zh, …), which picks the default model; empty: read from the references (zh, ja, "
-        "ko by their script, en when they read as English, else multilingual). Only with the default model.",
-        choice_labels={"": "read from the references"},
+        help="bert-score's lang, which picks the default model (bert_score.utils.lang2model); empty: read from the "
+        "references (zh by its script, en when they read as English, else another language). Only with the default "
+        "model.",
+        choice_labels={
+            "": "read from the references",
+            "en-sci": "en-sci (scientific English)",
+            "other": "another language (multilingual)",
+        },
     )
     num_layers: int | None = option(
         None,
