@@ -107,24 +107,11 @@ def test_the_heat_strip_shows_every_token_with_its_surprisal(wmt):
 @pytest.mark.neural
 def test_a_causal_lm_from_a_folder_equals_its_own_loss(tmp_path):
     torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    pytest.importorskip("transformers")
+    from tests.support.tiny_models import TEXTS, tiny_gpt2
 
-    texts = ["the cat sat on the mat .", "a dog ran in the park today .", "hello world", "he read the book ."]
-    tok = Tokenizer(models.BPE(unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.train_from_iterator(texts * 5, trainers.BpeTrainer(vocab_size=120, special_tokens=["<|endoftext|>", "<unk>"]))
-    fast = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>", unk_token="<unk>"
-    )
-    fast.save_pretrained(tmp_path)
-    eos_id = fast.eos_token_id
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(
-        vocab_size=len(fast), n_positions=16, n_embd=32, n_layer=2, n_head=2, bos_token_id=eos_id, eos_token_id=eos_id
-    )
-    model = transformers.GPT2LMHeadModel(config).eval()
-    model.save_pretrained(tmp_path)
+    texts = TEXTS
+    model, fast = tiny_gpt2(tmp_path)
 
     metric = create("perplexity", {"model": "causal", "causal_model": str(tmp_path)})
     hyps = ["the cat ran in the park .", "", "hello the world the dog", "the " * 20]
