@@ -175,7 +175,10 @@ class OptionInfo:
 
     ``low_open`` makes ``low`` exclusive (σ > 0). ``work_bound`` marks a bound on computing work rather than a
     scoring choice: it changes a result only on inputs that exceed it, so a what-if on one sentence shows nothing.
-    ``resource`` marks a text option that names something on the machine (a file, a model folder).
+    ``resource`` marks a text option that names something on the machine (a file, a model folder, a device).
+    ``setup`` marks a choice of setup rather than of scoring rule (which model a language calls for, a neural
+    model's precision): the signature states it, but it is no what-if on one sentence pair (a value may download a
+    model or need a GPU).
     """
 
     label: str
@@ -188,6 +191,7 @@ class OptionInfo:
     low_open: bool = False
     work_bound: bool = False
     resource: Resource | None = None
+    setup: bool = False
 
     def unavailable(self, choice: Any) -> str | None:
         """Why ``choice`` cannot run here (``None`` when it can)."""
@@ -213,10 +217,21 @@ def option(
     low_open: bool = False,
     work_bound: bool = False,
     resource: Resource | None = None,
+    setup: bool = False,
 ) -> Any:
     """A config field with its option metadata: ``tokenize: Tokenizer = option("13a", label="Tokenizer", …)``."""
     info = OptionInfo(
-        label, help, low, high, step, dict(choice_labels or {}), dict(needs or {}), low_open, work_bound, resource
+        label,
+        help,
+        low,
+        high,
+        step,
+        dict(choice_labels or {}),
+        dict(needs or {}),
+        low_open,
+        work_bound,
+        resource,
+        setup,
     )
     return dataclasses.field(default=default, metadata={_OPTION: info})
 

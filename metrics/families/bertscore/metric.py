@@ -100,6 +100,7 @@ class BERTScoreConfig:
             "en-sci": "en-sci (scientific English)",
             "other": "another language (multilingual)",
         },
+        setup=True,
     )
     num_layers: int | None = option(
         None,
@@ -119,7 +120,7 @@ class BERTScoreConfig:
         step=1,
     )
     device: str = option("auto", label="Device", help=DEVICE_HELP, resource=Resource.DEVICE)
-    precision: PrecisionName = option("fp32", label="Precision", help=PRECISION_HELP)
+    precision: PrecisionName = option("fp32", label="Precision", help=PRECISION_HELP, setup=True)
 
     def __post_init__(self) -> None:
         check_options(self)

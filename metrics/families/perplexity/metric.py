@@ -99,7 +99,9 @@ class PerplexityConfig:
         resource=Resource.MODEL,
     )
     device: str = option("auto", label="Device", help=f"With model: causal. {DEVICE_HELP}", resource=Resource.DEVICE)
-    precision: PrecisionName = option("fp32", label="Precision", help=f"With model: causal. {PRECISION_HELP}")
+    precision: PrecisionName = option(
+        "fp32", label="Precision", help=f"With model: causal. {PRECISION_HELP}", setup=True
+    )
 
     def __post_init__(self) -> None:
         check_options(self)
