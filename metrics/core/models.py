@@ -63,7 +63,7 @@ def _hub_folder(repo_id: str) -> Path:
         return _snapshot(repo_id, local_only=True)
     except LocalEntryNotFoundError:
         pass  # not in the cache (or not complete there): download it, if the hub may be reached
-    if constants.is_offline_mode():
+    if constants.HF_HUB_OFFLINE:
         raise ModelUnavailable(_fetch_advice(repo_id, "it is not in the Hugging Face cache and HF_HUB_OFFLINE is set"))
     try:
         return _snapshot(repo_id, local_only=False)

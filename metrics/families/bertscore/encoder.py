@@ -75,7 +75,7 @@ def choose_model(option: str, lang: str) -> ModelChoice:
 
     wanted = lang2model[lang] if lang in lang2model else lang2model.default_factory()  # never add a key
     packaged = f"the packaged {DEFAULT_MODEL_NAME}"
-    if constants.is_offline_mode():
+    if constants.HF_HUB_OFFLINE:
         why = f"offline (HF_HUB_OFFLINE): {packaged} in place of bert-score's default for {lang}, {wanted}"
         return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None, why)
     try:
