@@ -64,10 +64,12 @@ class ServerConfig:
 
     def choices(self, family: str, option: Option) -> dict[Any, str]:
         """The values a browser may give ``family.option`` (a ``MODEL`` or ``DEVICE`` option), default first, with
-        their labels."""
+        their labels: the default, what the metric ships (its labelled values), then what the owner lists."""
+        own = {option.default: option.choice_label(option.default)}
         if option.info.resource is Resource.DEVICE:
-            return {option.default: option.choice_label(option.default), **{d: d for d in self.devices}}
-        return {option.default: option.choice_label(option.default), **self.models.get(f"{family}.{option.name}", {})}
+            return {**own, **{d: d for d in self.devices}}
+        # A model option's labelled values are what the metric itself ships (BERTScore's bundled MiniLM).
+        return {**own, **option.info.choice_labels, **self.models.get(f"{family}.{option.name}", {})}
 
 
 @functools.cache

@@ -268,7 +268,7 @@ def test_the_sidebar_offers_models_from_the_servers_list_by_name(tmp_path, monke
         at = app("pages/data.py", small_dataset(), ["bertscore"]).run()
         box = at.sidebar.selectbox(key="opt:bertscore:model")
         default = "bert-score's default for the language (all-MiniLM-L6-v2 offline)"
-        assert box.options == [default, "MiniLM copy"]  # names, never the folder
+        assert box.options == [default, "all-MiniLM-L6-v2 (bundled)", "MiniLM copy"]  # names, never the folder
         box.set_value(str(tmp_path / "minilm")).run()
         assert at.session_state["metric_options"] == {"bertscore": {"model": str(tmp_path / "minilm")}}
     finally:

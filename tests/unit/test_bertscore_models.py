@@ -96,6 +96,11 @@ def test_the_metric_picks_the_default_by_the_references_it_scores(online):
     assert fixed.model_choice.name == "bert-base-chinese"
 
 
-def test_offline_the_note_reaches_the_statistics():
-    stats = create("bertscore", {"device": "cpu"}).stats(["The cat sat."], [["The cat sat on the mat."]])
+def test_offline_the_note_reaches_the_statistics_unless_minilm_is_chosen_by_name():
+    hyps, refs = ["The cat sat."], [["The cat sat on the mat."]]
+    stats = create("bertscore", {"device": "cpu"}).stats(hyps, refs)
     assert any("model all-MiniLM-L6-v2: offline (HF_HUB_OFFLINE)" in str(note) for note in stats.notes)
+    named = create("bertscore", {"device": "cpu", "model": "all-MiniLM-L6-v2"})
+    assert named.model_choice == choose_model("all-MiniLM-L6-v2", "zh")
+    assert named.stats(hyps, refs).notes == () and named.stats(hyps, refs).rows.tolist() == stats.rows.tolist()
+    assert named.signature() == create("bertscore", {"device": "cpu"}).signature()

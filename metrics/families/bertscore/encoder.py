@@ -61,13 +61,16 @@ class ModelChoice:
 
 
 def choose_model(option: str, lang: str) -> ModelChoice:
-    """The model of the ``model`` option. A name or folder is resolved by :func:`model_folder`. Empty: bert-score's
+    """The model of the ``model`` option: ``all-MiniLM-L6-v2`` is the packaged one; another name or folder is
+    resolved by :func:`model_folder`. Empty: bert-score's
     default for the target language ``lang`` (``bert_score.utils.lang2model``: en → roberta-large, zh →
     bert-base-chinese, any other → bert-base-multilingual-cased, at ``model2layers``' layer) from the Hugging Face
     cache or the hub — or, in offline mode (``HF_HUB_OFFLINE``) or when it cannot be had, the packaged MiniLM,
     with a note that says so."""
     from bert_score.utils import lang2model, model2layers
 
+    if option == DEFAULT_MODEL_NAME:
+        return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None)
     if option:
         folder = model_folder(option)
         return ModelChoice(option if is_hub_id(option) else folder.name, folder, model2layers.get(option))
@@ -75,13 +78,14 @@ def choose_model(option: str, lang: str) -> ModelChoice:
 
     wanted = lang2model[lang] if lang in lang2model else lang2model.default_factory()  # never add a key
     packaged = f"the packaged {DEFAULT_MODEL_NAME}"
+    explicit = f"the model option {DEFAULT_MODEL_NAME} chooses it without this note"
     if constants.HF_HUB_OFFLINE:
-        why = f"offline (HF_HUB_OFFLINE): {packaged} in place of bert-score's default for {lang}, {wanted}"
+        why = f"offline (HF_HUB_OFFLINE): {packaged} in place of bert-score's default for {lang}, {wanted}; {explicit}"
         return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None, why)
     try:
         folder = model_folder(wanted)
     except ModelUnavailable as error:
-        why = f"{packaged} in place of bert-score's default for {lang}, which is not here ({error})"
+        why = f"{packaged} in place of bert-score's default for {lang}, which is not here ({error}); {explicit}"
         return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None, why)
     return ModelChoice(wanted, folder, model2layers.get(wanted), f"bert-score's default model for {lang}")
 

