@@ -33,6 +33,13 @@ class ModelUnavailable(ValueError):
     """A model option that names no usable model here; the message says what to do."""
 
 
+def hub_offline() -> bool:
+    """Whether huggingface_hub is in offline mode (``HF_HUB_OFFLINE``, read when it was first imported)."""
+    from huggingface_hub import constants
+
+    return bool(constants.HF_HUB_OFFLINE)
+
+
 def is_hub_id(name: str) -> bool:
     """Whether ``name`` is read as a hub id rather than a folder (an existing folder is always a folder)."""
     if Path(name).expanduser().is_dir() or name.startswith(("/", "~", ".")) or "\\" in name:
@@ -56,14 +63,13 @@ def model_folder(name: str) -> Path:
 
 
 def _hub_folder(repo_id: str) -> Path:
-    from huggingface_hub import constants
     from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError
 
     try:
         return _snapshot(repo_id, local_only=True)
     except LocalEntryNotFoundError:
         pass  # not in the cache (or not complete there): download it, if the hub may be reached
-    if constants.HF_HUB_OFFLINE:
+    if hub_offline():
         raise ModelUnavailable(_fetch_advice(repo_id, "it is not in the Hugging Face cache and HF_HUB_OFFLINE is set"))
     try:
         return _snapshot(repo_id, local_only=False)

