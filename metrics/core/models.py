@@ -83,16 +83,18 @@ def _hub_folder(repo_id: str) -> Path:
             f"model {repo_id!r}: the Hugging Face hub has no such model, or it is private and needs your token "
             "(HF_TOKEN, or `hf auth login`); a local folder is given by its path (./name)"
         ) from error
-    except HfHubHTTPError as error:
-        status = error.response.status_code if error.response is not None else None
+    except (HfHubHTTPError, LocalEntryNotFoundError) as error:
+        # snapshot_download answers a hub it cannot reach, and most refusals, with LocalEntryNotFoundError caused
+        # by what the hub said (nothing, when it could not be reached)
+        said = error if isinstance(error, HfHubHTTPError) else error.__cause__
+        status = said.response.status_code if isinstance(said, HfHubHTTPError) and said.response is not None else None
         if status in (401, 403):
             raise ModelUnavailable(
                 f"model {repo_id!r}: the Hugging Face hub refused access ({status}); a gated or private model needs "
                 "your token (HF_TOKEN, or `hf auth login`) and, if gated, its terms accepted on its hub page"
             ) from error
-        raise ModelUnavailable(_fetch_advice(repo_id, f"the Hugging Face hub answered {status}")) from error
-    except LocalEntryNotFoundError as error:  # snapshot_download's answer when the hub cannot be reached
-        raise ModelUnavailable(_fetch_advice(repo_id, "the Hugging Face hub cannot be reached")) from error
+        why = "the Hugging Face hub cannot be reached" if status is None else f"the Hugging Face hub answered {status}"
+        raise ModelUnavailable(_fetch_advice(repo_id, why)) from error
 
 
 def _snapshot(repo_id: str, local_only: bool) -> Path:

@@ -3,7 +3,7 @@
 It answers what ``huggingface_hub.snapshot_download`` asks: the revision of a model
 (``GET /api/models/<id>/revision/<rev>``), its file tree (``GET /api/models/<id>/tree/<rev>``) and each file
 (``HEAD``/``GET /<id>/resolve/<rev>/<file>``). A gated model answers 401 with the hub's ``X-Error-Code: GatedRepo``,
-an unknown one 404 ``RepoNotFound``. Every request path is recorded, so a test can say which files were fetched.
+a forbidden one a bare 403, an unknown one 404 ``RepoNotFound``. Every request path is recorded, so a test can say which files were fetched.
 Point ``HF_ENDPOINT`` at :attr:`FakeHub.url` in the process that downloads (``huggingface_hub`` reads it on import).
 """
 
@@ -40,8 +40,11 @@ def _commit(files: Files) -> str:
 
 
 @contextmanager
-def fake_hub(repos: Mapping[str, Files], gated: frozenset[str] = frozenset()) -> Iterator[FakeHub]:
-    """A hub serving ``repos`` (hub id → file name → bytes); the ids in ``gated`` refuse with 401."""
+def fake_hub(
+    repos: Mapping[str, Files], gated: frozenset[str] = frozenset(), forbidden: frozenset[str] = frozenset()
+) -> Iterator[FakeHub]:
+    """A hub serving ``repos`` (hub id → file name → bytes); the ids in ``gated`` refuse with 401 and the hub's
+    GatedRepo code, those in ``forbidden`` with a bare 403 (a token without the right to read it)."""
     hub = FakeHub("")
 
     class Handler(BaseHTTPRequestHandler):
@@ -62,6 +65,9 @@ def fake_hub(repos: Mapping[str, Files], gated: frozenset[str] = frozenset()) ->
         def _refuse(self, repo_id: str, head: bool) -> bool:
             if repo_id in gated:
                 self._send(401, b'{"error": "gated"}', {"X-Error-Code": "GatedRepo", "X-Error-Message": "gated"}, head)
+                return True
+            if repo_id in forbidden:
+                self._send(403, b'{"error": "forbidden"}', {}, head)
                 return True
             if repo_id not in repos:
                 self._send(404, b'{"error": "not found"}', {"X-Error-Code": "RepoNotFound"}, head)

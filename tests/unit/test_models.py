@@ -131,10 +131,11 @@ def test_an_unreachable_hub_says_what_to_download(tmp_path: Path) -> None:
 @pytest.mark.neural
 def test_a_gated_or_unknown_model_says_why(tmp_path: Path) -> None:
     pytest.importorskip("huggingface_hub")
-    with fake_hub({"org/gated": TINY}, gated=frozenset({"org/gated"})) as hub:
-        status, gated = resolve("org/gated", tmp_path, hub.url)
-        assert status == 3
-        status, unknown = resolve("org/none", tmp_path, hub.url)
-        assert status == 3
+    repos = {"org/gated": TINY, "org/closed": TINY}
+    with fake_hub(repos, gated=frozenset({"org/gated"}), forbidden=frozenset({"org/closed"})) as hub:
+        answers = [resolve(name, tmp_path, hub.url) for name in ("org/gated", "org/none", "org/closed")]
+    assert [status for status, _ in answers] == [3, 3, 3]
+    gated, unknown, closed = (text for _, text in answers)
     assert "is gated on the Hugging Face hub" in gated and "HF_TOKEN" in gated and "hf auth login" in gated
     assert "has no such model, or it is private" in unknown and "HF_TOKEN" in unknown
+    assert "the Hugging Face hub refused access (403)" in closed and "HF_TOKEN" in closed
