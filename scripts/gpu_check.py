@@ -11,7 +11,8 @@ For each BERTScore model (the packaged all-MiniLM-L6-v2, then every ``--model`` 
 device in fp32, bf16 and fp16 (``--device cpu``: fp32 and bf16), and reports the largest absolute difference of P, R
 and F from the CPU's fp32 and from the device's fp32; then it times every device setting on all ``--segments``
 segments (a fresh sentence cache each time; model loading timed apart). ``--causal`` does the same for perplexity
-with a causal LM: the largest relative difference of the per-segment perplexities.
+with a causal LM, in batches of ``--causal-batch`` off the CPU's fp32 (which scores each text alone): the largest
+relative difference of the per-segment perplexities.
 
 The input is a WMT22 de-en slice (``--data``: a folder with ``ref.*.txt`` and ``sys/*.txt``, default the tests'
 400-segment slice). Beyond its length, segment ``i`` joins line ``i mod n`` with line ``(i mod n + i div n) mod n``
@@ -128,7 +129,10 @@ def check(
     data: tuple[list[list[str]], list[list[str]]],
     subset: int,
     say: Callable[[str], None],
+    batched: dict[str, Any] | None = None,
 ) -> list[Run]:
+    """The CPU's fp32 on the subset, then every device setting (with ``batched`` options) on the subset against
+    it and timed on everything."""
     systems, refs = data
     small = ([h[:subset] for h in systems], [r[:subset] for r in refs])
     relative = metric_id == "perplexity"
@@ -140,13 +144,14 @@ def check(
     say(f"{metric_id} {label}: cpu fp32 on {subset} segments × {len(systems)} systems: {cpu_s:.1f} s")
     device_fp32: np.ndarray | None = None
     for where, precision in settings(device):
-        metric, _ = fresh(metric_id, {**options, "device": where, "precision": precision})
+        chosen = {**options, **(batched or {}), "device": where, "precision": precision}
+        metric, _ = fresh(metric_id, chosen)
         ours = rows_of(metric, *small)
         if precision == "fp32":
             device_fp32 = ours
         vs_cpu = largest(ours, reference, relative)
         vs_device = None if device_fp32 is None else largest(ours, device_fp32, relative)
-        metric, load_s = fresh(metric_id, {**options, "device": where, "precision": precision})
+        metric, load_s = fresh(metric_id, chosen)
         start = time.perf_counter()
         rows_of(metric, systems, refs)
         _sync()
@@ -185,6 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--model", action="append", default=[], help="a further BERTScore model folder (repeatable)")
     parser.add_argument("--layers", type=int, default=None, help="num_layers for the --model folders")
     parser.add_argument("--causal", action="append", default=[], help="a causal LM folder for perplexity")
+    parser.add_argument("--causal-batch", type=int, default=16, help="perplexity's batch_size off the CPU fp32 (16)")
     parser.add_argument("--out", type=Path, help="write the runs as JSON here")
     args = parser.parse_args(argv)
     subset = min(args.cpu_segments, args.segments)
@@ -201,7 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs += check("bertscore", Path(folder).name, options, args.device, data, subset, say)
     for folder in args.causal:
         options = {"model": "causal", "causal_model": folder}
-        runs += check("perplexity", Path(folder).name, options, args.device, data, subset, say)
+        batched = {"batch_size": args.causal_batch}
+        runs += check("perplexity", Path(folder).name, options, args.device, data, subset, say, batched)
     if args.out is not None:
         args.out.write_text(json.dumps({"environment": found, "runs": [asdict(r) for r in runs]}, indent=1))
     return 0

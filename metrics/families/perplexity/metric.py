@@ -45,7 +45,7 @@ from metrics.core.models import is_hub_id
 from metrics.core.tokens import Token, locate
 from metrics.core.traits import Traits
 from metrics.core.upload import Upload
-from metrics.families.perplexity.causal import CausalLM, causal_lm
+from metrics.families.perplexity.causal import CausalLM, Scored, causal_lm
 from metrics.families.perplexity.ngram import EOS, NgramModel, Smoothing
 from metrics.io.inputs import InputError, parse_segments, read_segments
 
@@ -97,6 +97,16 @@ class PerplexityConfig:
         "downloaded there), with model: causal. No default.",
         choice_labels={"": "none"},
         resource=Resource.MODEL,
+    )
+    batch_size: int = option(
+        1,
+        label="Batch size",
+        help="With model: causal. Texts run at once, sorted by length and padded on the right; 1: each alone, so no "
+        "other text changes its numbers. Larger is faster on a GPU; numbers may then differ in the kernels' rounding "
+        "(the signature names the batch size).",
+        low=1,
+        high=1024,
+        step=1,
     )
     device: str = option("auto", label="Device", help=f"With model: causal. {DEVICE_HELP}", resource=Resource.DEVICE)
     precision: PrecisionName = option(
@@ -196,9 +206,13 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
 
     def _explain(self, hyp: str, refs: Sequence[str]) -> PerplexityExplanation:
         del refs  # the model, not the segment's references, scores the text
-        if self.config.model == "causal":
+        scored = self._causal().score(hyp, self.config.batch_size) if self.config.model == "causal" else None
+        return self._explained(hyp, scored)
+
+    def _explained(self, hyp: str, scored: Scored | None) -> PerplexityExplanation:
+        """The evidence of ``hyp``: under the causal LM as ``scored`` there, else under the n-gram model."""
+        if scored is not None:
             lm = self._causal()
-            scored = lm.score(hyp)
             tokens, seen = scored.tokens, tuple(t.text for t in scored.tokens)
             probabilities, surprisals = scored.probabilities, scored.surprisals
             notes = (
@@ -242,7 +256,11 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         """Train on the references (see :meth:`prepare`), then score every hypothesis; what its explanation notes
         (windows, probability 0) becomes a note naming the segments."""
         self.prepare(refs)
-        explained = [self._explain(hyp, ()) for _, hyp, _ in each_segment(hyps, refs, progress)]
+        if self.config.model == "causal":
+            scored = self._causal().score_all(hyps, self.config.batch_size, progress)
+            explained = [self._explained(hyp, s) for hyp, s in zip(hyps, scored, strict=True)]
+        else:
+            explained = [self._explained(hyp, None) for _, hyp, _ in each_segment(hyps, refs, progress)]
         rows = np.array([e.row for e in explained], dtype=np.float64).reshape(len(hyps), 2)
         by_kind: dict[str, list[int]] = {}
         for i, e in enumerate(explained):
@@ -273,7 +291,8 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
     def signature(self) -> str:
         if self.config.model == "causal":
             where = placement(self.config.device, self.config.precision).signature
-            return f"lm:causal|model:{self._causal_name()}|tok:model|eos:yes|{where}|version:{VERSION}"
+            batch = "" if self.config.batch_size == 1 else f"|batch:{self.config.batch_size}"
+            return f"lm:causal|model:{self._causal_name()}|tok:model|eos:yes|{where}{batch}|version:{VERSION}"
         smoothing = "wb" if self.config.model == "witten-bell" else f"kn-d{self.config.discount:g}"
         train = "refs"
         if isinstance(self.config.corpus, Upload):
