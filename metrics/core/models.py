@@ -8,8 +8,9 @@ A ``model`` option is either
   in the user's Hugging Face cache first (``HF_HOME`` / ``HF_HUB_CACHE``, as ``huggingface_hub`` reads them), so a
   model downloaded once works offline; otherwise it is downloaded there with ``huggingface_hub.snapshot_download``
   (``HF_ENDPOINT``, ``HF_TOKEN`` or a ``hf auth login`` token, all as ``huggingface_hub`` reads them). Only the files
-  a PyTorch model needs are fetched: configuration, tokenizer files and the safetensors weights (the ``.bin`` weights
-  only for a repository that has no safetensors), never TensorFlow, Flax, ONNX or GGUF copies.
+  of the model's :class:`Layout` are fetched: for a transformers model its configuration, tokenizer files and
+  safetensors weights (the ``.bin`` weights only for a repository that has no safetensors), never TensorFlow, Flax,
+  ONNX or GGUF copies; for a COMET checkpoint ``hparams.yaml`` and ``checkpoints/model.ckpt``.
 
 With ``HF_HUB_OFFLINE=1``, with no network, or for a gated or private model without a token, :func:`model_folder`
 raises :class:`ModelUnavailable` with a message that says what to download and where to put it. Loading the weights
@@ -20,13 +21,35 @@ only, never pickled objects.
 from __future__ import annotations
 
 import re
+from enum import Enum
 from pathlib import Path
 
 # A hub id as the hub spells repository names: an optional owner, then a name (letters, digits, ``-``, ``_``, ``.``).
 HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?")
-# What transformers needs to build a PyTorch model and its tokenizer from a folder.
-NEEDED_FILES = ("*.json", "*.txt", "*.model", "*.tiktoken", "*.safetensors")
-FALLBACK_WEIGHTS = ("*.bin",)  # loaded with torch's weights_only: tensors, never pickled objects
+
+
+class Layout(Enum):
+    """How a model's folder is laid out: the file that marks it, and the files fetched from the hub."""
+
+    TRANSFORMERS = "transformers"  # config.json, tokenizer files, safetensors (else .bin) weights
+    COMET = "comet"  # unbabel-comet's checkpoint: hparams.yaml and checkpoints/model.ckpt
+
+    @property
+    def marker(self) -> str:
+        return {"transformers": "config.json", "comet": "hparams.yaml"}[self.value]
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The hub files to fetch (patterns)."""
+        if self is Layout.COMET:
+            return ("hparams.yaml", "checkpoints/model.ckpt")
+        return ("*.json", "*.txt", "*.model", "*.tiktoken", "*.safetensors")
+
+    @property
+    def fallback(self) -> tuple[str, ...]:
+        """Weights fetched only when :attr:`files` brought none (loaded with torch's ``weights_only``: tensors,
+        never pickled objects)."""
+        return ("*.bin",) if self is Layout.TRANSFORMERS else ()
 
 
 class ModelUnavailable(ValueError):
@@ -47,32 +70,36 @@ def is_hub_id(name: str) -> bool:
     return HUB_ID.fullmatch(name) is not None
 
 
-def model_folder(name: str) -> Path:
-    """The local folder of the model ``name`` names (a folder, or a hub id resolved into the Hugging Face cache);
-    :class:`ModelUnavailable` when there is none, saying how to get it."""
+def model_folder(name: str, layout: Layout = Layout.TRANSFORMERS) -> Path:
+    """The local folder of the model ``name`` names (a folder, or a hub id resolved into the Hugging Face cache),
+    laid out as ``layout`` says; :class:`ModelUnavailable` when there is none, saying how to get it."""
     if not name:
         raise ModelUnavailable("no model given: name a local Hugging Face model folder or a hub id")
     if not is_hub_id(name):
         path = Path(name).expanduser()
         if not path.is_dir():
             raise ModelUnavailable(f"model folder {name!r} does not exist")
-        if not (path / "config.json").is_file():
-            raise ModelUnavailable(f"model folder {name!r}: not a local Hugging Face model folder (no config.json)")
+        if not (path / layout.marker).is_file():
+            raise ModelUnavailable(f"model folder {name!r}: not a local {_kind(layout)} folder (no {layout.marker})")
         return path
-    return _hub_folder(name)
+    return _hub_folder(name, layout)
 
 
-def _hub_folder(repo_id: str) -> Path:
+def _kind(layout: Layout) -> str:
+    return "Hugging Face model" if layout is Layout.TRANSFORMERS else "COMET checkpoint"
+
+
+def _hub_folder(repo_id: str, layout: Layout) -> Path:
     from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError
 
     try:
-        return _snapshot(repo_id, local_only=True)
+        return _snapshot(repo_id, layout, local_only=True)
     except LocalEntryNotFoundError:
         pass  # not in the cache (or not complete there): download it, if the hub may be reached
     if hub_offline():
         raise ModelUnavailable(_fetch_advice(repo_id, "it is not in the Hugging Face cache and HF_HUB_OFFLINE is set"))
     try:
-        return _snapshot(repo_id, local_only=False)
+        return _snapshot(repo_id, layout, local_only=False)
     except GatedRepoError as error:
         raise ModelUnavailable(
             f"model {repo_id!r} is gated on the Hugging Face hub: accept its terms on its hub page, then give your "
@@ -97,18 +124,18 @@ def _hub_folder(repo_id: str) -> Path:
         raise ModelUnavailable(_fetch_advice(repo_id, why)) from error
 
 
-def _snapshot(repo_id: str, local_only: bool) -> Path:
-    """The snapshot folder of ``repo_id`` with the files a PyTorch model needs, from the cache only or fetched as
-    needed: the safetensors weights, or the ``.bin`` ones where there are none (the cache check asks for the same
-    files, or huggingface_hub calls a snapshot without its other formats incomplete)."""
+def _snapshot(repo_id: str, layout: Layout, local_only: bool) -> Path:
+    """The snapshot folder of ``repo_id`` with the files of ``layout``, from the cache only or fetched as needed —
+    for a transformers model the safetensors weights, or the ``.bin`` ones where there are none (the cache check
+    asks for the same files, or huggingface_hub calls a snapshot without its other formats incomplete)."""
     from huggingface_hub import snapshot_download
 
-    folder = Path(snapshot_download(repo_id, allow_patterns=list(NEEDED_FILES), local_files_only=local_only))
-    if not any(folder.glob("*.safetensors")):
-        patterns = [*NEEDED_FILES, *FALLBACK_WEIGHTS]
+    folder = Path(snapshot_download(repo_id, allow_patterns=list(layout.files), local_files_only=local_only))
+    if layout.fallback and not any(folder.glob("*.safetensors")):
+        patterns = [*layout.files, *layout.fallback]
         folder = Path(snapshot_download(repo_id, allow_patterns=patterns, local_files_only=local_only))
-    if not (folder / "config.json").is_file():
-        raise ModelUnavailable(f"model {repo_id!r}: its files have no config.json, so it is no transformers model")
+    if not (folder / layout.marker).is_file():
+        raise ModelUnavailable(f"model {repo_id!r}: its files have no {layout.marker}, so it is no {_kind(layout)}")
     return folder
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.core.models import ModelUnavailable, is_hub_id, model_folder
+from metrics.core.models import Layout, ModelUnavailable, is_hub_id, model_folder
 from tests.support.hub import fake_hub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,14 +30,21 @@ TINY = {
     "onnx/model.onnx": b"onnx-bytes",
 }
 BIN_ONLY = {"config.json": CONFIG, "pytorch_model.bin": b"pickle-bytes"}
+COMET = {
+    "hparams.yaml": b"pretrained_model: xlm-roberta-large\n",
+    "checkpoints/model.ckpt": b"checkpoint-bytes",
+    "README.md": b"# a COMET model",
+}
 RESOLVE = (
-    "import sys\nfrom metrics.core.models import ModelUnavailable, model_folder\n"
-    "try:\n    print(model_folder(sys.argv[1]))\n"
+    "import sys\nfrom metrics.core.models import Layout, ModelUnavailable, model_folder\n"
+    "try:\n    print(model_folder(sys.argv[1], Layout(sys.argv[2])))\n"
     "except ModelUnavailable as error:\n    print(error)\n    sys.exit(3)\n"
 )
 
 
-def resolve(name: str, home: Path, endpoint: str, offline: bool = False) -> tuple[int, str]:
+def resolve(
+    name: str, home: Path, endpoint: str, offline: bool = False, layout: str = "transformers"
+) -> tuple[int, str]:
     """``model_folder(name)`` in a fresh interpreter: (exit status, the folder or the error's message)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGING")) and k != "TRANSFORMERS_OFFLINE"}
     env.update(
@@ -45,7 +52,7 @@ def resolve(name: str, home: Path, endpoint: str, offline: bool = False) -> tupl
         HF_HUB_DISABLE_TELEMETRY="1", HF_HUB_DISABLE_PROGRESS_BARS="1", HF_HUB_ETAG_TIMEOUT="5",
     )  # fmt: skip
     done = subprocess.run(
-        [sys.executable, "-c", RESOLVE, name], env=env, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", RESOLVE, name, layout], env=env, capture_output=True, text=True, timeout=120, check=False
     )
     if done.returncode not in (0, 3):
         raise AssertionError(done.stderr)
@@ -68,6 +75,15 @@ def test_a_folder_without_config_or_a_missing_path_is_refused(tmp_path: Path) ->
         model_folder("")
 
 
+def test_a_comet_checkpoint_folder_is_marked_by_its_hparams(tmp_path: Path) -> None:
+    (tmp_path / "hparams.yaml").write_bytes(COMET["hparams.yaml"])
+    assert model_folder(str(tmp_path), Layout.COMET) == tmp_path
+    with pytest.raises(ModelUnavailable, match=r"not a local Hugging Face model folder \(no config.json\)"):
+        model_folder(str(tmp_path))
+    with pytest.raises(ModelUnavailable, match=r"not a local COMET checkpoint folder \(no hparams.yaml\)"):
+        model_folder(str(tmp_path / ".."), Layout.COMET)
+
+
 def test_hub_ids_and_paths_are_told_apart(tmp_path: Path) -> None:
     assert is_hub_id("roberta-large") and is_hub_id("FacebookAI/roberta-large") and is_hub_id("Unbabel/wmt22-comet-da")
     assert not is_hub_id("/srv/models/x") and not is_hub_id("~/models/x") and not is_hub_id("./x")
@@ -85,7 +101,7 @@ def test_hub_ids_and_paths_are_told_apart(tmp_path: Path) -> None:
 @pytest.mark.neural
 def test_a_hub_id_is_downloaded_into_the_cache_with_only_the_pytorch_files(tmp_path: Path) -> None:
     pytest.importorskip("huggingface_hub")
-    with fake_hub({"org/tiny": TINY, "org/bin-only": BIN_ONLY}) as hub:
+    with fake_hub({"org/tiny": TINY, "org/bin-only": BIN_ONLY, "org/comet": COMET}) as hub:
         status, out = resolve("org/tiny", tmp_path, hub.url)
         assert status == 0, out
         folder = Path(out)
@@ -99,6 +115,11 @@ def test_a_hub_id_is_downloaded_into_the_cache_with_only_the_pytorch_files(tmp_p
         assert status == 0, out
         assert (Path(out) / "pytorch_model.bin").read_bytes() == b"pickle-bytes"
         assert hub.fetched("org/bin-only") == {"config.json", "pytorch_model.bin"}
+
+        # A COMET checkpoint: its hparams and its checkpoint, nothing else.
+        with_comet = resolve("org/comet", tmp_path, hub.url, layout="comet")
+        assert with_comet[0] == 0 and (Path(with_comet[1]) / "checkpoints" / "model.ckpt").is_file()
+        assert hub.fetched("org/comet") == {"hparams.yaml", "checkpoints/model.ckpt"}
 
         # Cached: found offline, without asking the hub anything.
         before = len(hub.requests)
