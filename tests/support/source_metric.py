@@ -9,10 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
+from metrics.core import registry
 from metrics.core.base import Metric, Progress, ReadsSource, SegmentStats, check_corpus, check_source
 from metrics.core.explanation import Explanation
 from metrics.core.traits import Traits
+from rendering.parts import Part, note
+from rendering.view import ViewOptions, evidence_view
 
 
 @dataclass(frozen=True)
@@ -83,3 +87,17 @@ class LengthRatioWithRefs(LengthRatio):
     @property
     def traits(self) -> Traits:
         return Traits()
+
+
+@evidence_view.register(LengthRatioExplanation)
+def _view(ex: LengthRatioExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    del hyp, refs, options
+    return [note(f"{ex.row[0]:g} output characters against {ex.row[1]:g} source characters")]
+
+
+def register(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Declare ``length-ratio`` and ``length-ratio-refs`` in the registry for one test, as a family would."""
+    specs = registry._declared().specs
+    for cls, label in ((LengthRatio, "Length ratio (test)"), (LengthRatioWithRefs, "Length ratio with refs (test)")):
+        target = f"{cls.__module__}:{cls.__qualname__}"
+        monkeypatch.setitem(specs, cls.id, registry.MetricSpec(cls.id, target, cls.id, label))
