@@ -115,7 +115,7 @@ class LengthBasis:
 
     @property
     def column(self) -> str:
-        return f"{self.name[:3]} {self.unit}"
+        return f"{'ref' if self.name == 'reference' else 'src'} {self.unit}"
 
 
 def length_basis(data: Dataset) -> LengthBasis | None:

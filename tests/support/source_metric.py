@@ -14,6 +14,7 @@ import pytest
 from metrics.core import registry
 from metrics.core.base import Metric, Progress, ReadsSource, SegmentStats, check_corpus, check_source
 from metrics.core.explanation import Explanation
+from metrics.core.family import EVERY_SCRIPT, Family
 from metrics.core.traits import Traits
 from rendering.parts import Part, note
 from rendering.view import ViewOptions, evidence_view
@@ -95,9 +96,26 @@ def _view(ex: LengthRatioExplanation, hyp: str, refs: Sequence[str], options: Vi
     return [note(f"{ex.row[0]:g} output characters against {ex.row[1]:g} source characters")]
 
 
+FAMILY = Family(
+    name="length-ratio",
+    title="Length ratio (test)",
+    rank=98,
+    metrics=(),
+    language_options={},
+    tasks=(),
+    agreement_fits={},
+    kernels=(),
+    kernel_cases=(),
+    extras=(),
+    no_lesson={f"{__name__}:LengthRatioExplanation": "a test metric"},
+    text=EVERY_SCRIPT,
+)
+
+
 def register(monkeypatch: pytest.MonkeyPatch) -> None:
     """Declare ``length-ratio`` and ``length-ratio-refs`` in the registry for one test, as a family would."""
-    specs = registry._declared().specs
+    declared = registry._declared()
     for cls, label in ((LengthRatio, "Length ratio (test)"), (LengthRatioWithRefs, "Length ratio with refs (test)")):
         target = f"{cls.__module__}:{cls.__qualname__}"
-        monkeypatch.setitem(specs, cls.id, registry.MetricSpec(cls.id, target, cls.id, label))
+        monkeypatch.setitem(declared.specs, cls.id, registry.MetricSpec(cls.id, target, FAMILY.name, label))
+        monkeypatch.setitem(declared.homes, cls.id, FAMILY)
