@@ -153,9 +153,10 @@ def no_metric_warning(data: Dataset) -> None:
 
 
 def describe_inputs(data: Dataset) -> str:
-    """``2 reference(s) · source`` or ``no references``: what the loaded data gives the metrics besides outputs."""
+    """``2 reference(s) and a source``, ``no references``…: what the loaded data gives the metrics besides the
+    outputs."""
     refs = f"{len(data.refs)} reference(s)" if data.refs else "no references"
-    return refs + (" · source" if data.source is not None else "")
+    return refs + (" and a source" if data.source is not None else "")
 
 
 def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:

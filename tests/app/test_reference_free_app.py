@@ -5,11 +5,14 @@ the source (the test stand-in for CometKiwi, :mod:`tests.support.source_metric`)
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from dashboard import intake
+from dashboard import intake, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import load_sample
+from dashboard.workspace import Settings
 from metrics.families.external.scores import ExternalScores
 from metrics.io.inputs import InputError, Segments
 from tests.support.source_metric import register
@@ -54,7 +57,7 @@ def test_overview_scores_what_reads_no_references_and_names_what_cannot_run():
     at = _run("pages/overview.py")
     assert "BLEU (needs the references)" in _unavailable(at)
     data = reference_free()
-    assert any("3 systems, 4 segments, no references · source" in shown(m.value) for m in at.markdown)
+    assert any("3 systems, 4 segments, no references and a source" in shown(m.value) for m in at.markdown)
     table = " ".join(shown(m) for m in markdown_bodies(at)) + " ".join(str(d.value) for d in at.dataframe)
     assert f"{_ratio(data.systems['alpha'], data.source):.2f}" in table
     assert "BLEU" not in " ".join(str(d.value.columns.tolist()) for d in at.dataframe)
@@ -142,3 +145,19 @@ def test_intake_checks_new_data_without_references_against_its_first_system():
     with pytest.raises(InputError, match="at least one system"):
         Dataset("t", {}, (), ())
     assert len(reference_free()) == 4
+
+
+def test_a_workspace_without_references_round_trips():
+    data = reference_free()
+    text = workspace.dumps(data, Settings(("length-ratio", "judge"), {}, {}, (), None))
+    loaded, settings = workspace.loads(text, "ws.json")
+    assert (loaded.refs, loaded.source, loaded.fingerprint()) == ((), data.source, data.fingerprint())
+    assert settings.metrics == ("length-ratio", "judge")
+    document = json.loads(text)
+    with pytest.raises(InputError, match="'systems' must be a non-empty list"):
+        workspace.loads(json.dumps({**document, "systems": []}), "ws.json")
+
+
+def test_the_teach_page_opens_on_data_without_references():
+    at = _run("pages/teach.py")
+    assert any(n.label == "Number of references" for n in at.number_input)
