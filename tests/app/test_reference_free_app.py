@@ -97,7 +97,10 @@ def test_segment_view_shows_the_source_reading_evidence_and_no_reference_box():
     assert "Reference" not in [s.label for s in at.selectbox]
     notes = [shown(c.value) for c in at.caption]
     assert any("No references are loaded" in n for n in notes)
-    outputs = [f"{len(texts[2]):g} output characters against {len(data.source[2]):g} source characters" for texts in data.systems.values()]
+    outputs = [
+        f"{len(texts[2]):g} output characters against {len(data.source[2]):g} source characters"
+        for texts in data.systems.values()
+    ]
     assert all(any(o in n for n in notes) for o in outputs), notes
 
 

@@ -46,7 +46,10 @@ def test_external_scores_alone_need_no_references(capsys, tmp_path: Path):
     assert code == 0, err
     scores = {s["name"]: s["scores"]["judge"] for s in json.loads(out)["systems"]}
     assert scores == pytest.approx(
-        {"LT22": sum(i % 4 for i in range(segments)) / segments, "PROMT": sum(i % 3 for i in range(segments)) / segments}
+        {
+            "LT22": sum(i % 4 for i in range(segments)) / segments,
+            "PROMT": sum(i % 3 for i in range(segments)) / segments,
+        }
     )
     assert "metrics chosen from the data: none (no references: read as translation outputs" in err
 
