@@ -107,7 +107,11 @@ def _metric_form() -> None:
     click in the box would otherwise rerun the page and start scoring). Applying computes only the metrics never
     computed before on this data; removing one is a lookup."""
     offered = list(state.offered_metrics())
-    reasons = state.unavailable(offered)  # offered still: the user may load what they need next
+    # Marked, and still offered (the user may load what they need next): every metric on data without references;
+    # on data with them only the chosen ones, since finding which others read the source would import every
+    # metric's module (a second of the first run) for the few that do.
+    data = state.dataset()
+    reasons = state.unavailable(offered if not data.refs else state.metric_ids())
     box = state.widget_key(keys.METRICS_BOX)
     with st.form("metrics_form", border=False):
         st.multiselect(

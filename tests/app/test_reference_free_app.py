@@ -164,3 +164,14 @@ def test_a_workspace_without_references_round_trips():
 def test_the_teach_page_opens_on_data_without_references():
     at = _run("pages/teach.py")
     assert any(n.label == "Number of references" for n in at.number_input)
+
+
+def test_with_references_but_no_source_a_source_reading_metric_is_marked_once_chosen():
+    small = small_dataset()
+    data = Dataset("refs, no source", small.systems, small.refs, small.ref_names, None)
+    at = app("pages/overview.py", data, ["length-ratio", "bleu"]).run(timeout=120)
+    assert not at.exception and not at.error
+    assert "Length ratio (needs the source)" in _unavailable(at)
+    box = at.multiselect(key=setting_key(at, "metrics_box"))
+    assert box.format_func("length-ratio").endswith(" — needs the source")
+    assert box.format_func("bleu") == "BLEU (sacrebleu)"
