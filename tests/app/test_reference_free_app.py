@@ -16,7 +16,14 @@ from dashboard.workspace import Settings
 from metrics.families.external.scores import ExternalScores
 from metrics.io.inputs import InputError, Segments
 from tests.support.source_metric import register
-from tests.support.ui import ANALYSIS_SECTIONS, app, markdown_bodies, setting_key, shown, small_dataset
+from tests.support.ui import (
+    ANALYSIS_SECTIONS,
+    app,
+    markdown_bodies,
+    setting_key,
+    shown,
+    small_dataset,
+)
 
 METRICS = ["length-ratio", "judge", "bleu"]
 
@@ -111,7 +118,8 @@ def test_every_analysis_section_works_or_says_what_it_needs(section):
         assert any("none are loaded: load references on the Data page" in shown(i.value) for i in at.info)
     if section == "Buckets":
         options = at.selectbox(key="an_by").options
-        assert "Reference length" not in options and "Source length" in options
+        assert options == ["Source length", "Sentence score (each system's own)"]
+        assert any("source length (whitespace words)" in shown(b) for b in markdown_bodies(at))  # the default
 
 
 def test_the_bundled_example_without_references_loads_from_the_data_page():
