@@ -68,7 +68,7 @@ def test_overlapping_spans_cut_the_text_at_every_boundary() -> None:
     assert f"linear-gradient({BAR[Severity.MINOR]},{BAR[Severity.MINOR]}) 0 calc(100% - 5px)" in styles[1]
     assert f"linear-gradient({BAR[Severity.MAJOR]},{BAR[Severity.MAJOR]}) 0 calc(100% - 0px)" in styles[1]
     assert TINT[Severity.MAJOR] in styles[1] and BAR[Severity.MINOR] not in styles[2]
-    assert f"calc(100% - 0px)" in styles[2] and "calc(100% - 5px)" not in styles[2]
+    assert "calc(100% - 0px)" in styles[2] and "calc(100% - 5px)" not in styles[2]
 
 
 def test_one_origin_overlapping_itself_takes_its_worst_severity() -> None:
