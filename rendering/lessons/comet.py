@@ -138,18 +138,22 @@ def _regression_steps(ex: CometExplanation, d: CometDerivation, numbers: dict[st
             tables=(Table("word pieces", tokens),),
         )
     ]
-    weights = pd.DataFrame({"layer": range(len(d.layer_weights)), "weight": d.layer_weights})
-    steps.append(
-        Step(
-            "2. Mixing the encoder's layers",
-            "Each word piece's vector is a learned mix of every layer's output (the embedding layer is layer 0): "
-            f"softmax weights, scaled by γ = {num(d.gamma)}. The model learned which layers carry what it needs.",
-            formulas=(r"e_t = \gamma \sum_{k} \mathrm{softmax}(w)_k \, e_t^{(k)}",),
-            tables=(Table("layer weights", weights),),
+    if d.layer_weights:
+        weights = pd.DataFrame({"layer": range(len(d.layer_weights)), "weight": d.layer_weights})
+        steps.append(
+            Step(
+                "2. Mixing the encoder's layers",
+                "Each word piece's vector is a learned mix of every layer's output (the embedding layer is layer 0): "
+                "weights normalised as the checkpoint says (softmax, or sparsemax, which can give a layer 0), scaled "
+                f"by γ = {num(d.gamma)}. The model learned which layers carry what it needs.",
+                formulas=(r"e_t = \gamma \sum_{k} s_k \, e_t^{(k)}, \quad s = \mathrm{softmax}(w)",),
+                tables=(Table("layer weights", weights),),
+            )
         )
-    )
-    numbers.update({f"layer {k} weight": float(w) for k, w in enumerate(d.layer_weights)})
-    numbers["γ"] = float(d.gamma)
+        numbers.update({f"layer {k} weight": float(w) for k, w in enumerate(d.layer_weights)})
+        numbers["γ"] = float(d.gamma)
+    else:
+        steps.append(Step("2. One encoder layer", "This checkpoint reads one layer of the encoder: no mix."))
     steps.append(
         Step(
             "3. Pooling: one vector per sentence",
