@@ -107,7 +107,7 @@ def spans_html(text: str, spans: Sequence[ErrorSpan], side: Side = Side.TARGET, 
             f'<span class="sl-err" style="{_style(covering, order)}" title="{escape_html(title)}">'
             f"{escape_html(piece)}</span>"
         )
-    height = f"line-height:calc(1.9em + {len(order) * LANE_PX}px)" if mine else ""
+    height = f"line-height:calc(1.7em + {len(order) * LANE_PX}px)" if mine else ""
     return f'<div class="sl-text sl-spans" style="{height}">{"".join(out)}</div>'
 
 

@@ -51,7 +51,11 @@ def parts_items(parts: Sequence[tuple[str, float]]) -> list[tuple[str, str]]:
 def _comet(ex: CometExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
     del hyp, refs, options  # the explanation holds the triple the model read
     lanes = origins(ex.spans)
-    parts = [Part("html", spans_html(ex.source, ex.spans, side=Side.SOURCE, lanes=lanes), "Source the model read")]
+    # The page shows the segment's source and references once; here they are detail, unless the source carries
+    # spans of this output (an omission marked there).
+    marked = any(span.side is Side.SOURCE for span in ex.spans)
+    source = spans_html(ex.source, ex.spans, side=Side.SOURCE, lanes=lanes)
+    parts = [Part("html", source, "Source the model read", detail=not marked)]
     tagged = ex.estimator is Estimator.XCOMET
     parts.append(
         Part(
@@ -63,7 +67,7 @@ def _comet(ex: CometExplanation, hyp: str, refs: Sequence[str], options: ViewOpt
     if ex.reference is None:
         parts.append(note("Reference-free: the model read no reference for this score."))
     else:
-        parts.append(Part("html", plain_html(ex.reference), "Reference the model read"))
+        parts.append(Part("html", plain_html(ex.reference), "Reference the model read", detail=True))
     items = [("score", f"{ex.score:.4f}")]
     if ex.parts:
         items += parts_items(ex.parts)
