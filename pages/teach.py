@@ -186,7 +186,9 @@ for option in config_options(spec.cls.Config):
     choices = server_config().choices(spec.family, option)
     if len(choices) > 1:
         key = keys.TEACH_OPTION.at(f"{metric_id}_{option.name}").name
-        setup[option.name] = model_widget(st, option, key, st.session_state.get(key, option.default), choices)
+        setup[option.name] = model_widget(
+            st.container(), option, key, st.session_state.get(key, option.default), choices
+        )
     elif reads_source and not option.default:  # the COMET family ships no model: without one there is no lesson
         st.info(
             f"No model for {escape_markdown(teach.label(metric_id))} is configured on this server: its owner lists "
