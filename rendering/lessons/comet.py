@@ -157,9 +157,9 @@ def _regression_steps(ex: CometExplanation, d: CometDerivation, numbers: dict[st
     steps.append(
         Step(
             "3. Pooling: one vector per sentence",
-            "The mixed vectors of a sentence's word pieces are averaged (padding left out) into one sentence "
-            "embedding. Below, the first values of each (red positive, blue negative; hover for the number) and "
-            "its length.",
+            "The mixed vectors of a sentence's word pieces become one sentence embedding: COMET-22 averages them "
+            "(padding left out; a checkpoint may say max or the first token instead). Below, the first values of "
+            "each (red positive, blue negative; hover for the number) and its length.",
             formulas=(r"h = \frac{1}{n} \sum_{t=1}^{n} e_t",),
             html=_sentences_html(d.sentences),
         )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pandas as pd
+
 from metrics.core.spans import Side
 from metrics.families.comet.explanation import XCOMET_WEIGHTS, CometExplanation, Estimator
 from rendering.edits_html import counts_html
@@ -47,6 +49,20 @@ def parts_items(parts: Sequence[tuple[str, float]]) -> list[tuple[str, str]]:
     return items
 
 
+def spans_table(ex: CometExplanation) -> pd.DataFrame:
+    """One row per span: where it lies, what it covers, how sure the model was, and the model's own text of it
+    (unbabel-comet decodes the span's word pieces: lowercased by an uncased model, with ``[CLS]`` at the start)."""
+    decoded = ex.span_texts if len(ex.span_texts) == len(ex.spans) else ("",) * len(ex.spans)
+    rows = [
+        {"side": s.side.value, "start": s.start, "end": s.end, "text": s.text, "severity": s.severity.value,
+         "confidence": s.confidence, "origin": s.origin, "model's text": d}
+        for s, d in zip(ex.spans, decoded, strict=True)
+    ]  # fmt: skip
+    return pd.DataFrame(
+        rows, columns=["side", "start", "end", "text", "severity", "confidence", "origin", "model's text"]
+    )
+
+
 @evidence_view.register(CometExplanation)
 def _comet(ex: CometExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
     del hyp, refs, options  # the explanation holds the triple the model read
@@ -74,6 +90,8 @@ def _comet(ex: CometExplanation, hyp: str, refs: Sequence[str], options: ViewOpt
     if tagged:
         items.append(("error spans", str(len(ex.spans))))
     parts.append(Part("html", counts_html(items)))
+    if ex.spans:
+        parts.append(Part("table", spans_table(ex), "Error spans: offsets are characters of their text", detail=True))
     if tagged and not ex.spans:
         parts.append(note("The model marked no error in this output."))
     if ex.truncated:
