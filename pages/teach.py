@@ -11,8 +11,7 @@ from dashboard import keys
 from dashboard.server_config import ENV, check_browser_options, server_config
 from dashboard.sidebar import page_setup
 from dashboard.widgets import model_widget, option_widget
-from metrics.core.base import Metric, ReadsSource
-from metrics.core.config import Resource, config_options
+from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.core.selection import metric_key
 from rendering import lessons, teach
@@ -132,7 +131,7 @@ if missing:
     )
 
 spec = SPECS[metric_id]
-reads_source = issubclass(spec.cls, ReadsSource)
+reads_source = teach.reads_source(metric_id)
 source = (
     st.text_area(
         "Source (the text the output translates)",
@@ -180,9 +179,7 @@ def _reset() -> None:
 # The models a lesson may load are the server's to offer (its owner lists them in SCORELENS_MODELS), never a path
 # typed here; they are a setup, not a what-if, so the comparison with the defaults keeps the chosen model.
 setup: dict[str, Any] = {}
-for option in config_options(spec.cls.Config):
-    if option.info.resource is not Resource.MODEL or option.name in spec.preset:
-        continue
+for option in teach.model_options(metric_id):
     choices = server_config().choices(spec.family, option)
     if len(choices) > 1:
         key = keys.TEACH_OPTION.at(f"{metric_id}_{option.name}").name

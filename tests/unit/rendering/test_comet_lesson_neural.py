@@ -4,6 +4,7 @@ and xCOMET's spans and mix on the view add up to its score."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +51,11 @@ def test_the_lesson_numbers_are_the_metrics_for_the_same_triple(folders: dict[st
     assert weights == list(derivation.layer_weights) and sum(weights) == pytest.approx(1.0, abs=1e-6)
     layers = next(t.frame for step in lesson.steps for t in step.tables if t.label == "layers")
     assert list(layers["outputs"]) == [64, 32, 1]  # the seeded regressor's hidden sizes, then the score
-    assert "<script>" not in "".join(step.html for step in lesson.steps)
+    for step in lesson.steps:  # user text only escaped: Markdown, formulas, HTML
+        assert not re.search(r"(?<!\\)[<$\[]", step.text), step.text
+        assert all("script" not in formula for formula in step.formulas)
+        bare = re.sub(r"</?(span|div|b)\b[^>]*>", "", step.html)
+        assert "<" not in bare
 
 
 def test_the_xcomet_view_draws_the_models_spans_and_its_mix(folders: dict[str, Path]) -> None:
