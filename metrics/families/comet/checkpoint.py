@@ -13,8 +13,7 @@ holding only tensors) is accepted beside an ``hparams.yaml`` too, and then the Y
 Lightning 2.x (pytorch-lightning 2.6, as the golden script here saves them) pickles ``hyper_parameters`` as a plain
 dict and its other entries as dicts, lists and numbers: nothing beyond what ``weights_only`` admits. Lightning 1.x,
 which wrote the released checkpoints, could pickle the hyper-parameters as its ``AttributeDict`` (a ``dict``
-subclass): the stand-in for each of its import paths is a plain ``dict`` subclass, so unpickling one builds a dict
-and runs no code.
+subclass): the stand-in for each of its import paths builds a plain dict, and runs no code.
 """
 
 from __future__ import annotations
@@ -37,7 +36,11 @@ class CheckpointRefused(ValueError):
 
 
 class AttributeDict(dict[str, Any]):
-    """Stand-in for Lightning's ``AttributeDict``: a plain dict, so that unpickling one runs no code of Lightning's."""
+    """Stand-in for Lightning's ``AttributeDict``: unpickling one makes a plain ``dict`` (this ``__new__`` returns
+    one: the weights-only unpickler fills only a plain dict's items), and runs no code of Lightning's."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[misc]
+        return dict(*args, **kwargs)
 
 
 # Lightning's import paths of AttributeDict over its versions (pytorch-lightning 1.x, lightning-fabric, lightning 2.x).
