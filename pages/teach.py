@@ -181,17 +181,18 @@ def _reset() -> None:
 setup: dict[str, Any] = {}
 for option in teach.model_options(metric_id):
     choices = server_config().choices(spec.family, option)
-    if len(choices) > 1:
+    if reads_source and not option.default:  # the COMET family ships no model: its empty default runs nothing
+        choices = {value: name for value, name in choices.items() if value}
+        if not choices:
+            st.info(
+                f"No model for {escape_markdown(teach.label(metric_id))} is configured on this server: its owner "
+                f"lists model folders under {escape_markdown(f'{spec.family}.{option.name}')} in the file {ENV} names."
+            )
+            st.stop()
+    if len(choices) > 1 or option.default not in choices:
         key = keys.TEACH_OPTION.at(f"{metric_id}_{option.name}").name
-        setup[option.name] = model_widget(
-            st.container(), option, key, st.session_state.get(key, option.default), choices
-        )
-    elif reads_source and not option.default:  # the COMET family ships no model: without one there is no lesson
-        st.info(
-            f"No model for {escape_markdown(teach.label(metric_id))} is configured on this server: its owner lists "
-            f"model folders under {escape_markdown(f'{spec.family}.{option.name}')} in the file {ENV} names."
-        )
-        st.stop()
+        start = st.session_state.get(key, next(iter(choices)))
+        setup[option.name] = model_widget(st.container(), option, key, start, choices)
 
 options: dict[str, Any] = {}
 if controls:

@@ -116,11 +116,11 @@ def blocks(derivation: CometDerivation) -> list[tuple[str, np.ndarray]]:
 
 def _block_table(derivation: CometDerivation) -> pd.DataFrame:
     rows = [
-        {"block": name, "meaning": BLOCK_MEANING.get(name, ""), "size": len(block), "norm": _norm(block),
-         "first values": _first(block)}
+        {"block": name, "size": len(block), "norm": _norm(block), "first values": _first(block),
+         "meaning": BLOCK_MEANING.get(name, "")}
         for name, block in blocks(derivation)
     ]  # fmt: skip
-    return pd.DataFrame(rows, columns=["block", "meaning", "size", "norm", "first values"])
+    return pd.DataFrame(rows, columns=["block", "size", "norm", "first values", "meaning"])
 
 
 def _regression_steps(ex: CometExplanation, d: CometDerivation, numbers: dict[str, float]) -> list[Step]:

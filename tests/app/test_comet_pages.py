@@ -91,7 +91,9 @@ def _teach(metric_id: str) -> AppTest:
 
 def test_teach_derives_comet_on_the_typed_triple(offered: dict[str, Path]) -> None:
     at = _teach("comet")
-    at.selectbox(key="teach_comet_model").set_value(str(offered["regression"])).run(timeout=180)
+    box = at.selectbox(key="teach_comet_model")
+    assert box.options == ["xCOMET (seeded)", "COMET-22 (seeded)"]  # the server's list; no empty default
+    box.set_value(str(offered["regression"])).run(timeout=180)
     source, hyp, ref = "Die Katze <b>sitzt</b>.", "The cat <script>sits</script>.", "The cat is sitting."
     at.text_area(key="teach_src").set_value(source)
     at.text_area(key="teach_hyp").set_value(hyp)
