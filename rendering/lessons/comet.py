@@ -228,6 +228,18 @@ def _unified_steps(ex: CometExplanation) -> list[Step]:
     return steps
 
 
+def _combined(ex: CometExplanation, derived: float | None) -> str:
+    """What the score adds to the regressor's output on the reference shown: the scores against the other
+    references it combines (the metric's ``references`` rule), in its notes."""
+    if derived is None or derived == ex.score:
+        return ""
+    return (
+        f" The regressor gave {num(derived)} against the reference shown; the score combines several references: "
+        + escape_markdown("; ".join(ex.notes))
+        + "."
+    )
+
+
 @lesson.register(CometExplanation)
 def comet_lesson(
     explanation: CometExplanation, metric: Metric[Any, Any], hyp: str, refs: Sequence[str], context: Context
@@ -242,7 +254,8 @@ def comet_lesson(
         Step(
             f"{len(steps) + 1}. The score",
             f"{escape_markdown(metric.name)} reports {num(ex.score)} for this output. It is the regressor's number, "
-            "not a probability: compare it only with scores of the same model.",
+            "not a probability: compare it only with scores of the same model."
+            + _combined(ex, numbers.get("regressor output")),
             html=counts_html([("score", f"{ex.score:.4f}"), ("model", ex.model)]),
         )
     )

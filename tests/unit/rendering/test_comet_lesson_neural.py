@@ -80,3 +80,13 @@ def test_a_lesson_without_a_source_says_what_is_missing(folders: dict[str, Path]
     metric = create("comet", {"model": str(folders["regression"])})
     with pytest.raises(ValueError, match="COMET needs the source"):
         lessons.build_lesson(metric, OUTPUT, [REFERENCE], source="  ")
+
+
+def test_a_score_over_several_references_says_what_it_combines(folders: dict[str, Path]) -> None:
+    metric = create("comet", {"model": str(folders["regression"]), "references": "mean"})
+    other = "A cat sat on a mat."
+    lesson = lessons.build_lesson(metric, OUTPUT, [REFERENCE, other], source=SOURCE)
+    each = [metric.derive(OUTPUT, SOURCE, r).score for r in (REFERENCE, other)]
+    assert lesson.score == pytest.approx(sum(each) / 2, abs=1e-6)
+    assert lesson.numbers["regressor output"] == each[0]  # the reference shown: the first, under "mean"
+    assert "the score combines several references" in lesson.steps[5].text
