@@ -24,8 +24,18 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, MissingInput, Progress, ReadsSource, SegmentStats, StatsNote, check_corpus
+from metrics.core.base import (
+    Metric,
+    MissingInput,
+    Progress,
+    ReadsSource,
+    Rows,
+    SegmentStats,
+    StatsNote,
+    check_corpus,
+)
 from metrics.core.config import Resource, check_options, option
+from metrics.core.devices import DEVICE_HELP, PRECISION_HELP, Placement, PrecisionName, parse_device, placement
 from metrics.core.models import is_hub_id
 from metrics.core.spans import ErrorSpan, Severity
 from metrics.core.traits import Traits
@@ -61,7 +71,6 @@ def _batch_option() -> int:
         low=1,
         high=4096,
         step=1,
-        work_bound=True,
     )
 
 
@@ -76,21 +85,27 @@ class CometConfig:
         choice_labels={"first": "first reference", "mean": "mean over references", "max": "best reference"},
     )
     batch_size: int = _batch_option()
+    device: str = option("auto", label="Device", help=DEVICE_HELP, resource=Resource.DEVICE)
+    precision: PrecisionName = option("fp32", label="Precision", help=PRECISION_HELP, setup=True)
 
     def __post_init__(self) -> None:
         check_options(self)
+        parse_device(self.device)
 
 
 @dataclass(frozen=True)
 class CometKiwiConfig:
     model: str = _model_option("Unbabel/wmt22-cometkiwi-da, CC BY-NC-SA 4.0, gated")
     batch_size: int = _batch_option()
+    device: str = option("auto", label="Device", help=DEVICE_HELP, resource=Resource.DEVICE)
+    precision: PrecisionName = option("fp32", label="Precision", help=PRECISION_HELP, setup=True)
 
     def __post_init__(self) -> None:
         check_options(self)
+        parse_device(self.device)
 
 
-class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
+class _Comet(Metric, ReadsSource):
     """What ``comet`` and ``cometkiwi`` share: the model, the source path, rows ``(score,)`` averaged over segments."""
 
     aggregate = "mean"
@@ -114,10 +129,14 @@ class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
     @property
     def model(self) -> CometModel:
         if self._model is None:
-            model = load_model(checkpoint_folder(self.config.model))
+            model = load_model(checkpoint_folder(self.config.model), self.placement)
             self._check_model(model)
             self._model = model
         return self._model
+
+    @property
+    def placement(self) -> Placement:
+        return placement(self.config.device, self.config.precision)
 
     def _check_model(self, model: CometModel) -> None:
         """Refuse a checkpoint that cannot run as this metric."""
@@ -134,9 +153,7 @@ class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
     def _explain(self, hyp: str, refs: Sequence[str]) -> CometExplanation:
         raise MissingInput(self.name, "source")
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         raise MissingInput(self.name, "source")
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
@@ -184,7 +201,12 @@ class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
         )
 
     def _signature(self, extra: str) -> str:
-        return f"model:{self.model_name() or 'none'}{extra}|ref:unbabel-comet-2.2.7|version:{VERSION}"
+        """The model, the references rule and the precision (and the device where it is not the CPU: see
+        :mod:`metrics.core.devices`)."""
+        return (
+            f"model:{self.model_name() or 'none'}{extra}|{self.placement.signature}|ref:unbabel-comet-2.2.7"
+            f"|version:{VERSION}"
+        )
 
 
 class COMET(_Comet):
@@ -288,7 +310,7 @@ class COMET(_Comet):
             gamma = 1.0
         with torch.inference_mode():
             sentences = tuple(
-                PooledSentence(role, text, p.tokens, p.vector.numpy().copy())
+                PooledSentence(role, text, p.tokens, p.vector.float().cpu().numpy().copy())
                 for role, text, p in zip(("hypothesis", "source", "reference"), (hyp, source, reference), pooled,
                                          strict=True)
             )  # fmt: skip
@@ -297,8 +319,8 @@ class COMET(_Comet):
             layer_weights=weights,
             gamma=gamma,
             feature_names=FEATURE_NAMES,
-            features=estimate.features[0].numpy().copy(),
-            layers=tuple(layer[0].numpy().copy() for layer in estimate.layers),
+            features=estimate.features[0].float().cpu().numpy().copy(),
+            layers=tuple(layer[0].float().cpu().numpy().copy() for layer in estimate.layers),
             score=float(estimate.scores[0]),
         )
 
