@@ -108,7 +108,11 @@ def _metric_form() -> None:
     click in the box would otherwise rerun the page and start scoring). Applying computes only the metrics never
     computed before on this data; removing one is a lookup."""
     offered = list(state.offered_metrics())
-    reasons = state.unavailable(offered)  # offered still: the user may load what they need next
+    # Marked, and still offered (the user may load what they need next): every metric on data without references;
+    # on data with them only the chosen ones, since finding which others read the source would import every
+    # metric's module (a second of the first run) for the few that do.
+    data = state.dataset()
+    reasons = state.unavailable(offered if not data.refs else state.metric_ids())
     box = state.widget_key(keys.METRICS_BOX)
     with st.form("metrics_form", border=False):
         st.multiselect(
@@ -154,9 +158,10 @@ def no_metric_warning(data: Dataset) -> None:
 
 
 def describe_inputs(data: Dataset) -> str:
-    """``2 reference(s) · source`` or ``no references``: what the loaded data gives the metrics besides outputs."""
+    """``2 reference(s) and a source``, ``no references``…: what the loaded data gives the metrics besides the
+    outputs."""
     refs = f"{len(data.refs)} reference(s)" if data.refs else "no references"
-    return refs + (" · source" if data.source is not None else "")
+    return refs + (" and a source" if data.source is not None else "")
 
 
 def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:

@@ -8,7 +8,7 @@ an eleventh system scores only that system, and a progress bar appears only whil
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -445,30 +445,34 @@ def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any
     return built, errors
 
 
-def lacking(data: Dataset, metric: Metric[Any, Any]) -> MissingInput | None:
-    """What ``metric`` needs that ``data`` lacks (references, the source), or ``None``."""
-    return missing_input(metric, references=data.has_references, source=data.source is not None)
+def lacking(data: Dataset, metrics: Mapping[str, Metric[Any, Any]]) -> dict[str, str]:
+    """Why each of ``metrics`` that cannot run on ``data`` cannot (``needs the references``, ``needs the
+    source``), by id; the metrics that can run are left out."""
+    found = {}
+    for metric_id, metric in metrics.items():
+        missing: MissingInput | None = missing_input(
+            metric, references=data.has_references, source=data.source is not None
+        )
+        if missing is not None:
+            found[metric_id] = f"needs the {missing.needs}"
+    return found
 
 
 def unavailable(ids: Sequence[str]) -> dict[str, str]:
-    """Why each of the metric ids ``ids`` cannot run on the loaded data (it needs references or the source), by
-    id, with the options the user set; the ids it can run on are left out. Building a metric reads only its
-    config, so this costs microseconds per id."""
+    """:func:`lacking` of the metric ids ``ids`` with the options the user set. Building a metric reads only its
+    config (microseconds), once its module is imported."""
     data = dataset()
     if data.has_references and data.source is not None:
         return {}
-    found: dict[str, str] = {}
+    built: dict[str, Metric[Any, Any]] = {}
     for metric_id in ids:
         if metric_id not in SPECS:
             continue  # external scores read neither
         try:
-            metric = browser_selection((metric_id,), taken([metric_id], options())).metric(metric_id)
+            built[metric_id] = browser_selection((metric_id,), taken([metric_id], options())).metric(metric_id)
         except (ValueError, ImportError):
             continue  # a metric whose options or install fail says so when it is computed
-        missing = lacking(data, metric)
-        if missing is not None:
-            found[metric_id] = f"needs the {missing.needs}"
-    return found
+    return lacking(data, built)
 
 
 def unavailable_note(reasons: dict[str, str]) -> str:
@@ -486,7 +490,7 @@ def evaluation() -> Evaluation:
     unavailable rather than as an error."""
     data = dataset()
     metrics, errors = metrics_for(data, metric_ids())
-    reasons = {m: f"needs the {missing.needs}" for m, metric in metrics.items() if (missing := lacking(data, metric))}
+    reasons = lacking(data, metrics)
     for metric_id in reasons:
         del metrics[metric_id]
     if reasons:

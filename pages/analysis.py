@@ -183,15 +183,14 @@ def show_table(frame: Any, key: str, rows: int | None = None, **columns: Any) ->
 
 def bucket_controls(scope: Scope) -> BucketSpec | None:
     meta, metrics, labels = compute.metadata(), list(scope.evaluation.metrics), scope.labels
-    choices = {
+    source = {"src-length": "Source length"} if scope.data.source is not None else {}
+    references = {
         "ref-length": "Reference length",
         "length-diff": "Output − reference length (each system's own)",
-        "score": "Sentence score (each system's own)",
     }
-    if not scope.data.refs:  # lengths of references there are none of
-        del choices["ref-length"], choices["length-diff"]
-    if scope.data.source is not None:
-        choices["src-length"] = "Source length"
+    score = {"score": "Sentence score (each system's own)"}
+    # Without references there are no reference lengths; the source's come first then, as on the command line.
+    choices = {**references, **score, **source} if scope.data.refs else {**source, **score}
     for column in meta.columns if meta is not None else ():
         choices[f"meta:{column}"] = f"Metadata: {column}"
     c1, c2, c3 = st.columns([3, 2, 3])

@@ -241,9 +241,7 @@ with tab_upload:
         elif bad:
             st.warning("Files with errors are left out; fix them and upload again.")
         label = (
-            "Replace the loaded data with these files"
-            if good_refs or fresh
-            else "Add these systems to the loaded data"
+            "Replace the loaded data with these files" if good_refs or fresh else "Add these systems to the loaded data"
         )
         if problems or refs_missing:
             st.button(label, key="load_files", disabled=True, type="primary")

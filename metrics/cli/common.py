@@ -171,8 +171,8 @@ def resolve_inputs(args: argparse.Namespace, stdin: TextIO | None = None) -> arg
     table = getattr(args, "table", None)
     if table is not None and (refs or systems or args.source):
         raise ValueError(
-            "give either --table or the reference (REFS or -r/--refs), system (-i) and source (--source) files, "
-            "not both (a table's source is its --source-column)"
+            "give either --table or the reference (REFS or -r/--refs) and system (-i) files, not both (nor "
+            "--source: a table's source is its --source-column)"
         )
     if table is None and getattr(args, "source_column", None):
         raise ValueError("--source-column names a column of --table; for files, give --source FILE")
@@ -232,6 +232,11 @@ def build_metrics(
     return built
 
 
+def refs_hint(args: argparse.Namespace) -> str:
+    """How to give references: files, or a table where the command takes one and none was given."""
+    return REFS_HINT + (", or --table" if hasattr(args, "table") and args.table is None else "")
+
+
 def refuse_missing_inputs(
     args: argparse.Namespace, metrics: Iterable[Metric[Any, Any]], *, references: bool, source: bool
 ) -> None:
@@ -243,7 +248,7 @@ def refuse_missing_inputs(
             missing.setdefault(found.needs, []).append(found.metric)
     table = getattr(args, "table", None) is not None
     hints = {
-        "references": REFS_HINT + (", or --table" if hasattr(args, "table") and not table else ""),
+        "references": refs_hint(args),
         "source": "give --source-column COLUMN of the table" if table else "give --source FILE (-s)",
     }
     if missing:
@@ -270,7 +275,7 @@ def score_texts(
     externals = cli_external.external_metrics(args.external, args.external_meta, list(metrics), list(systems), segments)
     if not metrics and not externals:  # only without references: every task declares metrics that read them
         raise ValueError(
-            f"no references, and no metric chosen reads none: {REFS_HINT}; or choose metrics that read no "
+            f"no references, and no metric chosen reads none: {refs_hint(args)}; or choose metrics that read no "
             "references with -m (perplexity with --set perplexity.corpus=FILE or model=causal, a source-reading "
             "metric with --source) or give --external scores"
         )

@@ -6,7 +6,9 @@ averages) or of their *mean* (ROUGE, METEOR, CIDEr-D, CharacTER, EED: the refere
 Bootstrap resampling and paired tests therefore only ever resample rows; nothing is re-tokenized.
 
 References are passed as *streams*, as in sacrebleu: ``refs[k][i]`` is reference ``k`` of segment ``i``. A
-``None`` entry means segment ``i`` has no ``k``-th reference.
+``None`` entry means segment ``i`` has no ``k``-th reference. No streams at all (``refs == []``) is data without
+references: a metric whose ``traits.reads_references`` is false scores it, every other raises
+:class:`MissingInput`. A metric that reads the source (:class:`ReadsSource`) gets the source stream beside them.
 """
 
 from __future__ import annotations

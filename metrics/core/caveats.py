@@ -113,7 +113,10 @@ def language_caveats(
 ) -> tuple[LanguageCaveat, ...]:
     """The caveats of the families of ``metric_ids`` (registry ids; others are skipped) on reference streams
     ``refs`` and the systems' ``outputs``, under ``options`` (by namespace: an option value that keeps every letter
-    lifts that caveat)."""
+    lifts that caveat). None without references: the families with caveats read references, and cannot run
+    without them (they are shown as unavailable instead)."""
+    if not any(text is not None for stream in refs for text in stream):
+        return ()
     chosen: dict[str, list[str]] = {}
     homes: dict[str, Family] = {}
     for metric_id in metric_ids:

@@ -30,6 +30,7 @@ from itertools import chain
 from types import MappingProxyType
 from typing import Any, cast
 
+from metrics.core.base import missing_input
 from metrics.core.caveats import CaveatKind, Severity, language_caveats
 from metrics.core.family import Family, Task
 from metrics.core.language import (
@@ -42,7 +43,6 @@ from metrics.core.language import (
     length_unit,
     text_length,
 )
-from metrics.core.base import missing_input
 from metrics.core.registry import available_metrics, create, families
 from metrics.core.sentences import sentence_end
 

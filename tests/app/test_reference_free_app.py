@@ -5,15 +5,25 @@ the source (the test stand-in for CometKiwi, :mod:`tests.support.source_metric`)
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from dashboard import intake
+from dashboard import intake, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import load_sample
+from dashboard.workspace import Settings
 from metrics.families.external.scores import ExternalScores
 from metrics.io.inputs import InputError, Segments
 from tests.support.source_metric import register
-from tests.support.ui import ANALYSIS_SECTIONS, app, markdown_bodies, setting_key, shown, small_dataset
+from tests.support.ui import (
+    ANALYSIS_SECTIONS,
+    app,
+    markdown_bodies,
+    setting_key,
+    shown,
+    small_dataset,
+)
 
 METRICS = ["length-ratio", "judge", "bleu"]
 
@@ -54,7 +64,7 @@ def test_overview_scores_what_reads_no_references_and_names_what_cannot_run():
     at = _run("pages/overview.py")
     assert "BLEU (needs the references)" in _unavailable(at)
     data = reference_free()
-    assert any("3 systems, 4 segments, no references · source" in shown(m.value) for m in at.markdown)
+    assert any("3 systems, 4 segments, no references and a source" in shown(m.value) for m in at.markdown)
     table = " ".join(shown(m) for m in markdown_bodies(at)) + " ".join(str(d.value) for d in at.dataframe)
     assert f"{_ratio(data.systems['alpha'], data.source):.2f}" in table
     assert "BLEU" not in " ".join(str(d.value.columns.tolist()) for d in at.dataframe)
@@ -94,7 +104,10 @@ def test_segment_view_shows_the_source_reading_evidence_and_no_reference_box():
     assert "Reference" not in [s.label for s in at.selectbox]
     notes = [shown(c.value) for c in at.caption]
     assert any("No references are loaded" in n for n in notes)
-    outputs = [f"{len(texts[2]):g} output characters against {len(data.source[2]):g} source characters" for texts in data.systems.values()]
+    outputs = [
+        f"{len(texts[2]):g} output characters against {len(data.source[2]):g} source characters"
+        for texts in data.systems.values()
+    ]
     assert all(any(o in n for n in notes) for o in outputs), notes
 
 
@@ -105,7 +118,8 @@ def test_every_analysis_section_works_or_says_what_it_needs(section):
         assert any("none are loaded: load references on the Data page" in shown(i.value) for i in at.info)
     if section == "Buckets":
         options = at.selectbox(key="an_by").options
-        assert "Reference length" not in options and "Source length" in options
+        assert options == ["Source length", "Sentence score (each system's own)"]
+        assert any("source length (whitespace words)" in shown(b) for b in markdown_bodies(at))  # the default
 
 
 def test_the_bundled_example_without_references_loads_from_the_data_page():
@@ -142,3 +156,30 @@ def test_intake_checks_new_data_without_references_against_its_first_system():
     with pytest.raises(InputError, match="at least one system"):
         Dataset("t", {}, (), ())
     assert len(reference_free()) == 4
+
+
+def test_a_workspace_without_references_round_trips():
+    data = reference_free()
+    text = workspace.dumps(data, Settings(("length-ratio", "judge"), {}, {}, (), None))
+    loaded, settings = workspace.loads(text, "ws.json")
+    assert (loaded.refs, loaded.source, loaded.fingerprint()) == ((), data.source, data.fingerprint())
+    assert settings.metrics == ("length-ratio", "judge")
+    document = json.loads(text)
+    with pytest.raises(InputError, match="'systems' must be a non-empty list"):
+        workspace.loads(json.dumps({**document, "systems": []}), "ws.json")
+
+
+def test_the_teach_page_opens_on_data_without_references():
+    at = _run("pages/teach.py")
+    assert any(n.label == "Number of references" for n in at.number_input)
+
+
+def test_with_references_but_no_source_a_source_reading_metric_is_marked_once_chosen():
+    small = small_dataset()
+    data = Dataset("refs, no source", small.systems, small.refs, small.ref_names, None)
+    at = app("pages/overview.py", data, ["length-ratio", "bleu"]).run(timeout=120)
+    assert not at.exception and not at.error
+    assert "Length ratio (needs the source)" in _unavailable(at)
+    box = at.multiselect(key=setting_key(at, "metrics_box"))
+    assert box.format_func("length-ratio").endswith(" — needs the source")
+    assert box.format_func("bleu") == "BLEU (sacrebleu)"

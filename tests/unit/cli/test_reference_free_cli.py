@@ -46,7 +46,10 @@ def test_external_scores_alone_need_no_references(capsys, tmp_path: Path):
     assert code == 0, err
     scores = {s["name"]: s["scores"]["judge"] for s in json.loads(out)["systems"]}
     assert scores == pytest.approx(
-        {"LT22": sum(i % 4 for i in range(segments)) / segments, "PROMT": sum(i % 3 for i in range(segments)) / segments}
+        {
+            "LT22": sum(i % 4 for i in range(segments)) / segments,
+            "PROMT": sum(i % 3 for i in range(segments)) / segments,
+        }
     )
     assert "metrics chosen from the data: none (no references: read as translation outputs" in err
 
@@ -91,3 +94,20 @@ def test_the_dask_engine_reads_the_source_file_and_gives_the_local_numbers(capsy
                          "--workers", "2", "--partition-size", "64"])  # fmt: skip
     assert local[0] == dist[0] == 0, dist[2]
     assert local[1] == dist[1]
+
+
+def test_a_table_without_reference_columns_reads_its_source_column(capsys, tmp_path: Path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    texts = {path: list(read_segments(path).texts) for path in (*SYSTEMS, SOURCE)}
+    table = tmp_path / "segments.parquet"
+    columns = {"_src": texts[SOURCE], "LT22": texts[SYSTEMS[0]], "PROMT": texts[SYSTEMS[1]]}
+    pq.write_table(pa.table(columns), table, row_group_size=50)
+    code, out, err = _run(capsys, ["score", "--table", str(table), "--source-column", "_src", *PERPLEXITY, "-b"])
+    assert code == 0, err
+    code, files, _ = _run(capsys, ["score", "-i", *SYSTEMS, "-s", SOURCE, *PERPLEXITY, "-b"])
+    assert out == files
+    code, _, err = _run(capsys, ["score", "--table", str(table), "--source-column", "_source", *PERPLEXITY])
+    assert code == 2 and "no source column '_source'" in err
+    code, _, err = _run(capsys, ["score", "--table", str(table), "-m", "bleu"])
+    assert code == 2 and "BLEU needs the references: give the reference files" in err

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from metrics.core.base import MissingInput, check_corpus, explain_segment, missing_input, system_stats
+from metrics.core.caveats import language_caveats
 from metrics.core.defaults import choose_metrics
 from metrics.core.family import Task
 from metrics.core.registry import create
@@ -122,3 +123,8 @@ def test_default_metrics_without_references_are_those_that_read_none(corpus):
     assert choice.explain().startswith("no references: read as translation outputs; only metrics that read no")
     stated = choose_metrics([], task=Task.SUMMARIZATION)
     assert stated.task is Task.SUMMARIZATION and not stated.detected
+
+
+def test_no_language_caveat_is_raised_about_references_that_are_not_there():
+    assert language_caveats(["meteor", "rouge1"], [], [["für Straße"]]) == ()
+    assert [c.family for c in language_caveats(["meteor"], [["für Straße"]], [["x"]])] == ["METEOR"]

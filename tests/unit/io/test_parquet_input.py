@@ -42,7 +42,6 @@ def test_a_row_range_reads_only_its_rows_across_row_groups(tmp_path):
 @pytest.mark.parametrize(
     "columns,message",
     [
-        ({"sys": ["a"]}, "no reference column"),
         ({"ref": ["a"]}, "no system column"),
         ({"ref": ["a"], "sys": [1]}, "column 'sys' holds int64, not text"),
         ({"ref": ["a", "b"], "sys": ["a", None]}, "system column 'sys' has no text \\(null\\) in row 2"),
@@ -52,6 +51,18 @@ def test_a_table_that_does_not_follow_the_convention_is_refused(tmp_path, column
     path = _table(tmp_path / "bad.parquet", columns)
     with pytest.raises(InputError, match=f"bad.parquet: {message}"):
         read_table(path)
+
+
+def test_a_table_without_references_reads_and_its_source_is_the_column_named(tmp_path):
+    path = _table(tmp_path / "t.parquet", {"_src": ["q", "r"], "sys": ["a", "b"], "_id": ["1", "2"]})
+    rows = read_table(path, "_src")
+    assert (rows.refs, rows.systems, rows.source) == ((), {"sys": ("a", "b")}, ("q", "r"))
+    assert read_table(path).source is None  # unnamed, _src is skipped as before
+    with pytest.raises(InputError, match="t.parquet: no source column 'src'"):
+        read_table(path, "src")
+    nulls = _table(tmp_path / "n.parquet", {"_src": ["q", None], "sys": ["a", "b"]})
+    with pytest.raises(InputError, match="source column '_src' has no text \\(null\\) in row 2"):
+        read_table(nulls, "_src")
 
 
 def test_a_file_that_is_not_parquet_names_itself(tmp_path):
