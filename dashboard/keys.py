@@ -146,6 +146,7 @@ TEACH_LOADED: Key[str | None] = Key("teach_loaded")  # the classic whose texts w
 TEACH_HYP: Key[str] = Key("teach_hyp")
 TEACH_NREFS: Key[int] = Key("teach_nrefs")
 TEACH_REF: Key[str] = Key("teach_ref")  # .at(k)
+TEACH_SRC: Key[str] = Key("teach_src")  # the source, for a metric that reads one (COMET)
 TEACH_DS_SYSTEM: Key[str] = Key("teach_ds_system")
 TEACH_DS_INDEX: Key[int] = Key("teach_ds_index")
 TEACH_OPTION: Key[Any] = Key("teach")  # .at(f"{metric}_{option}"): the what-if widgets

@@ -8,9 +8,9 @@ from typing import Any
 import streamlit as st
 
 from dashboard import keys
-from dashboard.server_config import check_browser_options
+from dashboard.server_config import ENV, check_browser_options, server_config
 from dashboard.sidebar import page_setup
-from dashboard.widgets import option_widget
+from dashboard.widgets import model_widget, option_widget
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.core.selection import metric_key
@@ -108,6 +108,8 @@ def _load_segment() -> None:
     index = int(keys.TEACH_DS_INDEX.get(1)) - 1
     refs = [stream[index] for stream in data.refs if stream[index] is not None][:MAX_REFS]
     keys.TEACH_HYP.set(data.systems[keys.TEACH_DS_SYSTEM.get("")][index])
+    if data.source is not None:
+        keys.TEACH_SRC.set(data.source[index])
     keys.TEACH_NREFS.set(max(1, len(refs)))
     for k, ref in enumerate(refs):
         keys.TEACH_REF.at(k).set(ref)
@@ -128,6 +130,19 @@ if missing:
         + "."
     )
 
+spec = SPECS[metric_id]
+reads_source = teach.reads_source(metric_id)
+source = (
+    st.text_area(
+        "Source (the text the output translates)",
+        key=keys.TEACH_SRC.name,
+        height=80,
+        max_chars=MAX_CHARS,
+        help=f"{teach.label(metric_id)} reads the source beside the output.",
+    )
+    if reads_source
+    else None
+)
 hyp = st.text_area(
     "Hypothesis (system output)",
     key=keys.TEACH_HYP.name,
@@ -161,6 +176,24 @@ def _reset() -> None:
         keys.TEACH_OPTION.at(f"{metric_id}_{control.name}").pop()
 
 
+# The models a lesson may load are the server's to offer (its owner lists them in SCORELENS_MODELS), never a path
+# typed here; they are a setup, not a what-if, so the comparison with the defaults keeps the chosen model.
+setup: dict[str, Any] = {}
+for option in teach.model_options(metric_id):
+    choices = server_config().choices(spec.family, option)
+    if reads_source and not option.default:  # the COMET family ships no model: its empty default runs nothing
+        choices = {value: name for value, name in choices.items() if value}
+        if not choices:
+            st.info(
+                f"No model for {escape_markdown(teach.label(metric_id))} is configured on this server: its owner "
+                f"lists model folders under {escape_markdown(f'{spec.family}.{option.name}')} in the file {ENV} names."
+            )
+            st.stop()
+    if len(choices) > 1 or option.default not in choices:
+        key = keys.TEACH_OPTION.at(f"{metric_id}_{option.name}").name
+        start = st.session_state.get(key, next(iter(choices)))
+        setup[option.name] = model_widget(st.container(), option, key, start, choices)
+
 options: dict[str, Any] = {}
 if controls:
     with st.expander("What if… (change a setting and watch the derivation update)", expanded=True):
@@ -181,6 +214,9 @@ if controls:
 if not hyp.strip() and not any(r.strip() for r in refs):
     st.info("Type a hypothesis and at least one reference, or pick a classic.")
     st.stop()
+if source is not None and not source.strip():
+    st.info(f"{escape_markdown(teach.label(metric_id))} reads the source: type it above the hypothesis.")
+    st.stop()
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -198,19 +234,19 @@ def _lesson(metric_id: str, opts: dict[str, Any]) -> teach.Lesson:
     fresh = chosen.metric(metric_id)
     metric = _metric(metric_key(metric_id, fresh), data.refs_hash, fresh, data.refs)
     context = teach.Context(data.refs, data.title, lesson_opts)
-    return lessons.build_lesson(metric, hyp, refs, context)
+    return lessons.build_lesson(metric, hyp, refs, context, source=source)
 
 
 defaults = teach.default_options(metric_id)
 try:
-    lesson = _lesson(metric_id, options)
-    baseline = lesson if options == defaults else _lesson(metric_id, defaults)
+    lesson = _lesson(metric_id, {**options, **setup})
+    baseline = lesson if options == defaults else _lesson(metric_id, {**defaults, **setup})
 except Exception as error:  # a bad option (ValueError names the valid ones) or a metric failing on this input
     st.error(f"{teach.label(metric_id)} cannot explain this input: {escape_markdown(str(error))}")
     st.stop()
 
 # Remember the lesson of the previous settings for this pair, to show what the last change did.
-pair = (metric_id, hyp, refs)
+pair = (metric_id, hyp, refs, source, tuple(setup.items()))
 last = keys.TEACH_LAST.get(None)
 if last is not None and last[0] == pair and last[1] != options:
     keys.TEACH_PREV.set(last)

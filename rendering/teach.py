@@ -26,8 +26,8 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from metrics.core.base import Metric
-from metrics.core.config import Option, OptionInfo, OptionKind, build_config, config_options
+from metrics.core.base import Metric, ReadsSource
+from metrics.core.config import Option, OptionInfo, OptionKind, Resource, build_config, config_options
 from metrics.core.explanation import Explanation
 from metrics.core.registry import SPECS, metric_class
 from metrics.core.selection import Selection
@@ -170,6 +170,23 @@ _LESSON_CONTROLS["bertscore"] = (
         lesson_only=True,
     ),
 )
+
+
+def reads_source(metric_id: str) -> bool:
+    """Whether the metric reads the source beside the output (the COMET family): its lesson needs a source typed
+    beside the pair, and no classic (a hypothesis and references) can open it."""
+    return issubclass(metric_class(metric_id), ReadsSource)
+
+
+def model_options(metric_id: str) -> tuple[Option, ...]:
+    """The options of a metric that name a model on the server (chosen from the server's list, never typed): a
+    setup of the lesson, not a what-if."""
+    preset = SPECS[metric_id].preset
+    return tuple(
+        o
+        for o in config_options(metric_class(metric_id).Config)
+        if o.info.resource is Resource.MODEL and o.name not in preset
+    )
 
 
 def label(metric_id: str) -> str:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from metrics.core.base import Metric
+from metrics.core.base import Metric, MissingInput, ReadsSource
 from metrics.core.explanation import Explanation
 from metrics.core.family import load
 from metrics.core.registry import SPECS, families
@@ -48,9 +48,22 @@ def lesson_status() -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(ready), missing
 
 
-def build_lesson(metric: Metric[Any, Any], hyp: str, refs: Sequence[str], context: Context | None = None) -> Lesson:
-    """The lesson of ``metric`` on one pair, from the metric's own explanation of it."""
-    if not refs:
+def build_lesson(
+    metric: Metric[Any, Any],
+    hyp: str,
+    refs: Sequence[str],
+    context: Context | None = None,
+    *,
+    source: str | None = None,
+) -> Lesson:
+    """The lesson of ``metric`` on one pair (with its ``source``, for a metric that reads one: the COMET family),
+    from the metric's own explanation of it. A metric that reads no reference (CometKiwi) takes none."""
+    if metric.traits.reads_references and not refs:
         raise ValueError("give at least one reference")
-    explanation = metric.explain(hyp, list(refs))
+    if isinstance(metric, ReadsSource):
+        if source is None or not source.strip():
+            raise MissingInput(metric.name, "source")
+        explanation = metric.explain_source(hyp, source, list(refs))
+    else:
+        explanation = metric.explain(hyp, list(refs))
     return lesson(explanation, metric, hyp, list(refs), context or Context())

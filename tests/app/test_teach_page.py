@@ -244,7 +244,8 @@ def _other_value(control: teach.Control) -> Any:
 
 def test_every_what_if_control_updates_the_derivation():
     at = page()
-    for metric_id in READY:
+    # A metric reading the source needs a model the server offers: tests/app/test_comet_pages.py.
+    for metric_id in (m for m in READY if not teach.reads_source(m)):
         show(at, metric_id)
         controls = teach.controls(metric_id)
         assert controls, metric_id

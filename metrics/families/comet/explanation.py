@@ -20,6 +20,12 @@ class Estimator(str, Enum):
     XCOMET = "xcomet_metric"  # xCOMET-XL/XXL: unified, with word-level error tags mixed into the score
 
 
+# How xCOMET mixes its parts into its score (unbabel-comet's ``XCOMETMetric.score_weights``): each regression score
+# capped at 1, then weighted; the MQM part is 1 − min(25, 1·minor + 5·major + 10·critical)/25 from its spans. Without
+# a reference the one regression score (``src``) takes the three regression weights together.
+XCOMET_WEIGHTS: tuple[tuple[str, float], ...] = (("src", 0.12), ("ref", 0.33), ("unified", 0.33), ("mqm", 0.22))
+
+
 @dataclass(frozen=True, kw_only=True)
 class CometExplanation(Explanation):
     """One segment under a COMET-family model: the triple it saw (``reference`` is ``None`` for a reference-free
