@@ -207,7 +207,8 @@ class ReadsSource(ABC):
 
 class DeclaresFit(ABC):
     """A metric whose human-agreement fit belongs to the instance, not to its family's declaration
-    (``Family.agreement_fits``): external scores, whose name and fit the user gives."""
+    (``Family.agreement_fits``): external scores, whose name and fit the user gives, and a learned metric, whose fit
+    belongs to the released model it loaded (:mod:`metrics.families.comet.released`)."""
 
     @abstractmethod
     def agreement_fit(self) -> Fit | None:
