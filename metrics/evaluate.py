@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import Enum
 
-from metrics.core.base import Metric, check_corpus
+from metrics.core.base import Metric, check_corpus, check_source, refuse_missing
 from metrics.core.evaluation import Evaluation, Progress, assemble, nrefs_label
 from metrics.parallel import compute_rows
 
@@ -34,6 +34,7 @@ def evaluate(
     engine: Engine | str = Engine.LOCAL,
     scheduler: str | None = None,
     workers: int | None = None,
+    source: Sequence[str] | None = None,
 ) -> Evaluation:
     """Sufficient statistics, corpus and segment scores of every system under every metric.
 
@@ -43,22 +44,30 @@ def evaluate(
     numbers are the same either way. ``progress(fraction, message)`` hears where the work is, so a front end can
     show it (and stop the work by raising from it): in one process before each (system, metric) pair and as its
     segments are done.
+
+    ``source`` is the segments' source texts, for the metrics that read them (:class:`~metrics.core.base.ReadsSource`).
+    ``refs`` may be empty (``[]``) when no metric reads references. A metric that needs what is not given (the
+    source, references) is refused before any work with :class:`~metrics.core.base.MissingInput`.
     """
+    refuse_missing(metrics.values(), references=bool(refs), source=source is not None)
     engine = Engine(engine)
     if engine is Engine.DASK:
         from metrics.distributed.engine import evaluate_source
         from metrics.distributed.sources import InMemory
 
         return evaluate_source(
-            InMemory(systems, refs), metrics, scheduler=scheduler, workers=workers, progress=progress
+            InMemory(systems, refs, source), metrics, scheduler=scheduler, workers=workers, progress=progress
         ).evaluation
     if scheduler is not None or workers is not None:
         raise ValueError("scheduler and workers are options of engine='dask'")
     if not systems:
         raise ValueError("no systems to score")
     for name, hyps in systems.items():
-        check_corpus(hyps, refs, f"system {name!r}")
-    stats = compute_rows(systems, refs, metrics, jobs, progress)
+        check_corpus(hyps, refs, f"system {name!r}", references=False)
+    if source is not None:
+        check_source(source, len(next(iter(systems.values()))))
+    stats = compute_rows(systems, refs, metrics, jobs, progress, source)
     if progress is not None:
         progress(1.0, "done")
     return assemble(metrics, stats, nrefs_label(refs))
+

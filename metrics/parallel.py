@@ -9,7 +9,7 @@ a platform without ``fork``, computes in this process. Metrics whose traits say 
 causal LM: torch's threads; ROUGE: its kernel's threads, which forked workers would only make encode the references
 again; BERTScore's embedding cache and the batch floors its explanations read) are computed here after the workers
 are done, so no fork follows their threads. The rows are those of :func:`~metrics.core.base.system_stats`
-either way.
+either way, with the source stream when one is given (a :class:`~metrics.core.base.ReadsSource` metric reads it).
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ Rows = dict[str, dict[str, SegmentStats]]  # system -> metric id -> rows
 _Task = tuple[str, tuple[str, ...]]  # metric id, the systems it scores
 
 # What forked workers read (set in the parent just before forking, cleared after).
-_shared: tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str | None]], Mapping[str, Metric]] | None = None
+_shared: (
+    tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str | None]], Mapping[str, Metric], Sequence[str] | None]
+    | None
+) = None
 
 
 def _fork_context() -> BaseContext | None:
@@ -45,9 +48,10 @@ def _tasks(systems: Sequence[str], metric_ids: Sequence[str], jobs: int) -> list
 def _run(task: _Task) -> tuple[str, dict[str, SegmentStats]]:
     if _shared is None:
         raise RuntimeError("a worker started without its inputs")
-    systems, refs, metrics = _shared
+    systems, refs, metrics, source = _shared
     metric_id, names = task
-    return metric_id, {name: system_stats(metrics[metric_id], name, systems[name], refs) for name in names}
+    metric = metrics[metric_id]
+    return metric_id, {name: system_stats(metric, name, systems[name], refs, source=source) for name in names}
 
 
 def segment_stats(
@@ -56,10 +60,12 @@ def segment_stats(
     metrics: Mapping[str, Metric],
     summaries: Mapping[str, CorpusSummary] | None = None,
     progress: Callable[[float, str], None] | None = None,
+    source: Sequence[str] | None = None,
 ) -> Rows:
     """Rows of every system under every metric (system → metric id → statistics): what either engine computes, on
-    the whole corpus or on one partition of it. A metric with an entry in ``summaries`` (a
-    :class:`~metrics.core.base.CorpusDependent` one) scores these segments within the corpus it summarizes.
+    the whole corpus or on one partition of it (``source``: the same segments' source texts, or ``None``). A
+    metric with an entry in ``summaries`` (a :class:`~metrics.core.base.CorpusDependent` one) scores these segments
+    within the corpus it summarizes.
 
     ``progress(fraction, message)`` is called before each (system, metric) pair and as its segments are done.
     """
@@ -76,7 +82,7 @@ def segment_stats(
                 segments = _segments_done(progress, done, steps, what, len(hyps))
             summary = summaries.get(metric_id)
             if summary is None:
-                result[name][metric_id] = system_stats(metric, name, hyps, refs, segments)
+                result[name][metric_id] = system_stats(metric, name, hyps, refs, segments, source=source)
             elif isinstance(metric, CorpusDependent):
                 result[name][metric_id] = metric.stats_within(hyps, refs, summary)
             else:
@@ -90,6 +96,7 @@ def compute_rows(
     metrics: Mapping[str, Metric],
     jobs: int = 1,
     progress: Callable[[float, str], None] | None = None,
+    source: Sequence[str] | None = None,
 ) -> Rows:
     """Rows of every system under every metric, in ``jobs`` processes (this one when ``jobs`` is 1).
 
@@ -101,11 +108,11 @@ def compute_rows(
     tasks = _tasks(names, [m for m in metrics if m not in here], jobs)
     context = None if jobs <= 1 or len(tasks) <= 1 else _fork_context()
     if context is None:
-        return segment_stats(systems, refs, metrics, progress=progress)
+        return segment_stats(systems, refs, metrics, progress=progress, source=source)
     rows: Rows = {name: {} for name in names}
     steps, done = len(tasks) + len(names) * len(here), 0
     global _shared
-    _shared = (systems, refs, metrics)
+    _shared = (systems, refs, metrics, source)
     try:
         with context.Pool(min(jobs, len(tasks))) as pool:
             for metric_id, by_system in pool.imap_unordered(_run, tasks):
@@ -120,7 +127,7 @@ def compute_rows(
         for metric_id, metric in here.items():
             if progress is not None:
                 progress(done / steps, f"{metric.name} on {name}")
-            rows[name][metric_id] = system_stats(metric, name, systems[name], refs)
+            rows[name][metric_id] = system_stats(metric, name, systems[name], refs, source=source)
             done += 1
     return {name: {m: rows[name][m] for m in metrics} for name in names}
 

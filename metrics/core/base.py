@@ -12,7 +12,7 @@ References are passed as *streams*, as in sacrebleu: ``refs[k][i]`` is reference
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -104,12 +104,31 @@ def each_segment(
             progress(i + 1)
 
 
-def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metric: str) -> None:
-    """Refuse inputs that cannot be scored segment by segment; never truncate to the shortest stream."""
+class MissingInput(ValueError):
+    """A metric cannot run on what was loaded: it needs the source (``needs="source"``) or references
+    (``needs="references"``). A front end shows the metric as unavailable with this reason rather than as an error."""
+
+    def __init__(self, metric: str, needs: str) -> None:
+        super().__init__(f"{metric} needs the {needs}: load {'a source file' if needs == 'source' else 'references'}")
+        self.metric = metric
+        self.needs = needs
+
+    def __reduce__(self) -> tuple[type[MissingInput], tuple[str, str]]:
+        return (type(self), (self.metric, self.needs))  # raised in a worker process, re-raised in the caller
+
+
+def check_corpus(
+    hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metric: str, *, references: bool = True
+) -> None:
+    """Refuse inputs that cannot be scored segment by segment; never truncate to the shortest stream. No reference
+    streams at all (``refs == []``) are well-formed, and refused with :class:`MissingInput` only when ``references``
+    says the caller reads them (a metric whose ``traits.reads_references``)."""
     if isinstance(hyps, str):
         raise TypeError(f"{metric}: hypotheses must be a sequence of strings, not one string")
-    if isinstance(refs, str) or not refs or any(isinstance(stream, str) for stream in refs):
+    if refs is None or isinstance(refs, str) or any(isinstance(stream, str) for stream in refs):
         raise TypeError(f"{metric}: references must be a list of reference streams (a list of lists of strings)")
+    if references and not refs:
+        raise MissingInput(metric, "references")
     for k, stream in enumerate(refs):
         if len(stream) != len(hyps):
             raise ValueError(
@@ -123,6 +142,14 @@ def check_corpus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metr
         for k, stream in enumerate(refs):
             if stream[i] is not None and not isinstance(stream[i], str):
                 raise TypeError(f"{metric}: reference {k + 1} of segment {i + 1} is {type(stream[i]).__name__}")
+
+
+def check_source(source: Sequence[str], segments: int) -> None:
+    """Refuse a source stream that is not one string per segment (``segments`` of them)."""
+    if isinstance(source, str) or not all(isinstance(text, str) for text in source):
+        raise TypeError("the source must be a sequence of strings, one per segment")
+    if len(source) != segments:
+        raise ValueError(f"the source has {len(source)} segments but there are {segments} hypotheses")
 
 
 class CorpusSummary(ABC):
@@ -174,16 +201,6 @@ class SystemScored(ABC):
         """The evidence behind segment ``index`` (0-based) of system ``system``."""
 
 
-class MissingInput(ValueError):
-    """A metric cannot run on what was loaded: it needs the source (``needs="source"``) or references
-    (``needs="references"``). A front end shows the metric as unavailable with this reason rather than as an error."""
-
-    def __init__(self, metric: str, needs: str) -> None:
-        super().__init__(f"{metric} needs the {needs}: load {'a source file' if needs == 'source' else 'references'}")
-        self.metric = metric
-        self.needs = needs
-
-
 class ReadsSource(ABC):
     """A metric whose rows read each segment's source text beside its output (the COMET family). Callers give the
     source stream to :func:`system_stats` and :func:`explain_segment`; without one they raise :class:`MissingInput`.
@@ -224,11 +241,12 @@ class CostEstimated(ABC):
         """About how long :meth:`Metric.stats` takes on these segments; ``None``: fast enough not to ask."""
 
 
-def check_segment(hyp: object, refs: object, metric: str) -> tuple[str, list[str]]:
+def check_segment(hyp: object, refs: object, metric: str, *, references: bool = True) -> tuple[str, list[str]]:
     """One segment's inputs as the single-sentence paths take them: ``hyp`` a string and ``refs`` a sequence of
     reference strings, refused with a ``TypeError`` naming the argument otherwise, as sacrebleu's ``sentence_score``
     refuses them. A bare string as ``refs`` is the mistake this catches first: iterated, each of its characters
-    would be scored as a reference. Returns the inputs with ``refs`` as a new list (the caller's is never kept)."""
+    would be scored as a reference. No reference is refused only when ``references`` says the metric reads them.
+    Returns the inputs with ``refs`` as a new list (the caller's is never kept)."""
     if not isinstance(hyp, str):
         raise TypeError(f"{metric}: the hypothesis (hyp) must be a string, not {type(hyp).__name__}")
     if isinstance(refs, str):
@@ -241,7 +259,7 @@ def check_segment(hyp: object, refs: object, metric: str) -> tuple[str, list[str
     for k, ref in enumerate(refs):
         if not isinstance(ref, str):
             raise TypeError(f"{metric}: refs[{k}] must be a string, not {type(ref).__name__}")
-    if not refs:
+    if references and not refs:
         raise ValueError(f"{metric}: a segment needs at least one reference")
     return hyp, list(refs)
 
@@ -316,13 +334,13 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
 
     def segment_row(self, hyp: str, refs: Sequence[str]) -> np.ndarray:
         """Sufficient statistics of one segment: ``hyp`` and its references ``refs`` (a list of strings)."""
-        hyp, refs = self._within_limit(*check_segment(hyp, refs, self.name))
+        hyp, refs = self._within_limit(*check_segment(hyp, refs, self.name, references=self.traits.reads_references))
         return np.asarray(self._segment_row(hyp, refs), dtype=np.float64)
 
     def explain(self, hyp: str, refs: Sequence[str]) -> ExplanationT:
         """The evidence behind one segment's score: ``hyp`` and its references ``refs`` (a list of strings); a
         text cut at :attr:`segment_limit` is named in its notes, as :meth:`stats` notes it."""
-        checked_hyp, checked_refs = check_segment(hyp, refs, self.name)
+        checked_hyp, checked_refs = check_segment(hyp, refs, self.name, references=self.traits.reads_references)
         hyp, refs = self._within_limit(checked_hyp, checked_refs)
         explanation = self._explain(hyp, refs)
         limit = self.segment_limit
@@ -362,7 +380,7 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         inside a long segment (:func:`~metrics.core.checkpoint.checkpoint`), and may stop the work by raising. The
         template every family shares: :func:`check_corpus`, texts over :attr:`segment_limit` cut (a note names
         their segments), then the rows (:meth:`_rows`), then the notes about the corpus (:meth:`_corpus_notes`)."""
-        check_corpus(hyps, refs, self.id)
+        check_corpus(hyps, refs, self.id, references=self.traits.reads_references)
         limited: tuple[StatsNote, ...] = ()
         limit = self.segment_limit
         if limit is not None:
@@ -413,6 +431,26 @@ class Metric(ABC, Generic[ConfigT, ExplanationT]):
         return float(self.segment_scores(stats)[0])
 
 
+def missing_input(metric: Metric[Any, Any], *, references: bool, source: bool) -> MissingInput | None:
+    """Why ``metric`` cannot run on data that has (or lacks) references and a source, or ``None`` when it can: what
+    a front end asks before offering a metric, and what :func:`system_stats` raises. The source is named first: a
+    metric that reads both (COMET-22) and is given neither needs the source whatever else is loaded."""
+    if isinstance(metric, ReadsSource) and not source:
+        return MissingInput(metric.name, "source")
+    if metric.traits.reads_references and not references:
+        return MissingInput(metric.name, "references")
+    return None
+
+
+def refuse_missing(metrics: Iterable[Metric[Any, Any]], *, references: bool, source: bool) -> None:
+    """Raise the first metric's :class:`MissingInput` when it needs what is not loaded, before any system is scored
+    (a front end that lists every unavailable metric asks :func:`missing_input` of each)."""
+    for metric in metrics:
+        missing = missing_input(metric, references=references, source=source)
+        if missing is not None:
+            raise missing
+
+
 def system_stats(
     metric: Metric[Any, Any],
     system: str,
@@ -425,9 +463,10 @@ def system_stats(
     """Statistics of the outputs of the system named ``system``: :meth:`Metric.stats` of its text, the
     :class:`SystemScored` metric's own rows of that system, or the :class:`ReadsSource` metric's rows of the text
     with its ``source``."""
-    if isinstance(metric, ReadsSource):
-        if source is None:
-            raise MissingInput(metric.name, "source")
+    missing = missing_input(metric, references=bool(refs), source=source is not None)
+    if missing is not None:
+        raise missing
+    if isinstance(metric, ReadsSource) and source is not None:
         return metric.source_stats(hyps, source, refs, progress)
     if isinstance(metric, SystemScored):
         return metric.system_stats(system, hyps, refs, progress)
@@ -446,9 +485,10 @@ def explain_segment(
     """The evidence behind segment ``index`` (0-based) of system ``system``: :meth:`Metric.explain` of its text,
     the :class:`SystemScored` metric's evidence for that system's segment, or the :class:`ReadsSource` metric's
     evidence from the text and the segment's ``source``."""
-    if isinstance(metric, ReadsSource):
-        if source is None:
-            raise MissingInput(metric.name, "source")
+    missing = missing_input(metric, references=bool(refs), source=source is not None)
+    if missing is not None:
+        raise missing
+    if isinstance(metric, ReadsSource) and source is not None:
         return metric.explain_source(hyp, source, refs)
     if isinstance(metric, SystemScored):
         return metric.explain_segment(system, index, hyp, refs)

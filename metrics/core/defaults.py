@@ -42,7 +42,8 @@ from metrics.core.language import (
     length_unit,
     text_length,
 )
-from metrics.core.registry import available_metrics, families
+from metrics.core.base import missing_input
+from metrics.core.registry import available_metrics, create, families
 from metrics.core.sentences import sentence_end
 
 SUMMARY_RATIO = 0.5  # median reference/source length below which references are summaries (CNN/DM ~0.07)
@@ -89,6 +90,8 @@ class ReferenceProfile:
     language: Language | None
 
     def describe(self) -> str:
+        if self.segments == 0:
+            return "no references"
         refs = f"{self.references:g} reference{'s' if self.references != 1 else ''} per segment"
         return f"{refs}, {self.sentences:g} sentence(s) and {self.length:g} {self.unit} per reference (medians)"
 
@@ -295,7 +298,10 @@ def choose_metrics(
     """Default metrics for reference streams ``refs``, the ``source`` and the systems' ``outputs``: the metrics of
     ``task``, or of the task read from them, that are ``available`` (default: those installed here) and read the
     references' letters (a family whose tokenizer drops them from :data:`metrics.core.caveats.ESCALATE` of the
-    references on gets its option that keeps them, or is left out)."""
+    references on gets its option that keeps them, or is left out). Without references (``refs == []``) the task's
+    metrics that read none are chosen (:func:`reference_free_choice`)."""
+    if not refs:
+        return reference_free_choice(available, source=source, task=task)
     profile = profile_references(refs)
     evidence = gather_evidence(refs, source, outputs)
     if task is None:
@@ -329,4 +335,29 @@ def choose_metrics(
         options,
         tuple(notes),
         detected=task is None,
+    )
+
+
+def reference_free_choice(
+    available: Iterable[str] | None = None, *, source: Sequence[str] | None = None, task: Task | None = None
+) -> MetricChoice:
+    """Default metrics for data without references: the metrics of ``task`` (translation unless stated: a source
+    and outputs without references are what quality estimation scores) that run, with their default options, on
+    no references and on the source when there is one. Nothing is read from the texts: the references' shape, the
+    evidence of every other rule, is missing."""
+    chosen = task or Task.TRANSLATION
+    offered = set(available_metrics() if available is None else available)
+    wanted = task_metrics(chosen)
+    runs = [
+        m
+        for m in wanted
+        if m in offered and missing_input(create(m), references=False, source=source is not None) is None
+    ]
+    stated = "as stated" if task is not None else "no references, read as translation outputs"
+    reason = f"{chosen.value}, {stated}: only metrics that read no references can score them"
+    if not runs:
+        reason += " and the task declares none that runs on this data; choose one (external scores, perplexity on a corpus file)"
+    profile = ReferenceProfile(segments=0, references=0.0, sentences=0.0, length=0.0, unit="words", language=None)
+    return MetricChoice(
+        tuple(runs), chosen, profile, reason, tuple(m for m in wanted if m not in offered), detected=task is None
     )

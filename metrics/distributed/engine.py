@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from metrics.core.base import CorpusDependent, Metric
+from metrics.core.base import CorpusDependent, Metric, refuse_missing
 from metrics.core.evaluation import Evaluation, Progress, assemble, nrefs_field
 from metrics.distributed.cluster import WORKER_WAIT_SECONDS, ClusterError, connect
 from metrics.distributed.gather import PartResult, check_tiling, concatenate, input_notes
@@ -159,6 +159,7 @@ def score_plan(
             f"{', '.join(refused)}: rows depend on the whole corpus in a way partitions cannot reproduce; "
             "score them with the local engine"
         )
+    refuse_missing(metrics.values(), references=plan.has_references, source=plan.has_source)
     workers = len(client.scheduler_info()["workers"])
     ranges = partitions(plan.segments, partition_size or default_partition_size(plan.segments, workers))
     recipes = {metric_id: Recipe.of(metric) for metric_id, metric in metrics.items()}

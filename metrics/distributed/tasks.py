@@ -66,5 +66,5 @@ def score_part(
     """Rows of one partition for every system and metric, with what the gather checks."""
     part = reader.read()
     metrics = {metric_id: built(recipe) for metric_id, recipe in recipes.items()}  # built for this partition
-    stats = segment_stats(part.systems, part.refs, metrics, summaries)
+    stats = segment_stats(part.systems, part.refs, metrics, summaries, source=part.source)
     return PartResult(part.start, part.stop, stats, reference_counts(part.refs), part.notes)

@@ -102,7 +102,7 @@ class External(Metric[ExternalConfig, ExternalExplanation], SystemScored, Declar
         refs: Sequence[Sequence[str | None]],
         progress: Progress | None = None,
     ) -> SegmentStats:
-        check_corpus(hyps, refs, self.id)
+        check_corpus(hyps, refs, self.id, references=False)
         values = self._system(system)
         if len(values) != len(hyps):
             raise ValueError(f"{self.id}: {len(values)} scores for system {system!r}, which has {len(hyps)} segments")
