@@ -24,14 +24,25 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.core.base import Metric, MissingInput, Progress, ReadsSource, SegmentStats, StatsNote, check_corpus
+from metrics.core.base import (
+    DeclaresFit,
+    Metric,
+    MissingInput,
+    Progress,
+    ReadsSource,
+    SegmentStats,
+    StatsNote,
+    check_corpus,
+)
 from metrics.core.config import Resource, check_options, option
+from metrics.core.family import Fit
 from metrics.core.models import is_hub_id
 from metrics.core.spans import ErrorSpan, Severity
 from metrics.core.traits import Traits
 from metrics.families.comet.checkpoint import checkpoint_folder
 from metrics.families.comet.explanation import CometDerivation, CometExplanation, Estimator, PooledSentence
 from metrics.families.comet.model import CometModel, UnifiedResult, load_model
+from metrics.families.comet.released import checkpoint_fit
 
 ReferenceRule = Literal["first", "mean", "max"]
 COLUMNS = ("score",)
@@ -90,8 +101,10 @@ class CometKiwiConfig:
         check_options(self)
 
 
-class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
-    """What ``comet`` and ``cometkiwi`` share: the model, the source path, rows ``(score,)`` averaged over segments."""
+class _Comet(Metric, ReadsSource, DeclaresFit):  # type: ignore[type-arg]
+    """What ``comet`` and ``cometkiwi`` share: the model, the source path, rows ``(score,)`` averaged over segments,
+    and the human-agreement fit of the released model the checkpoint is, if it is one
+    (:mod:`metrics.families.comet.released`)."""
 
     aggregate = "mean"
     explanation_type = CometExplanation
@@ -121,6 +134,12 @@ class _Comet(Metric, ReadsSource):  # type: ignore[type-arg]
 
     def _check_model(self, model: CometModel) -> None:
         """Refuse a checkpoint that cannot run as this metric."""
+
+    def agreement_fit(self) -> Fit | None:
+        return checkpoint_fit(self.config.model).fit
+
+    def fit_reason(self) -> str:
+        return checkpoint_fit(self.config.model).reason
 
     def model_name(self) -> str:
         """The model as the user named it: a hub id, or a folder's name."""

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from metrics.core.family import Fit, FitSource
+from metrics.core.models import ModelUnavailable
+from metrics.families.comet.checkpoint import HPARAMS, checkpoint_folder
 from metrics.families.comet.explanation import Estimator
 
 SCALE = 100.0  # fits take points on 0–100; COMET scores are on 0–1
@@ -96,6 +98,24 @@ def model_name(model: str) -> str:
 def _encoder(name: str) -> str:
     """An encoder name without its owner, in lower case (``FacebookAI/xlm-roberta-large`` → ``xlm-roberta-large``)."""
     return name.rstrip("/").rsplit("/", 1)[-1].lower()
+
+
+def checkpoint_fit(model: str) -> ModelFit:
+    """The fit of the checkpoint the ``model`` option names, from its name and its ``hparams.yaml`` alone (the
+    weights are not read: on the dask engine the client never loads the model)."""
+    import yaml
+
+    try:
+        found = checkpoint_folder(model)
+    except ModelUnavailable as error:
+        return ModelFit(None, f"the checkpoint cannot be read here ({error})")
+    folder = found if found.is_dir() else found.parents[1] if found.parent.name == "checkpoints" else found.parent
+    with (folder / HPARAMS).open(encoding="utf-8") as handle:
+        hparams = yaml.safe_load(handle)
+    declared = str(hparams.get("class_identifier", "")) if isinstance(hparams, dict) else ""
+    if declared not in {e.value for e in Estimator}:
+        return ModelFit(None, f"its hparams.yaml declares the estimator {declared!r}, which no fit belongs to")
+    return released_fit(model, Estimator(declared), str(hparams.get("pretrained_model", "")))
 
 
 def released_fit(model: str, estimator: Estimator, encoder: str) -> ModelFit:
