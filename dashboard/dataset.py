@@ -1,4 +1,5 @@
-"""The data the app scores: named system outputs, reference streams, an optional source, all the same length.
+"""The data the app scores: named system outputs, reference streams, an optional source, all the same length. A
+dataset may have no references (a source and outputs, or outputs alone): only metrics that read none score it.
 
 A :class:`Dataset` is immutable; edits (rename, remove, add) return a new one, so a failed edit can never leave a
 half-changed dataset in the session. Each system has a stable id that follows it through renames and stays distinct
@@ -57,17 +58,18 @@ class Dataset:
             object.__setattr__(self, "system_ids", tuple(f"s{k}" for k in range(1, len(self.systems) + 1)))
         if len(self.system_ids) != len(self.systems) or len(set(self.system_ids)) != len(self.system_ids):
             raise InputError("dataset", f"{len(self.systems)} systems need as many distinct ids: {self.system_ids}")
-        if not self.refs:
-            raise InputError("dataset", "at least one reference file is needed")
+        if not self.systems:
+            raise InputError("dataset", "at least one system output is needed")
         if len(self.ref_names) != len(self.refs):
             raise InputError("dataset", f"{len(self.refs)} references but {len(self.ref_names)} reference names")
-        n = len(self.refs[0])
         streams = [*zip(self.ref_names, self.refs, strict=True), *self.systems.items()]
         if self.source is not None:
             streams.append(("source", self.source))
+        first_name, first = ("the first reference", self.refs[0]) if self.refs else streams[0]
+        n = len(first)
         for name, texts in streams:
             if len(texts) != n:
-                raise InputError(name, f"has {len(texts)} segments but the first reference has {n}")
+                raise InputError(name, f"has {len(texts)} segments but {first_name} has {n}")
         for name in self.systems:
             if not name.strip():
                 raise InputError("dataset", "system names cannot be empty")
@@ -90,7 +92,16 @@ class Dataset:
                 raise InputError(scores.source, f"scores {len(scores)} segments, the data has {n}")
 
     def __len__(self) -> int:
-        return len(self.refs[0])
+        return len(next(iter(self.systems.values())))
+
+    @property
+    def has_references(self) -> bool:
+        return bool(self.refs)
+
+    @cached_property
+    def source_hash(self) -> str | None:
+        """Content hash of the source (``None`` without one): part of the key of a result that reads it."""
+        return None if self.source is None else stream_hash(self.source)
 
     # Every result's key reads the hashes on every rerun (12 systems under 4 metrics: the references hashed 56
     # times, most of an Overview rerun's CPU time, growing with each metric added); a dataset is immutable, so each
@@ -133,6 +144,8 @@ class Dataset:
     @cached_property
     def _fingerprint(self) -> str:
         parts = [self.refs_hash, *(f"{name}={self.system_hash(name)}" for name in self.systems)]
+        if self.source_hash is not None:
+            parts.append(f"source={self.source_hash}")
         if self.human is not None:
             parts += [f"human:{name}={self.human_hash(name)}" for name in self.human.scores]
         parts += [f"external:{name}={scores.fingerprint()}" for name, scores in self.external.items()]
@@ -185,6 +198,13 @@ class Dataset:
             ids.append(f"s{next_id}")
             next_id += 1
         return replace(self, systems=systems, system_ids=tuple(ids))
+
+    def context(self) -> dict[str, tuple[str, ...]]:
+        """The texts an output is read against, named for a table's column: the first reference, else the source;
+        empty with neither."""
+        if self.refs:
+            return {"reference": self.refs[0]}
+        return {} if self.source is None else {"source": self.source}
 
     def segment_refs(self, i: int) -> list[str]:
         return [stream[i] for stream in self.refs]

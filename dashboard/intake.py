@@ -152,15 +152,16 @@ def assemble(
 ) -> Dataset:
     """A new dataset from parsed files; raises :class:`InputError` (first problem) and leaves ``base`` untouched.
 
-    Without references, ``systems`` are added to ``base`` and checked against its length. With references the
-    result is a fresh dataset whose default metrics are ``default_metrics``, else chosen from its references.
+    Without references, ``systems`` are added to ``base`` and checked against its length; with neither references
+    nor ``base`` they are a fresh dataset without references (a source and outputs: only metrics that read no
+    references score it). With references the result is a fresh dataset whose default metrics are
+    ``default_metrics``, else chosen from its references.
     """
     problems = assemble_problems(refs, systems, source, base=base)
     if problems:
         raise problems[0]
     notes = tuple(note for f in [*refs, *systems, *([source] if source else [])] for note in f.notes)
-    if not refs:
-        assert base is not None  # assemble_problems refuses this case
+    if not refs and base is not None:
         # Segments.name is already the display name; two files of one name are both kept, numbered apart.
         added = dict(zip(_unique_names(systems, list(base.systems)), (s.texts for s in systems), strict=True))
         grown = base.with_systems(added)
@@ -195,15 +196,16 @@ def assemble_problems(
     """Every reason :func:`assemble` would refuse these files, each naming a file (and a line where one applies)."""
     if not systems:
         return [InputError("system outputs", "add at least one system output file")]
-    if not refs and base is None:
-        return [InputError("references", "add at least one reference file")]
     if refs:
         expected, expected_from = len(refs[0]), refs[0].source or refs[0].name
         others = [*refs[1:], *systems]
-    else:
-        assert base is not None
-        expected, expected_from = len(base), f"the loaded references ({', '.join(base.ref_names)})"
+    elif base is not None:
+        loaded = f"the loaded references ({', '.join(base.ref_names)})" if base.refs else "the loaded data"
+        expected, expected_from = len(base), loaded
         others = list(systems)
+    else:  # new data without references: every file against the first system's
+        expected, expected_from = len(systems[0]), systems[0].source or systems[0].name
+        others = list(systems[1:])
     if source is not None:
         others.append(source)
     return length_errors(expected, expected_from, others)

@@ -23,9 +23,9 @@ class Sample:
     size: str
     task: str
     folder: str
-    refs: tuple[str, ...]
+    refs: tuple[str, ...]  # none: a source and outputs, scored by metrics that read no references
     source: str | None
-    metrics: tuple[str, ...]
+    metrics: tuple[str, ...]  # none: chosen from the data (metrics.core.defaults)
     human: str | None = None  # human judgments (metrics.stats.human format) …
     segment_ids: str | None = None  # … aligned by this file of one segment id per line
 
@@ -46,6 +46,16 @@ SAMPLES: dict[str, Sample] = {
             ("ref.A.txt", "ref.B.txt"),
             "src.txt",
             ("bleu", "chrf", "ter"),
+        ),
+        Sample(
+            "mt-qe",
+            "WMT22 German→English, source and outputs only",
+            "300 segments, 5 systems, no references",
+            "quality estimation",
+            "wmt22-de-en",
+            (),
+            "src.txt",
+            (),
         ),
         Sample(
             "summ",
@@ -82,7 +92,8 @@ def load_sample(key: str) -> Dataset:
     human = None
     if sample.human:
         ids = sample.path / sample.segment_ids if sample.segment_ids else None
-        read = read_human_scores(sample.path / sample.human, len(refs[0]), ids)
+        segments = len(next(iter(systems.values())))
+        read = read_human_scores(sample.path / sample.human, segments, ids)
         human = HumanScores(read.scores, f"{sample.folder}/{sample.human}")
     return Dataset(
         title=sample.title,
@@ -90,6 +101,6 @@ def load_sample(key: str) -> Dataset:
         refs=tuple(r.texts for r in refs),
         ref_names=tuple(display_name(name) for name in sample.refs),
         source=source,
-        default_metrics=sample.metrics,
+        default_metrics=sample.metrics or None,
         human=human,
     )

@@ -97,7 +97,7 @@ def _sidebar() -> None:
         if server_config().error:  # its text names a server path: the server's log has it
             st.error(f"The server's model list ({ENV}) could not be read; only the default models are offered.")
         st.markdown(f"**{escape_markdown(data.title)}**")
-        st.caption(f"{len(data.systems)} systems · {len(data)} segments · {len(data.refs)} reference(s)")
+        st.caption(f"{len(data.systems)} systems · {len(data)} segments · {describe_inputs(data)}")
         _metric_form()
         _options_panel([m for m in state.metric_ids() if m in SPECS])
 
@@ -107,6 +107,7 @@ def _metric_form() -> None:
     click in the box would otherwise rerun the page and start scoring). Applying computes only the metrics never
     computed before on this data; removing one is a lookup."""
     offered = list(state.offered_metrics())
+    reasons = state.unavailable(offered)  # offered still: the user may load what they need next
     box = state.widget_key(keys.METRICS_BOX)
     with st.form("metrics_form", border=False):
         st.multiselect(
@@ -114,12 +115,17 @@ def _metric_form() -> None:
             offered,
             # A value put in the box's state (the Data page adding an external metric) wins over the default.
             default=None if box in st.session_state else [m for m in state.metric_ids() if m in offered],
-            format_func=state.label,
+            format_func=lambda m: state.label(m) + (f" — {reasons[m]}" if m in reasons else ""),
             key=box,
             help="Choose or remove any number of metrics, then apply them: only metrics not computed before on "
             "this data are computed.",
         )
         st.form_submit_button("Apply", key="metrics_apply", on_click=_apply_metrics, args=(box,))
+    if reasons:
+        st.caption(
+            "Metrics marked “needs the references” or “needs the source” cannot run on this data; "
+            "load what they need on the Data page."
+        )
     if keys.METRICS_EMPTY.get(False):
         keys.METRICS_EMPTY.pop()
         st.caption("Choose at least one metric; the previous choice is kept.")
@@ -135,6 +141,24 @@ def _apply_metrics(box: str) -> None:
         state.set_metric_ids(chosen)
 
 
+def no_metric_warning(data: Dataset) -> None:
+    """Why a page has no score to show, and what to choose: on data without references, a metric that reads none."""
+    if data.refs:
+        st.warning("No metric could be computed; choose metrics in the sidebar.")
+    else:
+        st.warning(
+            "No metric that reads no references is chosen: choose one in the sidebar (perplexity with a corpus file "
+            "or a causal model), or add external scores on the Data page."
+        )
+
+
+def describe_inputs(data: Dataset) -> str:
+    """``2 reference(s) and a source``, ``no references``…: what the loaded data gives the metrics besides the
+    outputs."""
+    refs = f"{len(data.refs)} reference(s)" if data.refs else "no references"
+    return refs + (" and a source" if data.source is not None else "")
+
+
 def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:
     """The opening of a page that shows scores: setup, title and the evaluation; the page stops with a warning when
     no metric could be computed, so what follows may assume at least one."""
@@ -142,6 +166,6 @@ def scored_page(key: str, title: str) -> tuple[Dataset, Evaluation]:
     st.title(title)
     evaluation = state.evaluation()
     if not evaluation.metrics:
-        st.warning("No metric could be computed; choose metrics in the sidebar.")
+        no_metric_warning(data)
         st.stop()
     return data, evaluation

@@ -35,7 +35,15 @@ from dashboard.keys import (
 from dashboard.samples import load_sample
 from dashboard.server_config import browser_selection, check_browser_options, refusal
 from dashboard.workspace import Settings
-from metrics.core.base import Metric, SegmentStats, expected_seconds, explain_segment
+from metrics.core.base import (
+    Metric,
+    MissingInput,
+    ReadsSource,
+    SegmentStats,
+    expected_seconds,
+    explain_segment,
+    missing_input,
+)
 from metrics.core.caveats import LanguageCaveat
 from metrics.core.caveats import language_caveats as core_caveats
 from metrics.core.defaults import MetricChoice, choose_metrics
@@ -389,9 +397,12 @@ def step_segment(index: int) -> None:
 
 
 def _content_key(metric_id: str, metric: Metric[Any, Any]) -> str:
-    """What a metric's results depend on besides the texts: its id and signature, or an external metric's scores."""
+    """What a metric's results depend on besides the outputs and references: its id and signature, or an external
+    metric's scores; and the source, for a metric that reads it."""
     if metric_id not in SPECS:
         return f"{metric_id}|external:{dataset().external[metric_id].fingerprint()}"
+    if isinstance(metric, ReadsSource):
+        return f"{metric_key(metric_id, metric)}|source:{dataset().source_hash}"
     return metric_key(metric_id, metric)
 
 
@@ -434,18 +445,61 @@ def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any
     return built, errors
 
 
+def lacking(data: Dataset, metric: Metric[Any, Any]) -> MissingInput | None:
+    """What ``metric`` needs that ``data`` lacks (references, the source), or ``None``."""
+    return missing_input(metric, references=data.has_references, source=data.source is not None)
+
+
+def unavailable(ids: Sequence[str]) -> dict[str, str]:
+    """Why each of the metric ids ``ids`` cannot run on the loaded data (it needs references or the source), by
+    id, with the options the user set; the ids it can run on are left out. Building a metric reads only its
+    config, so this costs microseconds per id."""
+    data = dataset()
+    if data.has_references and data.source is not None:
+        return {}
+    found: dict[str, str] = {}
+    for metric_id in ids:
+        if metric_id not in SPECS:
+            continue  # external scores read neither
+        try:
+            metric = browser_selection((metric_id,), taken([metric_id], options())).metric(metric_id)
+        except (ValueError, ImportError):
+            continue  # a metric whose options or install fail says so when it is computed
+        missing = lacking(data, metric)
+        if missing is not None:
+            found[metric_id] = f"needs the {missing.needs}"
+    return found
+
+
+def unavailable_note(reasons: dict[str, str]) -> str:
+    """One sentence naming the metrics that cannot run on the loaded data and what to load (plain text)."""
+    by_need: dict[str, list[str]] = {}
+    for metric_id, reason in reasons.items():
+        by_need.setdefault(reason, []).append(label(metric_id).split(" (")[0])
+    parts = [f"{', '.join(names)} ({reason})" for reason, names in by_need.items()]
+    return f"Not available on this data: {'; '.join(parts)}. Load what they need on the Data page."
+
+
 def evaluation() -> Evaluation:
-    """Corpus and segment scores of every system under every chosen metric, from the cache where possible."""
+    """Corpus and segment scores of every system under every chosen metric, from the cache where possible. A
+    chosen metric that needs what the data lacks (references, the source) is left out with the reason, as
+    unavailable rather than as an error."""
     data = dataset()
     metrics, errors = metrics_for(data, metric_ids())
+    reasons = {m: f"needs the {missing.needs}" for m, metric in metrics.items() if (missing := lacking(data, metric))}
+    for metric_id in reasons:
+        del metrics[metric_id]
+    if reasons:
+        st.info(escape_markdown(unavailable_note(reasons)), icon="ℹ️")
     refs = [list(stream) for stream in data.refs]
+    source = None if data.source is None else list(data.source)
     keys = {metric_id: _content_key(metric_id, metric) for metric_id, metric in metrics.items()}
 
     def job(name: str, metric_id: str) -> Job[tuple[SegmentStats, float, np.ndarray]]:
         metric, hyps = metrics[metric_id], list(data.systems[name])
 
         def run() -> tuple[SegmentStats, float, np.ndarray]:
-            single = evaluate({name: hyps}, refs, {metric_id: metric}, progress=report).systems[0]
+            single = evaluate({name: hyps}, refs, {metric_id: metric}, progress=report, source=source).systems[0]
             return single.stats[metric_id], single.scores[metric_id], single.segment_scores[metric_id]
 
         # An external metric's rows belong to the named system, whatever its text (two may have the same outputs).
@@ -572,6 +626,7 @@ def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], 
     data = dataset()
     metric = evaluation.metrics[metric_id]
     refs = data.segment_refs(index)
+    source = None if data.source is None else data.source[index]
     content = _content_key(metric_id, metric)
 
     def job(system: str) -> Job[Explanation]:
@@ -579,7 +634,7 @@ def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], 
 
         def run() -> Explanation:
             metric.prepare([list(stream) for stream in data.refs])
-            return explain_segment(metric, system, index, hyp, refs)
+            return explain_segment(metric, system, index, hyp, refs, source=source)
 
         # An external metric's evidence is the system's own score, so the system is part of its key.
         owner = system if isinstance(metric, External) else None

@@ -309,10 +309,14 @@ def _parse(text: str | bytes, source: str) -> Any:
         raise InputError(source, f"not a valid JSON workspace ({err.msg})", err.lineno) from None
 
 
-def _streams(document: Mapping[str, Any], key: str, source: str) -> list[tuple[str, tuple[str, ...]]]:
+def _streams(
+    document: Mapping[str, Any], key: str, source: str, *, empty: bool = False
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The named streams under ``key``; ``empty``: none at all is allowed (data without references)."""
     items = document.get(key)
-    if not isinstance(items, list) or not items:
-        raise InputError(source, f"{key!r} must be a non-empty list of {{name, segments}} objects")
+    if not isinstance(items, list) or not (items or empty):
+        kind = "a list" if empty else "a non-empty list"
+        raise InputError(source, f"{key!r} must be {kind} of {{name, segments}} objects")
     streams = []
     for k, item in enumerate(items, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
@@ -330,7 +334,7 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
     if document.get("version") != VERSION:
         raise InputError(source, f"workspace version {document.get('version')!r} is not supported (expected {VERSION})")
     _unknown(document, _KEYS, "the workspace", source)
-    refs = _streams(document, "references", source)
+    refs = _streams(document, "references", source, empty=True)
     systems = _streams(document, "systems", source)
     names = [name for name, _ in systems]
     if len(set(names)) != len(names):

@@ -70,4 +70,3 @@ def evaluate(
     if progress is not None:
         progress(1.0, "done")
     return assemble(metrics, stats, nrefs_label(refs))
-

@@ -188,6 +188,8 @@ def bucket_controls(scope: Scope) -> BucketSpec | None:
         "length-diff": "Output − reference length (each system's own)",
         "score": "Sentence score (each system's own)",
     }
+    if not scope.data.refs:  # lengths of references there are none of
+        del choices["ref-length"], choices["length-diff"]
     if scope.data.source is not None:
         choices["src-length"] = "Source length"
     for column in meta.columns if meta is not None else ():
@@ -315,7 +317,17 @@ def words_caption(unit: str, corpus_name: str | None, n_refs: int) -> str:
 
 
 @st.fragment
+def needs_references(scope: Scope, what: str) -> bool:
+    """Whether a section that compares outputs with the references cannot run (none are loaded); it then says so."""
+    if scope.data.refs:
+        return False
+    st.info(f"{what} compares the outputs with the references, and none are loaded: load references on the Data page.")
+    return True
+
+
 def show_words(scope: Scope) -> None:
+    if needs_references(scope, "Word accuracy by frequency"):
+        return
     c1, c2 = st.columns(2)
     with c1:
         metric_id = word_metric(scope, keys.AN_WORDS_METRIC)
@@ -345,6 +357,8 @@ def show_words(scope: Scope) -> None:
 
 @st.fragment
 def show_ngrams(scope: Scope) -> None:
+    if needs_references(scope, "The n-gram analysis"):
+        return
     chosen = pair(scope, keys.AN_NGRAM_A, keys.AN_NGRAM_B)
     if chosen is None:
         return
@@ -575,10 +589,11 @@ def show_disagreement(scope: Scope) -> None:
     frame = disagreement_frame(shown, scope.labels, higher)
     data = scope.data
     if len(frame):
-        streams = {"reference": data.refs[0], a: data.systems[a], b: data.systems[b]}
+        streams = {**data.context(), a: data.systems[a], b: data.systems[b]}
         frame = frame.join(segments_frame([d.segment for d in shown], streams))
     columns = number_columns(frame.columns)
-    columns.update({c: st.column_config.TextColumn(width="medium") for c in ("reference", a, b) if c in frame.columns})
+    texts = ("reference", "source", a, b)
+    columns.update({c: st.column_config.TextColumn(width="medium") for c in texts if c in frame.columns})
     event = st.dataframe(
         frame,
         on_select="rerun",

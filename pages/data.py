@@ -44,7 +44,8 @@ def adopt(new: Dataset, notes: tuple[str, ...] | list[str] = (), *, keep_metrics
 st.subheader("Loaded now")
 st.markdown(
     f"**{escape_markdown(data.title)}** — {len(data)} segments; references: "
-    f"{escape_markdown(', '.join(data.ref_names))}; source: {'yes' if data.source is not None else 'no'}."
+    f"{escape_markdown(', '.join(data.ref_names)) or 'none (only metrics that read none can score this data)'}; "
+    f"source: {'yes' if data.source is not None else 'no'}."
 )
 for note in keys.DATA_NOTES.get([]):
     st.info(escape_markdown(note), icon="ℹ️")
@@ -191,7 +192,9 @@ with tab_upload:
     st.caption(
         "One segment per line (.txt, any other suffix is read as text), a column of a .tsv/.csv, or .jsonl "
         '(a string, a list of sentences, or an object with a "text" field per line). UTF-8 (UTF-16 is read when the '
-        "file starts with its byte-order mark). Without references, the systems are added to the loaded data."
+        "file starts with its byte-order mark). Without references, the systems are added to the loaded data, "
+        "unless they start new data without references (a source and outputs: CometKiwi, perplexity and external "
+        "scores read no references)."
     )
     # The uploaders keep their keys for the whole session: a new key would empty an uploader, dropping files a user
     # chose while the server was still answering an earlier choice. Files already loaded are released, and an
@@ -219,18 +222,27 @@ with tab_upload:
     good_systems = [p.segments for p in systems if p.segments is not None]
     good_source = source[0].segments if source and source[0].ok else None
     bad = [p for p in [*refs, *systems, *source] if not p.ok]
+    fresh = not chosen["ref"] and st.checkbox(
+        "Start new data without references",
+        key="up_reference_free",
+        help="The system outputs (and the source) replace the loaded data; metrics that read references are then "
+        "shown as unavailable.",
+    )
+    base = None if fresh else data
     # Without every reference meant for them, the systems would be checked against other references (the loaded
     # data's) and fail on a segment count that says nothing about them.
     refs_missing = any(not p.ok for p in refs) or uploads.was_refused("up_refs")
     if chosen["ref"] or chosen["sys"]:
-        problems = [] if refs_missing else intake.assemble_problems(good_refs, good_systems, good_source, base=data)
+        problems = [] if refs_missing else intake.assemble_problems(good_refs, good_systems, good_source, base=base)
         for problem in problems:
             show_error(problem)
         if refs_missing:
             st.warning("A reference file could not be read: fix or remove it to load these files.")
         elif bad:
             st.warning("Files with errors are left out; fix them and upload again.")
-        label = "Replace the loaded data with these files" if good_refs else "Add these systems to the loaded data"
+        label = (
+            "Replace the loaded data with these files" if good_refs or fresh else "Add these systems to the loaded data"
+        )
         if problems or refs_missing:
             st.button(label, key="load_files", disabled=True, type="primary")
         else:
@@ -240,7 +252,7 @@ with tab_upload:
                 type="primary",
                 on_click=load_uploads,
                 args=(
-                    intake.assemble(good_refs, good_systems, good_source, title="Uploaded files", base=data),
+                    intake.assemble(good_refs, good_systems, good_source, title="Uploaded files", base=base),
                     [n for f in [*good_refs, *good_systems, *([good_source] if good_source else [])] for n in f.notes],
                     [u for files in chosen.values() for u in files],
                 ),
@@ -291,7 +303,8 @@ with tab_sample:
         format_func=lambda k: f"{SAMPLES[k].task}: {SAMPLES[k].title} ({SAMPLES[k].size})",
         key="sample_choice",
     ) or next(iter(SAMPLES))
-    st.caption(f"Default metrics: {', '.join(SAMPLES[choice].metrics)}. See assets/samples/*/PROVENANCE.md.")
+    defaults = ", ".join(SAMPLES[choice].metrics) or "chosen from the data (those that read no references)"
+    st.caption(f"Default metrics: {defaults}. See assets/samples/*/PROVENANCE.md.")
     st.button("Load example", key="load_sample", type="primary", on_click=load_example)
 
 

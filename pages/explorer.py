@@ -8,6 +8,7 @@ evaluation lookup. Every choice outlives a visit to a segment (``dashboard.keys`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +23,7 @@ from dashboard.sidebar import scored_page
 from dashboard.widgets import chosen_row, select, select_many
 from metrics.analysis.slices import ScoreCondition
 from metrics.core.evaluation import Evaluation
-from metrics.core.language import length_unit, text_length
+from metrics.core.language import LengthUnit, detect_language, length_unit, text_length
 from metrics.io.metadata import Metadata
 from rendering.comparison import ComparedRow, comparison_html
 from rendering.tables import column_name, metric_labels, sentence_scores
@@ -90,9 +91,11 @@ def score_table(data: Dataset, evaluation: Evaluation, focus: Focus) -> pd.DataF
     if focus.compared:
         frame[f"{focus.b} output"] = list(data.systems[focus.b])
     frame = frame.join(scores.drop(columns=lead))
-    unit = length_unit(data.language)  # Chinese and Japanese put no spaces between words
-    frame[f"ref {unit}"] = np.array([text_length(r, unit) for r in data.refs[0]])
-    frame["reference"] = list(data.refs[0])
+    basis = length_basis(data)
+    if basis is not None:
+        frame[basis.column] = np.array([text_length(t, basis.unit) for t in basis.texts])
+    if data.refs:
+        frame["reference"] = list(data.refs[0])
     if data.source is not None:
         frame["source"] = list(data.source)
     meta = segment_metadata.loaded(len(data))
@@ -100,6 +103,29 @@ def score_table(data: Dataset, evaluation: Evaluation, focus: Focus) -> pd.DataF
         for column in meta.columns:
             frame[metadata_column(column)] = list(meta.values[column])
     return frame
+
+
+@dataclass(frozen=True)
+class LengthBasis:
+    """The texts whose length the table shows and the filter narrows: the first reference, else the source."""
+
+    name: str  # "reference" or "source"
+    texts: Sequence[str]
+    unit: LengthUnit
+
+    @property
+    def column(self) -> str:
+        return f"{'ref' if self.name == 'reference' else 'src'} {self.unit}"
+
+
+def length_basis(data: Dataset) -> LengthBasis | None:
+    """The first reference's lengths, in the references' unit; without references the source's, in its own (a
+    Hebrew source is counted in words, a Chinese one in characters); ``None`` with neither."""
+    if data.refs:
+        return LengthBasis("reference", data.refs[0], length_unit(data.language))  # CJK: no spaces between words
+    if data.source is not None:
+        return LengthBasis("source", data.source, length_unit(detect_language([data.source]).language))
+    return None
 
 
 def metadata_column(column: str) -> str:
@@ -132,17 +158,21 @@ def filters(
             mask &= np.array([any(needle in stream[i].casefold() for stream in streams) for i in range(len(data))])
             said.append(f"text contains {text.strip()!r}")
 
-        unit = length_unit(data.language)
-        ref_lengths = frame[f"ref {unit}"].to_numpy()
-        low, high = int(ref_lengths.min()), int(ref_lengths.max())
-        if low < high:
+        basis = length_basis(data)
+        lengths = frame[basis.column].to_numpy() if basis is not None else np.zeros(0)
+        low, high = (int(lengths.min()), int(lengths.max())) if len(lengths) else (0, 0)
+        if basis is not None and low < high:
             length = st.slider(
-                f"Reference length ({unit})", low, high, (low, high), key=keys.EX_LENGTH.widget(within(low, high))
+                f"{basis.name.capitalize()} length ({basis.unit})",
+                low,
+                high,
+                (low, high),
+                key=keys.EX_LENGTH.widget(within(low, high)),
             )
             length = keys.EX_LENGTH.keep(length)
-            mask &= (ref_lengths >= length[0]) & (ref_lengths <= length[1])
+            mask &= (lengths >= length[0]) & (lengths <= length[1])
             if tuple(length) != (low, high):
-                said.append(f"reference length {length[0]}–{length[1]} {unit}")
+                said.append(f"{basis.name} length {length[0]}–{length[1]} {basis.unit}")
 
         meta = segment_metadata.loaded(len(data))
         if meta is not None:
@@ -274,8 +304,17 @@ def side_by_side(data: Dataset, evaluation: Evaluation, view: pd.DataFrame, focu
         )
     for segment in view.index[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]:
         i = int(segment) - 1
+        against, against_label = (
+            (data.refs[0][i], "Ref") if data.refs else (data.source[i], "Src") if data.source else (None, "")
+        )
         row = ComparedRow(
-            int(segment), data.systems[focus.a][i], data.systems[focus.b][i], scores_a[i], scores_b[i], data.refs[0][i]
+            int(segment),
+            data.systems[focus.a][i],
+            data.systems[focus.b][i],
+            scores_a[i],
+            scores_b[i],
+            against,
+            against_label,
         )
         opened, body = st.columns([1, 11])
         opened.button(

@@ -8,7 +8,7 @@ from collections.abc import Hashable
 import streamlit as st
 
 from dashboard import keys, state, widgets
-from dashboard.sidebar import page_setup
+from dashboard.sidebar import describe_inputs, no_metric_warning, page_setup
 from metrics.analysis.agreement import agreements, fit_for, no_fit_reason
 from metrics.reports.archive import csv_zip
 from metrics.reports.latex import to_latex
@@ -43,13 +43,13 @@ st.title("ScoreLens — overview")
 
 evaluation = state.evaluation()
 st.markdown(
-    f"{escape_markdown(data.title)}: {len(data.systems)} systems, {len(data)} segments, {len(data.refs)} reference(s)."
+    f"{escape_markdown(data.title)}: {len(data.systems)} systems, {len(data)} segments, {describe_inputs(data)}."
 )
 choices = [n for n in (state.metric_choice_note(state.metric_ids()), state.language_note(state.metric_ids())) if n]
 if choices:
     st.info("  \n".join(escape_markdown(n) for n in choices), icon="ℹ️")
 if not evaluation.metrics:
-    st.warning("No metric could be computed; choose metrics in the sidebar.")
+    no_metric_warning(data)
     st.stop()
 
 names = [r.name for r in evaluation.systems]

@@ -46,10 +46,12 @@ all_systems = [r.name for r in evaluation.systems]
 with controls[1]:
     shown = select_many("Systems", all_systems, keys.SEG_SYSTEMS, default=all_systems)
 reference_options = ["best (as scored)", *(f"reference {k + 1}: {name}" for k, name in enumerate(data.ref_names))]
-with controls[2]:
-    reference_choice = select(
-        "Reference", range(len(reference_options)), keys.SEG_REFERENCE, format_func=reference_options.__getitem__
-    )
+reference_choice = 0  # without references there is none to choose
+if data.refs:
+    with controls[2]:
+        reference_choice = select(
+            "Reference", range(len(reference_options)), keys.SEG_REFERENCE, format_func=reference_options.__getitem__
+        )
 columns = keys.SEG_COLUMNS
 per_row = columns.keep(int(controls[3].number_input("Columns", 1, 4, min(3, len(shown)), key=columns.widget())))
 
@@ -59,6 +61,8 @@ if data.source is not None:
 for k, (name, stream) in enumerate(zip(data.ref_names, data.refs, strict=True)):
     st.markdown(f"**Reference {k + 1}** · {escape_markdown(name)}")
     st.html(plain_html(stream[index]))
+if not data.refs:
+    st.caption("No references are loaded: the metrics shown read none.")
 
 scores = pd.DataFrame(
     {labels[m]: [float(evaluation.system(s).segment_scores[m][index]) for s in shown] for m in evaluation.metrics},

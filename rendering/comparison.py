@@ -42,14 +42,17 @@ def difference_spans(a: str, b: str, unit: LengthUnit = "words") -> tuple[list[S
 
 @dataclass(frozen=True)
 class ComparedRow:
-    """One segment of the comparison: its number (from 1), the two outputs and their scores under one metric."""
+    """One segment of the comparison: its number (from 1), the two outputs and their scores under one metric, and
+    the text they are read against, labelled (the reference; the source, ``"Src"``, for data without references;
+    ``None`` for neither)."""
 
     segment: int
     a: str
     b: str
     score_a: float
     score_b: float
-    reference: str
+    reference: str | None
+    reference_label: str = "Ref"
 
 
 def comparison_html(row: ComparedRow, metric_label: str, unit: LengthUnit = "words") -> str:
@@ -66,6 +69,10 @@ def comparison_html(row: ComparedRow, metric_label: str, unit: LengthUnit = "wor
         "</div>"
         f'<div class="sl-pair-texts"><div class="sl-text"><b>A</b> {highlight(row.a, spans_a)}</div>'
         f'<div class="sl-text"><b>B</b> {highlight(row.b, spans_b)}</div></div>'
-        f'<div class="sl-text sl-pair-ref"><b>Ref</b> {escape_html(row.reference)}</div>'
-        "</div>"
+        + (
+            f'<div class="sl-text sl-pair-ref"><b>{escape_html(row.reference_label)}</b> {escape_html(row.reference)}</div>'
+            if row.reference is not None
+            else ""
+        )
+        + "</div>"
     )

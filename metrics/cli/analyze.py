@@ -40,6 +40,7 @@ from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
 from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, reference_frequencies, word_accuracy
 from metrics.cli.analysis_text import format_analysis
+from metrics.cli.analyze_args import DEFAULT_BUCKETS
 from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
 from metrics.core.evaluation import Evaluation
@@ -117,6 +118,13 @@ def _buckets(args: argparse.Namespace, scored: Scored, metadata: Metadata | None
     evaluation = scored.evaluation
     metric_ids = list(evaluation.metrics)
     texts = [t for t in args.buckets.split(",") if t.strip() and t.strip() != "none"]
+    if not scored.refs and args.buckets == DEFAULT_BUCKETS:  # the default buckets measure the references
+        texts = ["src-length"] if scored.source is not None else []
+    if not scored.refs and any(parse_spec(t, metric_ids).kind in REFERENCE_BUCKETS for t in texts):
+        raise ValueError(
+            "ref-length and length-diff buckets measure the references, and none are loaded: bucket by "
+            "src-length, score:METRIC or meta:COLUMN, or give the reference files"
+        )
     specs = [parse_spec(t, metric_ids) for t in texts] + [parse_spec(f"meta:{c}", metric_ids) for c in args.bucket_by]
     if any(s.kind is BucketKind.METADATA for s in specs) and metadata is None:
         raise ValueError("bucketing by a metadata column needs --meta FILE")
@@ -141,6 +149,7 @@ def _all_pairs(scored: Scored, settings: AnalysisSettings, metric_id: str, count
     return all_pairs(evaluation.metrics[metric_id], stats, "bs", count, b.seed, "sacrebleu", count, b.alpha)
 
 
+REFERENCE_BUCKETS = (BucketKind.REF_LENGTH, BucketKind.LENGTH_DIFF)
 OFF_TASK = (
     "no human-agreement estimates: mt-thresholds' fits come from WMT translation system pairs, and --task says {task}"
 )
@@ -175,14 +184,17 @@ def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_mo
 
 
 def analyse(args: argparse.Namespace) -> Analysis:
-    scored = score_files(args, args.source)
+    scored = score_files(args)
     evaluation = scored.evaluation
     names = [r.name for r in evaluation.systems]
     baseline = args.baseline or names[0]
     if baseline not in names:
         raise ValueError(f"--baseline {baseline!r} is not one of the systems: {', '.join(names)}")
     edges = _edges(args.edges)
-    metadata = read_metadata(args.meta, len(scored.refs[0])) if args.meta else None
+    segments = len(next(iter(scored.systems.values())))
+    metadata = read_metadata(args.meta, segments) if args.meta else None
+    if not scored.refs and (args.ngrams or args.word_accuracy):
+        raise ValueError("--ngrams and --word-accuracy compare the outputs with the references: give reference files")
     if args.documents and metadata is None:
         raise ValueError("--documents needs --meta FILE")
     if args.tokens is not None and args.tokens not in evaluation.metrics:
@@ -199,7 +211,7 @@ def analyse(args: argparse.Namespace) -> Analysis:
     )
     sections, notes = _buckets(args, scored, metadata, settings, edges)
     ref_tokens = (
-        [[unit.tokens(stream[i]) for stream in scored.refs] for i in range(len(scored.refs[0]))]
+        [[unit.tokens(stream[i]) for stream in scored.refs] for i in range(segments)]
         if args.ngrams or args.word_accuracy
         else []
     )

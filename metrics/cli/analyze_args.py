@@ -15,7 +15,6 @@ DEFAULT_BUCKETS = "ref-length,length-diff"
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("analyze", help="error analysis: buckets, n-grams, word accuracy, documents, agreement")
     add_input_arguments(parser)
-    parser.add_argument("--source", metavar="FILE", help="source segments (for src-length buckets)")
     parser.add_argument(
         "--buckets",
         default=DEFAULT_BUCKETS,

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from metrics.cli import external as cli_external
 from metrics.cli.progress import ProgressBar
-from metrics.core.base import Metric
+from metrics.core.base import Metric, MissingInput, missing_input
 from metrics.core.evaluation import Evaluation
 from metrics.core.family import Task
 from metrics.core.language import Language, apply_language, detect_language, language_settings
@@ -25,6 +25,7 @@ from metrics.kernels import processors
 from metrics.reports.results import Note, note_groups
 
 LANGUAGES = ("auto", "none", *(lang.value for lang in Language))
+REFS_HINT = "give the reference files, as REFS (scorelens score ref.txt -i sys.txt) or with -r/--refs"
 
 
 def metric_list(items: Sequence[str]) -> list[str]:
@@ -68,11 +69,23 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False)
         help=f"system output files; {STDIN} reads one from standard input, as leaving -i out does when standard "
         "input is a pipe or a file (as in sacrebleu)",
     )
+    parser.add_argument(
+        "-s",
+        "--source",
+        metavar="FILE",
+        help="source segments, one per line as the other files: read by the metrics that read the source, and by "
+        "analyze's src-length buckets. Without references (no REFS or -r), only metrics that read none can run",
+    )
     if table:
         parser.add_argument(
             "--table",
             metavar="FILE",
             help="a Parquet table instead: a column per system, reference columns ref or ref.*",
+        )
+        parser.add_argument(
+            "--source-column",
+            metavar="COLUMN",
+            help="with --table: the column of the source texts (e.g. _src, which is otherwise skipped)",
         )
     parser.add_argument(
         "-m",
@@ -145,7 +158,8 @@ def _read(refs: Sequence[str], systems: Sequence[str], source: str | None) -> tu
 
 def resolve_inputs(args: argparse.Namespace, stdin: TextIO | None = None) -> argparse.Namespace:
     """The parsed arguments as the scoring reads them, with sacrebleu's habits resolved (a new namespace; ``args``
-    is left as it is): references given as positional ``REFS`` or with ``-r`` (not both) become ``refs``; without
+    is left as it is): references given as positional ``REFS`` or with ``-r`` (not both) become ``refs`` (``[]``
+    for none: only metrics that read no references can then run, which :func:`build_metrics` checks); without
     ``-i`` the one system is read from standard input (``stdin``, default ``sys.stdin``) unless it is a terminal,
     where the error says how to give one; ``-tok`` becomes ``--set bleu.tokenize``. Either ``--table`` or the files
     (the ``analyze`` command has no ``--table``)."""
@@ -153,15 +167,15 @@ def resolve_inputs(args: argparse.Namespace, stdin: TextIO | None = None) -> arg
         raise ValueError(
             f"references given twice: as REFS ({' '.join(args.ref_files)}) and with -r/--refs; give them one way"
         )
-    refs, systems = args.refs or args.ref_files or None, args.systems
+    refs, systems = args.refs or args.ref_files or [], args.systems
     table = getattr(args, "table", None)
-    if table is not None and (refs or systems):
-        raise ValueError("give either --table or the reference (REFS or -r/--refs) and system (-i) files, not both")
-    if table is None and not refs:
+    if table is not None and (refs or systems or args.source):
         raise ValueError(
-            "give the reference files, as REFS (scorelens score ref.txt -i sys.txt) or with -r/--refs"
-            + (", or --table" if hasattr(args, "table") else "")
+            "give either --table or the reference (REFS or -r/--refs), system (-i) and source (--source) files, "
+            "not both (a table's source is its --source-column)"
         )
+    if table is None and getattr(args, "source_column", None):
+        raise ValueError("--source-column names a column of --table; for files, give --source FILE")
     if table is None and not systems:
         if (stdin if stdin is not None else sys.stdin).isatty():
             raise ValueError(
@@ -187,7 +201,8 @@ def build_metrics(
     """The metrics of ``-m``, else those of ``--task`` or of the task read from the references ``refs`` (reference
     streams; their first few thousand segments are what either choice reads), the systems' ``outputs`` and the
     ``source`` (:mod:`metrics.core.defaults`), with the options of the references' language unless ``-l none``;
-    both choices are said on stderr."""
+    both choices are said on stderr. A metric that needs what was not given (references, the source) is refused
+    with a message that says what to give."""
     chosen: Mapping[str, Mapping[str, Any]] = {}
     if args.metrics:
         metric_ids = metric_list(args.metrics)
@@ -198,7 +213,7 @@ def build_metrics(
         choice = choose_metrics(refs, source=source, outputs=outputs, task=task)
         metric_ids, chosen = list(choice.metrics), choice.options
         other = "-m chooses others" if task else "--task or -m chooses others"
-        note(f"metrics chosen from the data: {', '.join(metric_ids)} ({choice.explain()}); {other}")
+        note(f"metrics chosen from the data: {', '.join(metric_ids) or 'none'} ({choice.explain()}); {other}")
     selection = Selection.from_set(metric_ids, args.options)
     if chosen:  # what the choice set so that the metrics read the references' letters, unless --set set it
         given = selection.options
@@ -212,7 +227,32 @@ def build_metrics(
             found = f"references look {counts.describe()}" if counts is not None else f"language {language.value}"
             note(f"{found}: {applied.summary()}; -l none keeps the defaults")
         selection = Selection(selection.metric_ids, options)
-    return selection.build()
+    built = selection.build()
+    refuse_missing_inputs(args, built.values(), references=bool(refs), source=source is not None)
+    return built
+
+
+def refuse_missing_inputs(
+    args: argparse.Namespace, metrics: Iterable[Metric[Any, Any]], *, references: bool, source: bool
+) -> None:
+    """Refuse every metric that needs what was not given, in one error that says which option gives it."""
+    missing: dict[str, list[str]] = {}
+    for metric in metrics:
+        found: MissingInput | None = missing_input(metric, references=references, source=source)
+        if found is not None:
+            missing.setdefault(found.needs, []).append(found.metric)
+    table = getattr(args, "table", None) is not None
+    hints = {
+        "references": REFS_HINT + (", or --table" if hasattr(args, "table") and not table else ""),
+        "source": "give --source-column COLUMN of the table" if table else "give --source FILE (-s)",
+    }
+    if missing:
+        raise ValueError(
+            "; ".join(
+                f"{', '.join(names)} need{'s' if len(names) == 1 else ''} the {needs}: {hints[needs]}"
+                for needs, names in missing.items()
+            )
+        )
 
 
 def score_texts(
@@ -226,9 +266,14 @@ def score_texts(
     if args.jobs < 1:
         raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
     metrics = build_metrics(args, refs, list(systems.values()), source)
-    externals = cli_external.external_metrics(
-        args.external, args.external_meta, list(metrics), list(systems), len(refs[0])
-    )
+    segments = len(next(iter(systems.values())))
+    externals = cli_external.external_metrics(args.external, args.external_meta, list(metrics), list(systems), segments)
+    if not metrics and not externals:  # only without references: every task declares metrics that read them
+        raise ValueError(
+            f"no references, and no metric chosen reads none: {REFS_HINT}; or choose metrics that read no "
+            "references with -m (perplexity with --set perplexity.corpus=FILE or model=causal, a source-reading "
+            "metric with --source) or give --external scores"
+        )
     progress = ProgressBar()
     step = {"fraction": 0.0}
 
@@ -247,15 +292,15 @@ def score_texts(
                     step["fraction"], f"{m}: {done}/{total} sentences embedded"
                 )
     try:
-        return evaluate(systems, refs, {**metrics, **externals}, report, jobs=args.jobs)
+        return evaluate(systems, refs, {**metrics, **externals}, report, jobs=args.jobs, source=source)
     finally:
         progress.close()
 
 
-def score_files(args: argparse.Namespace, source: str | None = None) -> Scored:
-    """Read the files of :func:`add_input_arguments` (all the same length, system names unique) and score them
-    (:func:`score_texts`)."""
-    ref_files, system_files, source_files = _read(args.refs, args.systems, source)
+def score_files(args: argparse.Namespace) -> Scored:
+    """Read the files of :func:`add_input_arguments` (all the same length, system names unique; the source when
+    ``--source`` gives one) and score them (:func:`score_texts`)."""
+    ref_files, system_files, source_files = _read(args.refs, args.systems, args.source)
     streams = [list(r.texts) for r in ref_files]
     texts = {s.name: list(s.texts) for s in system_files}
     sources = list(source_files[0].texts) if source_files else None

@@ -37,7 +37,7 @@ def check(args: argparse.Namespace) -> None:
     given = [flag for flag, value in dask_only.items() if value is not None]
     if given and not on_cluster(args):
         raise ValueError(f"{', '.join(given)} need --engine dask")
-    if on_cluster(args) and STDIN in (*(args.refs or ()), *(args.systems or ())):
+    if on_cluster(args) and STDIN in (*(args.refs or ()), *(args.systems or ()), args.source):
         raise ValueError(f"--engine dask reads files on its workers, not standard input ({STDIN}); give a file")
     if on_cluster(args) and args.external:
         raise ValueError(
@@ -51,8 +51,8 @@ def score_at_scale(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
         return _on_cluster(args)
     from metrics.io.parquet import read_table  # here: only --table reads Parquet
 
-    table = read_table(args.table)
-    evaluation = score_texts(args, dict(table.systems), table.refs)
+    table = read_table(args.table, args.source_column)
+    evaluation = score_texts(args, dict(table.systems), table.refs, table.source)
     return evaluation, cli_external.external_notes(evaluation)
 
 
@@ -62,7 +62,11 @@ def _on_cluster(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
     from metrics.distributed.engine import cluster_errors, score_plan
     from metrics.distributed.sources import ParquetTable, Source, TextFiles, first_segments
 
-    source: Source = ParquetTable(args.table) if args.table else TextFiles(tuple(args.refs), tuple(args.systems))
+    source: Source = (
+        ParquetTable(args.table, args.source_column)
+        if args.table
+        else TextFiles(tuple(args.refs), tuple(args.systems), source=args.source)
+    )
     progress = ProgressBar()
     try:
         with connect(args.scheduler, args.workers) as client, cluster_errors():
@@ -70,7 +74,7 @@ def _on_cluster(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
             # the segments of each reference stream the choices read (see the module docstring)
             profiled = max(defaults.SAMPLE_SEGMENTS, language.SAMPLE_SEGMENTS)
             first = first_segments(plan, profiled)
-            metrics = build_metrics(args, first.refs, list(first.systems.values()))
+            metrics = build_metrics(args, first.refs, list(first.systems.values()), first.source)
             scored = score_plan(client, plan, metrics, partition_size=args.partition_size, progress=progress)
     finally:
         progress.close()

@@ -30,6 +30,7 @@ from itertools import chain
 from types import MappingProxyType
 from typing import Any, cast
 
+from metrics.core.base import missing_input
 from metrics.core.caveats import CaveatKind, Severity, language_caveats
 from metrics.core.family import Family, Task
 from metrics.core.language import (
@@ -42,7 +43,6 @@ from metrics.core.language import (
     length_unit,
     text_length,
 )
-from metrics.core.base import missing_input
 from metrics.core.registry import available_metrics, create, families
 from metrics.core.sentences import sentence_end
 
@@ -353,10 +353,13 @@ def reference_free_choice(
         for m in wanted
         if m in offered and missing_input(create(m), references=False, source=source is not None) is None
     ]
-    stated = "as stated" if task is not None else "no references, read as translation outputs"
-    reason = f"{chosen.value}, {stated}: only metrics that read no references can score them"
+    stated = f"{chosen.value}, as stated" if task is not None else "read as translation outputs"
+    reason = f"{stated}; only metrics that read no references can score them"
     if not runs:
-        reason += " and the task declares none that runs on this data; choose one (external scores, perplexity on a corpus file)"
+        reason += (
+            ", and the task declares none that runs on this data (choose one: external scores, perplexity on a "
+            "corpus file or a causal model)"
+        )
     profile = ReferenceProfile(segments=0, references=0.0, sentences=0.0, length=0.0, unit="words", language=None)
     return MetricChoice(
         tuple(runs), chosen, profile, reason, tuple(m for m in wanted if m not in offered), detected=task is None

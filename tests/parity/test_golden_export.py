@@ -7,11 +7,10 @@ import json
 
 import pytest
 
-from dashboard.samples import SAMPLES
-from tests.support.golden_export import canonical, path
+from tests.support.golden_export import PINNED, canonical, path
 
 
-@pytest.mark.parametrize("sample", list(SAMPLES))
+@pytest.mark.parametrize("sample", PINNED)
 def test_bundled_sample_export_is_byte_identical(sample: str) -> None:
     expected = gzip.decompress(path(sample).read_bytes())
     actual = canonical(sample)

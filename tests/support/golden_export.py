@@ -25,6 +25,8 @@ from tests.support.paths import ROOT
 GOLDEN = ROOT / "tests" / "golden"
 N_SAMPLES = 200
 SEED = 12345
+# The samples with references: one without (mt-qe) holds the texts of another, and its metrics read no references.
+PINNED = [key for key, sample in SAMPLES.items() if sample.refs]
 
 
 def _digest(values: np.ndarray) -> str:
@@ -66,7 +68,7 @@ def path(sample: str) -> Path:
 
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    for sample in SAMPLES:
+    for sample in PINNED:
         path(sample).write_bytes(gzip.compress(canonical(sample), mtime=0))
         print(f"wrote {path(sample)}")
 

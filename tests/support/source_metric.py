@@ -9,10 +9,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
+from metrics.core import registry
 from metrics.core.base import Metric, Progress, ReadsSource, SegmentStats, check_corpus, check_source
 from metrics.core.explanation import Explanation
+from metrics.core.family import EVERY_SCRIPT, Family
 from metrics.core.traits import Traits
+from rendering.parts import Part, note
+from rendering.teach import no_lesson
+from rendering.view import ViewOptions, evidence_view
 
 
 @dataclass(frozen=True)
@@ -83,3 +89,37 @@ class LengthRatioWithRefs(LengthRatio):
     @property
     def traits(self) -> Traits:
         return Traits()
+
+
+@evidence_view.register(LengthRatioExplanation)
+def _view(ex: LengthRatioExplanation, hyp: str, refs: Sequence[str], options: ViewOptions) -> list[Part]:
+    del hyp, refs, options
+    return [note(f"{ex.row[0]:g} output characters against {ex.row[1]:g} source characters")]
+
+
+FAMILY = Family(
+    name="length-ratio",
+    title="Length ratio (test)",
+    rank=98,
+    metrics=(),
+    language_options={},
+    tasks=(),
+    agreement_fits={},
+    kernels=(),
+    kernel_cases=(),
+    extras=(),
+    no_lesson={},  # declared above: the registry read the families' declarations before this module was imported
+    text=EVERY_SCRIPT,
+)
+
+
+no_lesson(LengthRatioExplanation, "a test metric: nothing to teach")
+
+
+def register(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Declare ``length-ratio`` and ``length-ratio-refs`` in the registry for one test, as a family would."""
+    declared = registry._declared()
+    for cls, label in ((LengthRatio, "Length ratio (test)"), (LengthRatioWithRefs, "Length ratio with refs (test)")):
+        target = f"{cls.__module__}:{cls.__qualname__}"
+        monkeypatch.setitem(declared.specs, cls.id, registry.MetricSpec(cls.id, target, FAMILY.name, label))
+        monkeypatch.setitem(declared.homes, cls.id, FAMILY)
