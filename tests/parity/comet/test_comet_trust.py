@@ -141,12 +141,19 @@ def test_a_released_model_reads_its_fit_on_points(scored, tmp_path):
         assert g.human_agreement == mt_thresholds.accuracy(abs(delta) * 100, "comet22") / 100
 
 
-def test_analyze_buckets_a_comet_metric_and_notes_why_no_estimate(seeded, capsys):
-    systems = [str(DEEN / "sys" / f"{name}.txt") for name in SYSTEMS[:2]]
-    args = ["analyze", "--refs", str(DEEN / "ref.A.txt"), "--systems", *systems, "--source", str(DEEN / "src.txt")]
+def test_analyze_buckets_a_comet_metric_and_notes_why_no_estimate(seeded, tmp_path, capsys):
+    files = {}
+    for name in ("src.txt", "ref.A.txt", *(f"sys/{s}.txt" for s in SYSTEMS[:2])):
+        files[name] = tmp_path / name
+        files[name].parent.mkdir(exist_ok=True)
+        files[name].write_text("\n".join(_lines(DEEN / name)[:12]) + "\n", encoding="utf-8")
+    systems = [str(files[f"sys/{s}.txt"]) for s in SYSTEMS[:2]]
+    args = ["analyze", "--refs", str(files["ref.A.txt"]), "--systems", *systems, "--source", str(files["src.txt"])]
     args += ["--metrics", "comet", "--set", f"comet.model={seeded}", "--buckets", "ref-length", "--n-bootstrap", "50"]
     assert main([*args, "--format", "json"]) == 0
     found = json.loads(capsys.readouterr().out)
-    assert any(row["metric"] == "comet" for row in found["buckets"][0]["rows"])
-    assert found["agreement"] == []
-    assert any(n.startswith("no human-agreement estimate for comet: mt-thresholds fitted") for n in found["notes"])
+    assert found["buckets"] and all(set(b["scores"]) == set(SYSTEMS[:2]) for b in found["buckets"])
+    assert all("comet" in scores for b in found["buckets"] for scores in b["scores"].values())
+    assert not found.get("agreement")
+    notes = [n["message"] for n in found["notes"]]
+    assert any(n.startswith("no human-agreement estimate for comet: mt-thresholds fitted the released") for n in notes)
