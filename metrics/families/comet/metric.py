@@ -114,6 +114,11 @@ class _Comet(Metric, ReadsSource, DeclaresFit):  # type: ignore[type-arg]
         super().__init__(config, **options)
         self._model: CometModel | None = None
 
+    def __reduce__(self) -> tuple[type, tuple[object]]:
+        """Pickled as its class and options: the loaded model (torch modules, a lock) stays behind, and a process
+        that unpickles it loads its own, once per checkpoint (:func:`~metrics.families.comet.model.load_model`)."""
+        return (type(self), (self.config,))
+
     @property
     def columns(self) -> tuple[str, ...]:
         return COLUMNS
