@@ -1,4 +1,4 @@
-"""What a browser may choose where a metric option names something on the server (a file, a model folder).
+"""What a browser may choose where a metric option names something on the server (a file, a model, a device).
 
 A served app is shared, so the person at a browser is not the server's owner: nothing a browser sends may name a
 server path. An option whose metadata says it names a resource (:class:`metrics.core.config.Resource`) is never
@@ -12,8 +12,14 @@ offered as text:
       {"bertscore.model": {"RoBERTa large": "/srv/models/roberta-large"},
        "perplexity.causal_model": {"GPT-2": "/srv/models/gpt2"}}
 
-  (``family.option`` → label → value; the browser sees the labels). The command line and the library take paths
-  as given.
+  (``family.option`` → label → value; the browser sees the labels; a value may be a hub id such as
+  ``FacebookAI/roberta-large``, which the server resolves in its own Hugging Face cache or downloads there);
+* a ``DEVICE`` option (where a neural metric runs) takes its default, ``auto``, or one of the devices listed,
+  comma-separated, in the environment variable ``SCORELENS_DEVICES`` (default ``cpu``; e.g. ``cpu,cuda:1``).
+  ``auto`` takes the server's GPU when torch sees one: a server that keeps its GPU from browsers runs with
+  ``CUDA_VISIBLE_DEVICES=""``. Precision (fp32, bf16, fp16) is an ordinary choice.
+
+The command line and the library take paths and devices as given.
 
 :func:`browser_selection` is the one way the app turns session options into a
 :class:`~metrics.core.selection.Selection`, and :func:`check_browser_options` guards what the session keeps: both
@@ -28,7 +34,7 @@ import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -38,6 +44,8 @@ from metrics.core.selection import OptionError, Selection
 from metrics.core.upload import Upload
 
 ENV = "SCORELENS_MODELS"
+DEVICES_ENV = "SCORELENS_DEVICES"
+DEFAULT_DEVICES = ("cpu",)
 # An uploaded training corpus, which an n-gram model is built from in the server's memory. Measured here (lines of 20
 # words from a 50,000-word vocabulary, a 3-gram Witten–Bell model): 1 MB took the process's peak to 388 MB, 2 MB to
 # 560 MB and 10 MB to 1.7 GB (5 minutes on 2 busy cores). 2 MB is about 350,000 words.
@@ -52,10 +60,16 @@ class ServerConfig:
 
     models: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     error: str | None = None
+    devices: tuple[str, ...] = DEFAULT_DEVICES
 
     def choices(self, family: str, option: Option) -> dict[Any, str]:
-        """The values a browser may give ``family.option`` (a ``MODEL`` option), default first, with their labels."""
-        return {option.default: option.choice_label(option.default), **self.models.get(f"{family}.{option.name}", {})}
+        """The values a browser may give ``family.option`` (a ``MODEL`` or ``DEVICE`` option), default first, with
+        their labels: the default, what the metric ships (its labelled values), then what the owner lists."""
+        own = {option.default: option.choice_label(option.default)}
+        if option.info.resource is Resource.DEVICE:
+            return {**own, **{d: d for d in self.devices}}
+        # A model option's labelled values are what the metric itself ships (BERTScore's bundled MiniLM).
+        return {**own, **option.info.choice_labels, **self.models.get(f"{family}.{option.name}", {})}
 
 
 @functools.cache
@@ -96,19 +110,35 @@ def parse(text: str, source: str) -> ServerConfig:
     return ServerConfig(models)
 
 
+def parse_devices(text: str) -> tuple[str, ...]:
+    """The devices of :data:`DEVICES_ENV` (comma-separated ``device`` values); a ``ValueError`` names a wrong one."""
+    from metrics.core.devices import parse_device
+
+    devices = tuple(dict.fromkeys(d.strip().lower() for d in text.split(",") if d.strip()))
+    for device in devices:
+        parse_device(device)
+    return devices
+
+
 @functools.cache
 def server_config() -> ServerConfig:
-    """The configuration :data:`ENV` names, read once per server process; none: the defaults alone. What is wrong
-    with it goes to the server's log."""
+    """The configuration :data:`ENV` and :data:`DEVICES_ENV` name, read once per server process; none: the
+    defaults alone. What is wrong with them goes to the server's log."""
+    log = logging.getLogger(__name__)
+    try:
+        devices = parse_devices(os.environ.get(DEVICES_ENV, ",".join(DEFAULT_DEVICES)))
+    except ValueError as err:
+        log.error("%s: %s; only %s is offered", DEVICES_ENV, err, ", ".join(DEFAULT_DEVICES))
+        devices = DEFAULT_DEVICES
     path = os.environ.get(ENV)
     if not path:
-        return ServerConfig()
+        return ServerConfig(devices=devices)
     try:
         with open(path, encoding="utf-8") as handle:
-            return parse(handle.read(), path)
+            return replace(parse(handle.read(), path), devices=devices)
     except (OSError, ValueError) as err:
-        found = ServerConfig(error=f"{ENV}: {err}")
-        logging.getLogger(__name__).error("%s; only the default models are offered", found.error)
+        found = ServerConfig(error=f"{ENV}: {err}", devices=devices)
+        log.error("%s; only the default models are offered", found.error)
         return found
 
 
@@ -125,6 +155,8 @@ def refusal(family: str, name: str, value: Any) -> str | None:
             return f"{family}.{name}: {value.name} has {len(value.data):,} bytes, more than {MAX_FILE_OPTION_BYTES:,}"
         return None
     if not isinstance(value, str) or value not in server_config().choices(family, option):
+        if option.info.resource is Resource.DEVICE:
+            return f"{family}.{name}: not one of the devices this server offers (its owner lists them in {DEVICES_ENV})"
         return f"{family}.{name}: not one of the models this server offers (its owner lists them in {ENV})"
     return None
 

@@ -19,7 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 from dashboard import keys, legacy_pages, state
 from dashboard.dataset import Dataset
 from dashboard.options import OptionField, family_fields, family_values, unoffered, widget_value
-from dashboard.server_config import ENV, MAX_FILE_OPTION_BYTES, server_config
+from dashboard.server_config import DEVICES_ENV, ENV, MAX_FILE_OPTION_BYTES, server_config
 from dashboard.widgets import file_widget, model_widget, option_widget
 from metrics.core.config import Resource
 from metrics.core.evaluation import Evaluation
@@ -82,11 +82,12 @@ def _field_widget(panel: DeltaGenerator, f: OptionField, stored: dict[str, Any])
     key, resource = state.widget_key(f.key), f.option.info.resource
     if resource is Resource.FILE:
         return file_widget(panel, f.shown, key, stored.get(f.name, f.default), MAX_FILE_OPTION_BYTES)
-    if resource is Resource.MODEL:
+    if resource is Resource.MODEL or resource is Resource.DEVICE:
         choices = server_config().choices(f.family, f.option)
         chosen = model_widget(panel, f.shown, key, stored.get(f.name, f.default), choices)
         if len(choices) == 1:
-            panel.caption(f"Other models are the server's to offer: its owner lists them in {ENV}.")
+            what, env = ("models", ENV) if resource is Resource.MODEL else ("devices", DEVICES_ENV)
+            panel.caption(f"Other {what} are the server's to offer: its owner lists them in {env}.")
         return chosen
     return option_widget(panel, f.shown, key, widget_value(f, stored), f.choices, f.unavailable)
 

@@ -110,14 +110,14 @@ def option_widget(
 
 
 def model_widget(where: DeltaGenerator, option: Option, key: str, value: Any, choices: Mapping[str, str]) -> str:
-    """A select box of the models the server offers for ``option`` (value → label: the labels are shown, never the
-    values), starting from ``value`` when it is one of them; another value goes back to the first choice, said
-    without repeating it."""
+    """A select box of the models (or devices) the server offers for ``option`` (value → label: the labels are
+    shown, never the values), starting from ``value`` when it is one of them; another value goes back to the first
+    choice, said without repeating it."""
     offered = list(choices)
     known = isinstance(value, str) and value in choices
     if not known:
         where.warning(
-            f"{escape_markdown(option.label)}: the model chosen before is not offered here; back to the default."
+            f"{escape_markdown(option.label)}: the value chosen before is not offered here; back to the default."
         )
     chosen = where.selectbox(
         option.label,

@@ -195,14 +195,15 @@ def prepared(metric: Metric[Any, Any], corpus_refs: Sequence[Sequence[str | None
 
 def controls(metric_id: str) -> tuple[Control, ...]:
     """The what-if controls of a metric: every option of its config except work bounds (they change nothing on
-    one sentence pair), free text (a model folder is a setup, not a what-if) and what the id fixes (chrF++'s
-    ``word_order``: that what-if is the chrF lesson's), then the lesson's own what-ifs."""
+    one sentence pair), free text (a model folder is a setup, not a what-if), setup choices (a neural model's
+    language or precision) and what the id fixes (chrF++'s ``word_order``: that what-if is the chrF lesson's), then
+    the lesson's own what-ifs."""
     preset = SPECS[metric_id].preset
     config: object = build_config(metric_class(metric_id).Config, preset)
     options = (
         Control(o, getattr(config, o.name))
         for o in config_options(type(config))
-        if not o.info.work_bound and o.kind != "text" and o.name not in preset
+        if not o.info.work_bound and not o.info.setup and o.kind != "text" and o.name not in preset
     )
     return (*options, *_LESSON_CONTROLS.get(metric_id, ()))
 

@@ -3,10 +3,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# Tests never reach the network: huggingface_hub reads this when first imported, so BERTScore's default model is the
+# packaged MiniLM and a hub id resolves from the cache only (tests/unit/test_models.py gives its own hub a process
+# of its own).
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from tests.support.corpora import corpora  # noqa: F401  (a fixture)
 from tests.support.meteor import nltk_wordnet  # noqa: F401  (a fixture)

@@ -28,7 +28,9 @@ def _values(option: Option) -> str:
     if option.info.resource is Resource.FILE:
         return "a file path"
     if option.info.resource is Resource.MODEL:
-        return "a model folder"
+        return "a model folder or hub id"
+    if option.info.resource is Resource.DEVICE:
+        return "auto, cpu, cuda, cuda:N or mps"
     if option.kind == "text":
         return "text"
     if option.kind == "choice":

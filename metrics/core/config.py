@@ -160,10 +160,12 @@ class Requirement:
 class Resource(Enum):
     """What a text option names on the machine that runs the metric. The command line and the library take such a
     value as given (the user owns the machine); a front end that serves other people (the app) never takes it as
-    text from them: a file comes as an :class:`~metrics.core.upload.Upload`, a model from the server's own list."""
+    text from them: a file comes as an :class:`~metrics.core.upload.Upload`, a model or a device from the server's
+    own list."""
 
     FILE = "file"  # a file the metric reads (a training corpus); the field also takes an Upload
     MODEL = "model"  # a model name or folder the metric loads
+    DEVICE = "device"  # the processor a neural metric runs on (auto, cpu, cuda:N, mps: metrics.core.devices)
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,10 @@ class OptionInfo:
 
     ``low_open`` makes ``low`` exclusive (σ > 0). ``work_bound`` marks a bound on computing work rather than a
     scoring choice: it changes a result only on inputs that exceed it, so a what-if on one sentence shows nothing.
-    ``resource`` marks a text option that names something on the machine (a file, a model folder).
+    ``resource`` marks a text option that names something on the machine (a file, a model folder, a device).
+    ``setup`` marks a choice of setup rather than of scoring rule (which model a language calls for, a neural
+    model's precision): the signature states it, but it is no what-if on one sentence pair (a value may download a
+    model or need a GPU).
     """
 
     label: str
@@ -186,6 +191,7 @@ class OptionInfo:
     low_open: bool = False
     work_bound: bool = False
     resource: Resource | None = None
+    setup: bool = False
 
     def unavailable(self, choice: Any) -> str | None:
         """Why ``choice`` cannot run here (``None`` when it can)."""
@@ -211,10 +217,21 @@ def option(
     low_open: bool = False,
     work_bound: bool = False,
     resource: Resource | None = None,
+    setup: bool = False,
 ) -> Any:
     """A config field with its option metadata: ``tokenize: Tokenizer = option("13a", label="Tokenizer", …)``."""
     info = OptionInfo(
-        label, help, low, high, step, dict(choice_labels or {}), dict(needs or {}), low_open, work_bound, resource
+        label,
+        help,
+        low,
+        high,
+        step,
+        dict(choice_labels or {}),
+        dict(needs or {}),
+        low_open,
+        work_bound,
+        resource,
+        setup,
     )
     return dataclasses.field(default=default, metadata={_OPTION: info})
 

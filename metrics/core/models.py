@@ -33,6 +33,13 @@ class ModelUnavailable(ValueError):
     """A model option that names no usable model here; the message says what to do."""
 
 
+def hub_offline() -> bool:
+    """Whether huggingface_hub is in offline mode (``HF_HUB_OFFLINE``, read when it was first imported)."""
+    from huggingface_hub import constants
+
+    return bool(constants.HF_HUB_OFFLINE)
+
+
 def is_hub_id(name: str) -> bool:
     """Whether ``name`` is read as a hub id rather than a folder (an existing folder is always a folder)."""
     if Path(name).expanduser().is_dir() or name.startswith(("/", "~", ".")) or "\\" in name:
@@ -50,25 +57,22 @@ def model_folder(name: str) -> Path:
         if not path.is_dir():
             raise ModelUnavailable(f"model folder {name!r} does not exist")
         if not (path / "config.json").is_file():
-            raise ModelUnavailable(f"model folder {name!r} is not a Hugging Face model folder (no config.json)")
+            raise ModelUnavailable(f"model folder {name!r}: not a local Hugging Face model folder (no config.json)")
         return path
     return _hub_folder(name)
 
 
 def _hub_folder(repo_id: str) -> Path:
-    from huggingface_hub import constants, snapshot_download
     from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError
 
     try:
-        return _complete(Path(snapshot_download(repo_id, local_files_only=True)), repo_id)
+        return _snapshot(repo_id, local_only=True)
     except LocalEntryNotFoundError:
         pass  # not in the cache (or not complete there): download it, if the hub may be reached
-    if constants.is_offline_mode():
+    if hub_offline():
         raise ModelUnavailable(_fetch_advice(repo_id, "it is not in the Hugging Face cache and HF_HUB_OFFLINE is set"))
     try:
-        folder = Path(snapshot_download(repo_id, allow_patterns=list(NEEDED_FILES)))
-        if not any(folder.glob("*.safetensors")):
-            folder = Path(snapshot_download(repo_id, allow_patterns=[*NEEDED_FILES, *FALLBACK_WEIGHTS]))
+        return _snapshot(repo_id, local_only=False)
     except GatedRepoError as error:
         raise ModelUnavailable(
             f"model {repo_id!r} is gated on the Hugging Face hub: accept its terms on its hub page, then give your "
@@ -79,20 +83,30 @@ def _hub_folder(repo_id: str) -> Path:
             f"model {repo_id!r}: the Hugging Face hub has no such model, or it is private and needs your token "
             "(HF_TOKEN, or `hf auth login`); a local folder is given by its path (./name)"
         ) from error
-    except HfHubHTTPError as error:
-        status = error.response.status_code if error.response is not None else None
+    except (HfHubHTTPError, LocalEntryNotFoundError) as error:
+        # snapshot_download answers a hub it cannot reach, and most refusals, with LocalEntryNotFoundError caused
+        # by what the hub said (nothing, when it could not be reached)
+        said = error if isinstance(error, HfHubHTTPError) else error.__cause__
+        status = said.response.status_code if isinstance(said, HfHubHTTPError) and said.response is not None else None
         if status in (401, 403):
             raise ModelUnavailable(
                 f"model {repo_id!r}: the Hugging Face hub refused access ({status}); a gated or private model needs "
                 "your token (HF_TOKEN, or `hf auth login`) and, if gated, its terms accepted on its hub page"
             ) from error
-        raise ModelUnavailable(_fetch_advice(repo_id, f"the Hugging Face hub answered {status}")) from error
-    except LocalEntryNotFoundError as error:  # snapshot_download's answer when the hub cannot be reached
-        raise ModelUnavailable(_fetch_advice(repo_id, "the Hugging Face hub cannot be reached")) from error
-    return _complete(folder, repo_id)
+        why = "the Hugging Face hub cannot be reached" if status is None else f"the Hugging Face hub answered {status}"
+        raise ModelUnavailable(_fetch_advice(repo_id, why)) from error
 
 
-def _complete(folder: Path, repo_id: str) -> Path:
+def _snapshot(repo_id: str, local_only: bool) -> Path:
+    """The snapshot folder of ``repo_id`` with the files a PyTorch model needs, from the cache only or fetched as
+    needed: the safetensors weights, or the ``.bin`` ones where there are none (the cache check asks for the same
+    files, or huggingface_hub calls a snapshot without its other formats incomplete)."""
+    from huggingface_hub import snapshot_download
+
+    folder = Path(snapshot_download(repo_id, allow_patterns=list(NEEDED_FILES), local_files_only=local_only))
+    if not any(folder.glob("*.safetensors")):
+        patterns = [*NEEDED_FILES, *FALLBACK_WEIGHTS]
+        folder = Path(snapshot_download(repo_id, allow_patterns=patterns, local_files_only=local_only))
     if not (folder / "config.json").is_file():
         raise ModelUnavailable(f"model {repo_id!r}: its files have no config.json, so it is no transformers model")
     return folder

@@ -23,7 +23,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import keys, server_config, workspace
-from dashboard.server_config import ENV, MAX_FILE_OPTION_BYTES, browser_selection, check_browser_options, refusal
+from dashboard.server_config import (
+    DEVICES_ENV,
+    ENV,
+    MAX_FILE_OPTION_BYTES,
+    browser_selection,
+    check_browser_options,
+    refusal,
+)
 from metrics.core.config import Option, Resource, config_options
 from metrics.core.registry import SPECS, available_metrics, create, metric_class
 from metrics.core.selection import OptionError
@@ -260,9 +267,33 @@ def test_the_sidebar_offers_models_from_the_servers_list_by_name(tmp_path, monke
     try:
         at = app("pages/data.py", small_dataset(), ["bertscore"]).run()
         box = at.sidebar.selectbox(key="opt:bertscore:model")
-        assert box.options == ["all-MiniLM-L6-v2 (bundled)", "MiniLM copy"]  # names, never the folder
+        default = "bert-score's default for the language (all-MiniLM-L6-v2 offline)"
+        assert box.options == [default, "all-MiniLM-L6-v2 (bundled)", "MiniLM copy"]  # names, never the folder
         box.set_value(str(tmp_path / "minilm")).run()
         assert at.session_state["metric_options"] == {"bertscore": {"model": str(tmp_path / "minilm")}}
+    finally:
+        server_config.server_config.cache_clear()
+
+
+def test_devices_are_the_servers_to_offer(monkeypatch):
+    """``auto`` (the default) and what SCORELENS_DEVICES lists (``cpu`` when unset); any other device is refused
+    before a metric is built, and a wrong list leaves the default."""
+    for listed, offered in ((None, ["auto", "cpu"]), ("cpu, cuda:1,cpu", ["auto", "cpu", "cuda:1"])):
+        if listed is None:
+            monkeypatch.delenv(DEVICES_ENV, raising=False)
+        else:
+            monkeypatch.setenv(DEVICES_ENV, listed)
+        server_config.server_config.cache_clear()
+        try:
+            at = app("pages/data.py", small_dataset(), ["perplexity"]).run()
+            assert at.sidebar.selectbox(key="opt:perplexity:device").options == offered
+            assert refusal("perplexity", "device", "cuda:0") is not None
+            assert all(refusal("perplexity", "device", d) is None for d in offered)
+        finally:
+            server_config.server_config.cache_clear()
+    monkeypatch.setenv(DEVICES_ENV, "cpu,gpu")
+    try:
+        assert server_config.server_config().devices == ("cpu",)
     finally:
         server_config.server_config.cache_clear()
 

@@ -31,6 +31,7 @@ from rendering.lessons import build_lesson
 from rendering.teach import NoLesson, lesson_for
 from tests.support.corpora import slice_corpus
 from tests.support.paths import DATA, ROOT
+from tests.support.text_only import skip_if_reads_source
 
 SEGMENTS = 6  # the statistics cover the first segments of each slice (CIDEr-D's document frequencies need several)
 CASES = [("wmt22-de-en", 3), ("cnndm", 2)]  # two references; several sentences per text
@@ -59,6 +60,7 @@ def test_explanation_adds_up_to_the_segment_statistics(metric_id, corpus, index,
         pytest.skip(f"{metric_id} needs {', '.join(r.module for r in spec.requires)}")
     explanation_type = spec.cls.explanation_type
     assert issubclass(explanation_type, Explanation) and explanation_type is not Explanation
+    skip_if_reads_source(metric_id)
     hyps, refs = slices[corpus]
     metric = create(metric_id)
     stats = metric.stats(hyps, refs)
@@ -80,6 +82,7 @@ def test_a_view_and_a_lesson_or_its_absence_are_registered(metric_id, slices):
     assert has_view(explanation_type), f"{metric_id}: no evidence view for {explanation_type.__name__}"
     found = lesson_for(explanation_type)
     assert found is not None, f"{metric_id}: neither a lesson nor a no-lesson declaration for {explanation_type}"
+    skip_if_reads_source(metric_id)
 
     hyps, refs = slices["wmt22-de-en"]
     metric = create(metric_id)
@@ -118,6 +121,7 @@ def test_statistics_report_progress_by_segments_and_stop_when_told(metric_id, sl
     spec = SPECS[metric_id]
     if not spec.available():
         pytest.skip(f"{metric_id} needs {', '.join(r.module for r in spec.requires)}")
+    skip_if_reads_source(metric_id)
     hyps, refs = slices["wmt22-de-en"]
     heard: list[int] = []
     stats = create(metric_id).stats(hyps, refs, heard.append)

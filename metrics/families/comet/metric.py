@@ -30,6 +30,7 @@ from metrics.core.base import (
     MissingInput,
     Progress,
     ReadsSource,
+    Rows,
     SegmentStats,
     StatsNote,
     check_corpus,
@@ -72,7 +73,6 @@ def _batch_option() -> int:
         low=1,
         high=4096,
         step=1,
-        work_bound=True,
     )
 
 
@@ -101,7 +101,7 @@ class CometKiwiConfig:
         check_options(self)
 
 
-class _Comet(Metric, ReadsSource, DeclaresFit):  # type: ignore[type-arg]
+class _Comet(Metric, ReadsSource, DeclaresFit):
     """What ``comet`` and ``cometkiwi`` share: the model, the source path, rows ``(score,)`` averaged over segments,
     and the human-agreement fit of the released model the checkpoint is, if it is one
     (:mod:`metrics.families.comet.released`)."""
@@ -158,9 +158,7 @@ class _Comet(Metric, ReadsSource, DeclaresFit):  # type: ignore[type-arg]
     def _explain(self, hyp: str, refs: Sequence[str]) -> CometExplanation:
         raise MissingInput(self.name, "source")
 
-    def stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None = None
-    ) -> SegmentStats:
+    def _rows(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]], progress: Progress | None) -> Rows:
         raise MissingInput(self.name, "source")
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:

@@ -435,17 +435,18 @@ class CometModel:
         """The unified or xCOMET estimator on every segment, with the inputs its ``input_segments`` read (a
         ``None`` side is not given)."""
         s = self.settings
-        use_src = sources is not None and "src" in s.input_segments
-        use_ref = refs is not None and "ref" in s.input_segments
-        order = sorted(range(len(hyps)), key=lambda i: len(hyps[i]) + len(sources[i] if use_src else "")
-                       + len(refs[i] if use_ref else ""))  # fmt: skip
+        src = sources if sources is not None and "src" in s.input_segments else None
+        ref = refs if refs is not None and "ref" in s.input_segments else None
+        order = sorted(
+            range(len(hyps)), key=lambda i: sum(len(side[i]) for side in (hyps, src, ref) if side is not None)
+        )
         results: list[UnifiedResult | None] = [None] * len(hyps)
         for start in range(0, len(order), batch_size):
             batch = order[start : start + batch_size]
             found = self._unified_batch(
                 [hyps[i] for i in batch],
-                [sources[i] for i in batch] if use_src and sources is not None else None,
-                [refs[i] for i in batch] if use_ref and refs is not None else None,
+                None if src is None else [src[i] for i in batch],
+                None if ref is None else [ref[i] for i in batch],
             )
             for i, result in zip(batch, found, strict=True):
                 results[i] = result
@@ -481,10 +482,13 @@ class CometModel:
                 else:
                     mixed = probs[0]
                 spans = [
-                    decode_spans(mixed[k], mts[k][0], mts[k][1], self.settings.labels, self.tokenizer.decode)
+                    decode_spans(mixed[k], mts[k][0], mts[k][1], self.settings.labels, self._decode)
                     for k in range(len(hyps))
                 ]
             return self._scores(outputs, spans, truncated)
+
+    def _decode(self, ids: list[int]) -> str:
+        return str(self.tokenizer.decode(ids))
 
     def _overflows(self, segments: Sequence[list[int]]) -> bool:
         special = 1 + len(segments) * self.kind.separator

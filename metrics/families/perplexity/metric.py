@@ -8,7 +8,8 @@ Two kinds of model:
   training become ``<UNK>`` — with a cutoff of 1 (or a training text with no word rare enough to make ``<UNK>``)
   an unseen word has probability 0 and the perplexity is ∞, as in nltk. A
   segment's perplexity equals ``lm.perplexity(ngrams(pad_both_ends(words, n=order), order))`` of nltk's model;
-* a causal language model from a local Hugging Face folder (the neural extra, :mod:`metrics.families.perplexity.causal`).
+* a causal language model from a local Hugging Face folder or a hub id (the neural extra,
+  :mod:`metrics.families.perplexity.causal`), on the ``device`` and in the ``precision`` asked for.
 
 Rows are ``(nll, tokens)``: the summed surprisal in nats and the number of predicted tokens. They add up, so the
 corpus perplexity is ``exp(Σ nll / Σ tokens)`` — every token weighs the same, as when a model is evaluated on a
@@ -37,12 +38,14 @@ from metrics.core.base import (
     segments_text,
 )
 from metrics.core.config import Resource, check_options, option
+from metrics.core.devices import DEVICE_HELP, PRECISION_HELP, PrecisionName, parse_device, placement
 from metrics.core.explanation import Explanation
 from metrics.core.extras import NEURAL
+from metrics.core.models import is_hub_id
 from metrics.core.tokens import Token, locate
 from metrics.core.traits import Traits
 from metrics.core.upload import Upload
-from metrics.families.perplexity.causal import causal_lm
+from metrics.families.perplexity.causal import CausalLM, Scored, causal_lm
 from metrics.families.perplexity.ngram import EOS, NgramModel, Smoothing
 from metrics.io.inputs import InputError, parse_segments, read_segments
 
@@ -89,14 +92,30 @@ class PerplexityConfig:
     )
     causal_model: str = option(
         "",
-        label="Causal LM folder",
-        help="A local Hugging Face causal LM (with model: causal).",
+        label="Causal LM",
+        help="A local Hugging Face causal LM folder or a hub id (gpt2, owner/name: from the Hugging Face cache, else "
+        "downloaded there), with model: causal. No default.",
         choice_labels={"": "none"},
         resource=Resource.MODEL,
+    )
+    batch_size: int = option(
+        1,
+        label="Batch size",
+        help="With model: causal. Texts run at once, sorted by length and padded on the right; 1: each alone, so no "
+        "other text changes its numbers. Larger is faster on a GPU; numbers may then differ in the kernels' rounding "
+        "(the signature names the batch size).",
+        low=1,
+        high=1024,
+        step=1,
+    )
+    device: str = option("auto", label="Device", help=f"With model: causal. {DEVICE_HELP}", resource=Resource.DEVICE)
+    precision: PrecisionName = option(
+        "fp32", label="Precision", help=f"With model: causal. {PRECISION_HELP}", setup=True
     )
 
     def __post_init__(self) -> None:
         check_options(self)
+        parse_device(self.device)
         if self.model == "kneser-ney" and self.order < 2:
             raise ValueError("option 'order': Kneser–Ney needs order ≥ 2 (nltk divides by zero at order 1)")
 
@@ -175,6 +194,9 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
             )
             self._trained_on = key
 
+    def _causal(self) -> CausalLM:
+        return causal_lm(self.config.causal_model, placement(self.config.device, self.config.precision))
+
     def _bound(self) -> NgramModel:
         if self._ngram is None:
             raise ValueError(
@@ -184,9 +206,13 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
 
     def _explain(self, hyp: str, refs: Sequence[str]) -> PerplexityExplanation:
         del refs  # the model, not the segment's references, scores the text
-        if self.config.model == "causal":
-            lm = causal_lm(self.config.causal_model)
-            scored = lm.score(hyp)
+        scored = self._causal().score(hyp, self.config.batch_size) if self.config.model == "causal" else None
+        return self._explained(hyp, scored)
+
+    def _explained(self, hyp: str, scored: Scored | None) -> PerplexityExplanation:
+        """The evidence of ``hyp``: under the causal LM as ``scored`` there, else under the n-gram model."""
+        if scored is not None:
+            lm = self._causal()
             tokens, seen = scored.tokens, tuple(t.text for t in scored.tokens)
             probabilities, surprisals = scored.probabilities, scored.surprisals
             notes = (
@@ -230,7 +256,11 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
         """Train on the references (see :meth:`prepare`), then score every hypothesis; what its explanation notes
         (windows, probability 0) becomes a note naming the segments."""
         self.prepare(refs)
-        explained = [self._explain(hyp, ()) for _, hyp, _ in each_segment(hyps, refs, progress)]
+        if self.config.model == "causal":
+            scored = self._causal().score_all(hyps, self.config.batch_size, progress)
+            explained = [self._explained(hyp, s) for hyp, s in zip(hyps, scored, strict=True)]
+        else:
+            explained = [self._explained(hyp, None) for _, hyp, _ in each_segment(hyps, refs, progress)]
         rows = np.array([e.row for e in explained], dtype=np.float64).reshape(len(hyps), 2)
         by_kind: dict[str, list[int]] = {}
         for i, e in enumerate(explained):
@@ -245,9 +275,14 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
 
     def _model_label(self) -> str:
         if self.config.model == "causal":
-            return f"causal LM {Path(self.config.causal_model).name}"
+            return f"causal LM {self._causal_name()}"
         source = f"corpus file {self._corpus_name()}" if self.config.corpus else "the references"
         return f"{self.config.order}-gram {self.config.model} (unk cutoff {self.config.unk_cutoff}) trained on {source}"
+
+    def _causal_name(self) -> str:
+        """A hub id as given, a folder by its name."""
+        name = self.config.causal_model
+        return name if is_hub_id(name) else Path(name).name
 
     def _corpus_name(self) -> str:
         corpus = self.config.corpus
@@ -255,7 +290,9 @@ class Perplexity(Metric[PerplexityConfig, PerplexityExplanation]):
 
     def signature(self) -> str:
         if self.config.model == "causal":
-            return f"lm:causal|model:{Path(self.config.causal_model).name}|tok:model|eos:yes|version:{VERSION}"
+            where = placement(self.config.device, self.config.precision).signature
+            batch = "" if self.config.batch_size == 1 else f"|batch:{self.config.batch_size}"
+            return f"lm:causal|model:{self._causal_name()}|tok:model|eos:yes|{where}{batch}|version:{VERSION}"
         smoothing = "wb" if self.config.model == "witten-bell" else f"kn-d{self.config.discount:g}"
         train = "refs"
         if isinstance(self.config.corpus, Upload):

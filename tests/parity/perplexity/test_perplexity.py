@@ -107,24 +107,11 @@ def test_the_heat_strip_shows_every_token_with_its_surprisal(wmt):
 @pytest.mark.neural
 def test_a_causal_lm_from_a_folder_equals_its_own_loss(tmp_path):
     torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    pytest.importorskip("transformers")
+    from tests.support.tiny_models import TEXTS, tiny_gpt2
 
-    texts = ["the cat sat on the mat .", "a dog ran in the park today .", "hello world", "he read the book ."]
-    tok = Tokenizer(models.BPE(unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.train_from_iterator(texts * 5, trainers.BpeTrainer(vocab_size=120, special_tokens=["<|endoftext|>", "<unk>"]))
-    fast = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>", unk_token="<unk>"
-    )
-    fast.save_pretrained(tmp_path)
-    eos_id = fast.eos_token_id
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(
-        vocab_size=len(fast), n_positions=16, n_embd=32, n_layer=2, n_head=2, bos_token_id=eos_id, eos_token_id=eos_id
-    )
-    model = transformers.GPT2LMHeadModel(config).eval()
-    model.save_pretrained(tmp_path)
+    texts = TEXTS
+    model, fast = tiny_gpt2(tmp_path)
 
     metric = create("perplexity", {"model": "causal", "causal_model": str(tmp_path)})
     hyps = ["the cat ran in the park .", "", "hello the world the dog", "the " * 20]
@@ -145,3 +132,41 @@ def test_a_causal_lm_from_a_folder_equals_its_own_loss(tmp_path):
     )
     assert not metric.traits.reads_references and metric.signature().startswith("lm:causal|model:")
     assert np.isfinite(metric.corpus_score(stats))
+
+
+@pytest.mark.neural
+def test_a_causal_lm_in_length_sorted_batches_gives_the_numbers_of_each_text_alone(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from metrics.families.perplexity import causal
+    from tests.support.tiny_models import TEXTS, tiny_gpt2
+
+    tiny_gpt2(tmp_path)
+    hyps = [
+        "the cat ran in the park .",
+        "",
+        "hello the world the dog",
+        "the " * 20,
+        "a dog",
+        "the cat ran in the park .",
+    ]
+    options = {"model": "causal", "causal_model": str(tmp_path), "device": "cpu"}
+    alone = create("perplexity", options)
+    batched = create("perplexity", {**options, "batch_size": 4})
+    seen: list[int] = []
+    lm = batched._causal()
+    sizes: list[int] = []
+    lm.model.register_forward_pre_hook(lambda _m, args: sizes.append(args[0].shape[0]))
+    rows = lm.score_all(hyps, 4, seen.append)
+    assert sorted(sizes) == [1, 1, 4]  # the windowed text alone (twice: 2 windows), 4 short texts in one batch
+    assert seen[-1] == len(hyps)
+    assert rows[0] is rows[-1]  # a repeated text is scored once
+    refs = [[*TEXTS, *TEXTS[:2]]]  # reference-free: any stream of the right length
+    expected, found = alone.stats(hyps, refs), batched.stats(hyps, refs)
+    np.testing.assert_allclose(found.rows, expected.rows, rtol=1e-6)
+    assert [str(n) for n in found.notes] == [str(n) for n in expected.notes]
+    assert "|batch:4|" in batched.signature() and "batch:" not in alone.signature()
+    assert batched.explain(hyps[0], [refs[0][0]]).row == tuple(
+        found.rows[0]
+    )  # the explanation shows what the batch scored
+    causal._models.clear()

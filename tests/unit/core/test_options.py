@@ -9,7 +9,7 @@ import math
 import pytest
 
 import metrics.core.config as config_module
-from metrics.core.config import Option, build_config, config_options
+from metrics.core.config import Option, Resource, build_config, config_options
 from metrics.core.registry import SPECS, create, metric_class
 from metrics.families.bleu.metric import BLEUConfig
 from metrics.families.chrf.metric import CHRFConfig
@@ -26,8 +26,11 @@ def test_every_config_field_is_an_option_with_sound_metadata(cls: type) -> None:
     for opt in options:
         assert opt.label and opt.help, opt.name
         # choice labels name choices; an option naming a server resource labels its default (what empty stands for)
-        labelled = set(opt.choices) | ({opt.default} if opt.info.resource is not None else set())
-        assert set(opt.info.choice_labels) <= labelled, opt.name
+        # and, for a model, what the metric ships (BERTScore's bundled MiniLM, offered to every browser)
+        if opt.info.resource is None:
+            assert set(opt.info.choice_labels) <= set(opt.choices), opt.name
+        else:
+            assert opt.default in opt.info.choice_labels or opt.info.resource is Resource.DEVICE, opt.name
         assert set(opt.info.needs) <= set(opt.choices), opt.name
         if opt.kind in ("int", "float") and opt.default is not None:
             low, high = opt.info.low, opt.info.high

@@ -61,4 +61,5 @@ def test_an_upload_and_the_same_file_by_path_give_the_same_signature_and_scores(
 def test_the_listing_says_what_a_resource_option_names():
     listing = list_metrics()
     assert "perplexity.corpus=  Training corpus file — a file path" in listing
-    assert "perplexity.causal_model=  Causal LM folder — a model folder" in listing
+    assert "perplexity.causal_model=  Causal LM — a model folder or hub id" in listing
+    assert "perplexity.device=auto  Device — auto, cpu, cuda, cuda:N or mps" in listing
