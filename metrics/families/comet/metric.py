@@ -36,6 +36,15 @@ from metrics.core.base import (
     check_corpus,
 )
 from metrics.core.config import Resource, check_options, option
+from metrics.core.devices import (
+    DEVICE_HELP,
+    PRECISION_HELP,
+    DeviceKind,
+    Placement,
+    PrecisionName,
+    parse_device,
+    placement,
+)
 from metrics.core.family import Fit
 from metrics.core.models import is_hub_id
 from metrics.core.spans import ErrorSpan, Severity
@@ -87,18 +96,24 @@ class CometConfig:
         choice_labels={"first": "first reference", "mean": "mean over references", "max": "best reference"},
     )
     batch_size: int = _batch_option()
+    device: str = option("auto", label="Device", help=DEVICE_HELP, resource=Resource.DEVICE)
+    precision: PrecisionName = option("fp32", label="Precision", help=PRECISION_HELP, setup=True)
 
     def __post_init__(self) -> None:
         check_options(self)
+        parse_device(self.device)
 
 
 @dataclass(frozen=True)
 class CometKiwiConfig:
     model: str = _model_option("Unbabel/wmt22-cometkiwi-da, CC BY-NC-SA 4.0, gated")
     batch_size: int = _batch_option()
+    device: str = option("auto", label="Device", help=DEVICE_HELP, resource=Resource.DEVICE)
+    precision: PrecisionName = option("fp32", label="Precision", help=PRECISION_HELP, setup=True)
 
     def __post_init__(self) -> None:
         check_options(self)
+        parse_device(self.device)
 
 
 class _Comet(Metric, ReadsSource, DeclaresFit):
@@ -126,16 +141,22 @@ class _Comet(Metric, ReadsSource, DeclaresFit):
     @property
     def traits(self) -> Traits:
         """In process: torch runs threads of its own and the model keeps its cache of pooled sentences. A segment's
-        score depends on its own texts alone (up to float rounding of the batch it is padded in), so it partitions."""
-        return Traits(reads_references=self.uses_references, in_process=True)
+        score depends on its own texts alone (up to float rounding of the batch it is padded in), so it partitions.
+        On a CUDA device, the dask engine sends its partitions to the workers that declare a GPU."""
+        on_cuda = parse_device(self.config.device).kind is DeviceKind.CUDA
+        return Traits(reads_references=self.uses_references, in_process=True, gpu=on_cuda)
 
     @property
     def model(self) -> CometModel:
         if self._model is None:
-            model = load_model(checkpoint_folder(self.config.model))
+            model = load_model(checkpoint_folder(self.config.model), self.placement)
             self._check_model(model)
             self._model = model
         return self._model
+
+    @property
+    def placement(self) -> Placement:
+        return placement(self.config.device, self.config.precision)
 
     def _check_model(self, model: CometModel) -> None:
         """Refuse a checkpoint that cannot run as this metric."""
@@ -206,7 +227,12 @@ class _Comet(Metric, ReadsSource, DeclaresFit):
         )
 
     def _signature(self, extra: str) -> str:
-        return f"model:{self.model_name() or 'none'}{extra}|ref:unbabel-comet-2.2.7|version:{VERSION}"
+        """The model, the references rule and the precision (and the device where it is not the CPU: see
+        :mod:`metrics.core.devices`)."""
+        return (
+            f"model:{self.model_name() or 'none'}{extra}|{self.placement.signature}|ref:unbabel-comet-2.2.7"
+            f"|version:{VERSION}"
+        )
 
 
 class COMET(_Comet):
@@ -310,7 +336,7 @@ class COMET(_Comet):
             gamma = 1.0
         with torch.inference_mode():
             sentences = tuple(
-                PooledSentence(role, text, p.tokens, p.vector.numpy().copy())
+                PooledSentence(role, text, p.tokens, p.vector.float().cpu().numpy().copy())
                 for role, text, p in zip(("hypothesis", "source", "reference"), (hyp, source, reference), pooled,
                                          strict=True)
             )  # fmt: skip
@@ -319,8 +345,8 @@ class COMET(_Comet):
             layer_weights=weights,
             gamma=gamma,
             feature_names=FEATURE_NAMES,
-            features=estimate.features[0].numpy().copy(),
-            layers=tuple(layer[0].numpy().copy() for layer in estimate.layers),
+            features=estimate.features[0].float().cpu().numpy().copy(),
+            layers=tuple(layer[0].float().cpu().numpy().copy() for layer in estimate.layers),
             score=float(estimate.scores[0]),
         )
 

@@ -23,7 +23,8 @@ entries (unbabel-comet's ``load_pretrained_weights=False`` path), so no encoder 
   5·major + 10·critical)) / 25`` from the decoded spans; without a reference ``0.78·min(src,1) + 0.22·MQM``.
 
 Inference runs in eval mode (no dropout: the layer mix's dropout applies only in training) under
-``torch.inference_mode``, on the CPU in float32.
+``torch.inference_mode``, on the device and in the precision of a :class:`~metrics.core.devices.Placement` (the CPU
+in float32 is what the parity tests hold to unbabel-comet); scores come back to the CPU as float64.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from metrics.core.cache import BoundedCache
+from metrics.core.devices import Placement
 from metrics.core.models import model_folder
 from metrics.core.tokens import Token
 from metrics.families.comet.checkpoint import Checkpoint, read_checkpoint
@@ -203,7 +205,7 @@ class Estimate:
 class CometModel:
     """A loaded COMET checkpoint: encoder, tokenizer, layer mix and heads, with a cache of pooled sentences."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, place: Placement) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         import torch
         import transformers
@@ -212,6 +214,7 @@ class CometModel:
         transformers.logging.set_verbosity_error()
         transformers.logging.disable_progress_bar()
         self.torch = torch
+        self.device, self.dtype = place.device, place.dtype
         checkpoint = read_checkpoint(path)
         self.path = checkpoint.path
         self.settings = Settings.of(checkpoint)
@@ -228,26 +231,28 @@ class CometModel:
         weights = checkpoint.state_dict
         encoder = AutoModel.from_config(config, add_pooling_layer=kind.pooler)
         _load(encoder, _under(weights, "encoder.model."), "encoder.model.", checkpoint.path)
-        self.encoder = encoder.eval()
+        self.encoder = encoder.to(device=self.device, dtype=self.dtype).eval()
         self.num_layers = int(config.num_hidden_layers) + 1
         self.hidden = int(config.hidden_size)
         s = self.settings
         if s.layer == "mix":
             self.mix_weights = torch.cat(
                 [_tensor(weights, f"layerwise_attention.scalar_parameters.{i}", path) for i in range(self.num_layers)]
-            ).float()
-            self.gamma = _tensor(weights, "layerwise_attention.gamma", path).float()
+            ).to(device=self.device, dtype=self.dtype)
+            self.gamma = _tensor(weights, "layerwise_attention.gamma", path).to(device=self.device, dtype=self.dtype)
         elif not (isinstance(s.layer, int) and 0 <= s.layer < self.num_layers):
             raise ValueError(f"COMET checkpoint {path}: invalid model layer {s.layer!r}")
         in_dim = self.hidden * 6 if s.estimator is Estimator.REGRESSION else self.hidden
         self.estimator = _feed_forward(torch, in_dim, s).eval()
         _load(self.estimator, _under(weights, "estimator.ff."), "estimator.ff.", checkpoint.path)
+        self.estimator.to(device=self.device, dtype=self.dtype)
         self.hidden2tag: Any = None
         if s.word_level:
             if not 0 <= s.word_layer < self.num_layers:
                 raise ValueError(f"COMET checkpoint {path}: invalid model word layer {s.word_layer}")
             self.hidden2tag = torch.nn.Linear(self.hidden, len(s.labels)).eval()
             _load(self.hidden2tag, _under(weights, "hidden2tag."), "hidden2tag.", checkpoint.path)
+            self.hidden2tag.to(device=self.device, dtype=self.dtype)
         self.pooled: BoundedCache[str, Pooled] = BoundedCache(CACHE_LIMIT)
         self.lock = threading.Lock()
 
@@ -277,8 +282,12 @@ class CometModel:
     # ------------------------------------------------------------------------------------------------ encoder
 
     def _layers(self, ids: Any, mask: Any, token_types: Any) -> tuple[Any, ...]:
-        kwargs = {"token_type_ids": token_types} if self.kind.token_types and token_types is not None else {}
-        out = self.encoder(input_ids=ids, attention_mask=mask, output_hidden_states=True, **kwargs)
+        kwargs = (
+            {"token_type_ids": token_types.to(self.device)} if self.kind.token_types and token_types is not None else {}
+        )
+        out = self.encoder(
+            input_ids=ids.to(self.device), attention_mask=mask.to(self.device), output_hidden_states=True, **kwargs
+        )
         return tuple(out.hidden_states)
 
     def layer_weights(self) -> Any:
@@ -331,6 +340,7 @@ class CometModel:
         for k, (row, _, _) in enumerate(encoded):
             ids[k, : len(row)] = torch.tensor(row, dtype=torch.long)
             mask[k, : len(row)] = 1
+        ids, mask = ids.to(self.device), mask.to(self.device)
         with torch.inference_mode():
             layers = self._layers(ids, mask, None)
             embeddings = self._mixed(layers, mask)
@@ -385,7 +395,7 @@ class CometModel:
         for start in range(0, len(hyps), batch_size):
             part = slice(start, start + batch_size)
             stack = [torch.stack([pooled[t].vector for t in side[part]]) for side in (hyps, sources, refs)]
-            scores[part] = self.estimate(*stack).scores.numpy()
+            scores[part] = self.estimate(*stack).scores.float().cpu().numpy()
         return scores
 
     # ------------------------------------------------------------------------------------------------ unified
@@ -412,7 +422,7 @@ class CometModel:
         for k, row in enumerate(rows):
             ids[k, : len(row)] = torch.tensor(row, dtype=torch.long)
         lengths = torch.tensor([len(r) for r in rows], dtype=torch.long)
-        mask = torch.arange(longest)[None, :] < lengths[:, None]
+        mask = (torch.arange(longest)[None, :] < lengths[:, None]).to(self.device)
         types = None
         if self.kind.token_types:
             types = torch.ones((len(rows), longest), dtype=torch.int)
@@ -516,7 +526,7 @@ class CometModel:
                 ).sum(dim=0)
             else:
                 regression = clamped[0] * sum(XCOMET_SCORE_WEIGHTS[:3])
-            final = regression + mqm * XCOMET_SCORE_WEIGHTS[3]
+            final = regression + mqm.to(regression.device) * XCOMET_SCORE_WEIGHTS[3]
             parts = [
                 (*((n, float(r[k])) for n, r in zip(names, raw if len(raw) == 3 else clamped, strict=True)),
                  ("mqm", float(mqm[k])))
@@ -630,10 +640,11 @@ _models: dict[str, CometModel] = {}
 _models_lock = threading.Lock()
 
 
-def load_model(path: Path) -> CometModel:
-    """One loaded model per checkpoint path in the process, so its cache of pooled sentences is shared."""
-    key = str(path.resolve())
+def load_model(path: Path, place: Placement) -> CometModel:
+    """One loaded model per checkpoint path, device and precision in the process, so its cache of pooled sentences
+    is shared."""
+    key = f"{path.resolve()}|{place.device}|{place.dtype}"
     with _models_lock:
         if key not in _models:
-            _models[key] = CometModel(path)
+            _models[key] = CometModel(path, place)
         return _models[key]

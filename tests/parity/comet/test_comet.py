@@ -210,3 +210,14 @@ def test_needs_source_model_and_the_right_checkpoint(folders, corpus):
     kiwi = _metric(folders["kiwi"], "none")
     assert not kiwi.traits.reads_references and kiwi.traits.in_process
     assert create("comet").traits.reads_references
+
+
+def test_precision_is_an_option_and_marks_the_signature(folders, corpus):
+    """bf16 on the CPU runs the same code in another dtype: close to fp32, never equal, and signed as such."""
+    segments = corpus["ZengHuiMT"]
+    fp32 = _metric(folders["regression"], "A", device="cpu")
+    bf16 = _metric(folders["regression"], "A", device="cpu", precision="bf16")
+    assert "prec:fp32" in fp32.signature() and "prec:bf16" in bf16.signature() and "dev:" not in fp32.signature()
+    stats = system_stats(bf16, "ZengHuiMT", segments["mt"][:8], [segments["ref"][:8]], source=segments["src"][:8])
+    expected = np.array(GOLDEN["shapes"]["regression"]["runs"]["A"]["ZengHuiMT"]["scores"][:8])
+    assert 0 < np.abs(stats.rows[:, 0] - expected).max() < 0.05

@@ -96,3 +96,12 @@ def test_resources_are_asked_only_for_a_gpu_metric_on_a_cluster_that_declares_gp
         distributed.Client(plain) as client,
     ):
         assert gpu_resources(client, [WorkerPid(gpu=True)]) is None  # held for ever otherwise
+
+
+@pytest.mark.parametrize(("metric_id", "device", "gpu"), [("comet", "cuda", True), ("cometkiwi", "cuda:1", True),
+                                                          ("comet", "auto", False), ("cometkiwi", "cpu", False)])  # fmt: skip
+def test_a_comet_metric_on_a_cuda_device_asks_for_a_gpu_worker(metric_id, device, gpu):
+    from metrics.core.registry import create
+
+    metric = create(metric_id, {"model": "Unbabel/wmt22-comet-da", "device": device})  # built, never loaded
+    assert metric.traits.gpu is gpu and metric.traits.partitionable
