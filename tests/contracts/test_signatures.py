@@ -12,6 +12,7 @@ import pytest
 from metrics.core.config import Option, config_options
 from metrics.core.registry import SPECS, create
 from tests.support.corpora import slice_corpus
+from tests.support.text_only import skip_if_reads_source
 
 SEGMENTS = 12
 AVAILABLE = [m for m, spec in SPECS.items() if spec.available()]
@@ -96,6 +97,7 @@ def test_a_work_bound_other_than_the_default_marks_the_signature(metric_id):
 
 @pytest.mark.parametrize("metric_id", AVAILABLE)
 def test_segment_scores_are_the_single_sentence_scores_under_the_same_options(metric_id, corpus):
+    skip_if_reads_source(metric_id)
     systems, refs = corpus
     for base in BASES.get(metric_id, [{}]):
         metric = create(metric_id, base)

@@ -69,6 +69,7 @@ def _model_option(example: str) -> str:
         "",
         label="Model",
         help=f"{MODEL_HELP} (e.g. {example}). Required: ScoreLens ships no COMET model.",
+        choice_labels={"": "none given (required)"},
         resource=Resource.MODEL,
     )
 

@@ -373,6 +373,8 @@ class CometModel:
         """The regressor on pooled vectors (rows of ``hyp``, ``src``, ``ref``); ``keep``: also each layer's output."""
         torch = self.torch
         features = torch.cat((hyp, ref, hyp * ref, torch.abs(hyp - ref), hyp * src, torch.abs(hyp - src)), dim=1)
+        # The layer norm's float32 mask promotes a bf16/fp16 mix to float32: the regressor takes its own dtype.
+        features = features.to(self.dtype)
         with torch.inference_mode():
             if not keep:
                 return Estimate(self.estimator(features).view(-1), features, ())
@@ -429,7 +431,7 @@ class CometModel:
             for k, n in enumerate(mt_lengths):
                 types[k, :n] = 0
         layers = self._layers(ids, mask, types)
-        sentence = self._mixed(layers, mask)[:, 0, :]
+        sentence = self._mixed(layers, mask)[:, 0, :].to(self.dtype)
         scores = self.estimator(sentence).view(-1)
         logits = self.hidden2tag(layers[self.settings.word_layer]) if self.hidden2tag is not None else None
         return scores, logits

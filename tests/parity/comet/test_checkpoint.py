@@ -117,7 +117,9 @@ def test_a_hub_id_resolves_through_the_hugging_face_cache(tmp_path, monkeypatch)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
     assert ck.checkpoint_folder("Unbabel/tiny-comet") == snapshot
     data = Path(__file__).resolve().parents[2] / "data" / "wmt23-he-en"
-    src, ref, mt = ((data / n).read_text("utf-8").splitlines()[:4] for n in ("src.txt", "ref.A.txt", "sys/ONLINE-A.txt"))
+    src, ref, mt = (
+        (data / n).read_text("utf-8").splitlines()[:4] for n in ("src.txt", "ref.A.txt", "sys/ONLINE-A.txt")
+    )
     metric = create("comet", {"model": "Unbabel/tiny-comet"})
     stats = system_stats(metric, "ONLINE-A", mt, [ref], source=src)
     expected = GOLDEN["shapes"]["regression"]["runs"]["A"]["ONLINE-A"]["scores"][:4]
