@@ -49,6 +49,7 @@ def test_a_reference_that_is_not_a_string_is_named_by_its_index(metric_id, refs)
 
 @pytest.mark.parametrize("metric_id", AVAILABLE)
 def test_no_reference_is_a_value_error(metric_id):
+    skip_if_reads_source(metric_id)  # cometkiwi reads none: what it lacks here is the source (MissingInput)
     with pytest.raises(ValueError, match="at least one reference"):
         _call(metric_id, "sentence_score", HYP, [])
 
