@@ -11,6 +11,18 @@ if TYPE_CHECKING:
     from metrics.core.base import Metric
 
 Scores = float | Sequence[float]
+TOLERANCE = 1e-9  # largest relative difference between two sides' scores
+
+
+@dataclass(frozen=True)
+class Timed:
+    """Scores computed in another process, with the wall and CPU seconds that process measured for the work alone
+    (without its interpreter's start-up and imports), taken in place of the time of the whole call, so that a
+    side that must run in an environment of its own is timed as the in-process sides are."""
+
+    scores: Sequence[float]
+    seconds: float
+    cpu: float
 
 
 @dataclass(frozen=True)
@@ -26,12 +38,16 @@ class Process:
 
 @dataclass(frozen=True)
 class Case:
+    """``reference`` is ``None`` where the reference implementation is not installed here (its columns stay empty);
+    ``tolerance`` is the parity target of the case (float32 neural scores: 1e-6)."""
+
     name: str
-    ours: Callable[[], Scores]
-    reference: Callable[[], Scores]
-    peer: Callable[[], Scores] | None = None  # the fastest installable peer, where there is one
+    ours: Callable[[], Scores | Timed]
+    reference: Callable[[], Scores | Timed] | None
+    peer: Callable[[], Scores | Timed] | None = None  # the fastest installable peer, where there is one
     peer_name: str = ""
     process: Process | None = None
+    tolerance: float = TOLERANCE
 
 
 def read_lines(path: Path) -> list[str]:

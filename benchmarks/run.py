@@ -7,7 +7,9 @@ case is reported as a mismatch. A case with a peer (``bench_peers``) prints the 
 case with whole-process command lines runs again as fresh processes (start-up and imports count), on a second line.
 Repeats alternate the sides so that machine load hits them alike; each side's best wall time is kept, and the
 ratios of best CPU times (this process and its children) are printed too, as they move less when other work
-shares the machine. Timing never goes into a pass/fail test; this script is for people.
+shares the machine. A side that runs in an environment of its own (unbabel-comet) reports the time of its work
+(:class:`~benchmarks.common.Timed`); a reference that is not installed leaves its columns empty. Timing never goes
+into a pass/fail test; this script is for people.
 """
 
 from __future__ import annotations
@@ -24,10 +26,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import benchmarks
-from benchmarks.common import Process, Scores
+from benchmarks.common import TOLERANCE, Process, Scores, Timed
 
 ROOT = Path(__file__).resolve().parent.parent
-TOLERANCE = 1e-9
 
 
 def _as_list(scores: Scores) -> list[float]:
@@ -48,10 +49,12 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _time(fn: Callable[[], Scores]) -> tuple[float, float, Scores]:
-    """(wall seconds, CPU seconds, scores) of one call."""
+def _time(fn: Callable[[], Scores | Timed]) -> tuple[float, float, Scores]:
+    """(wall seconds, CPU seconds, scores) of one call; what a :class:`Timed` side measured itself."""
     start, cpu = time.perf_counter(), _cpu()
     result = fn()
+    if isinstance(result, Timed):
+        return result.seconds, result.cpu, result.scores
     return time.perf_counter() - start, _cpu() - cpu, result
 
 
@@ -65,7 +68,9 @@ def _command(argv: Sequence[str], read: Callable[[str], list[float]] | None = No
     return run
 
 
-def measure(sides: Sequence[Callable[[], Scores] | None], repeat: int) -> tuple[list[float], list[float], list[float]]:
+def measure(
+    sides: Sequence[Callable[[], Scores | Timed] | None], repeat: int
+) -> tuple[list[float], list[float], list[float]]:
     """Best wall time and best CPU time of each side over ``repeat`` alternating rounds, and each side's largest
     difference from the first."""
     best = [math.inf] * len(sides)
@@ -86,18 +91,19 @@ def measure(sides: Sequence[Callable[[], Scores] | None], repeat: int) -> tuple[
     return best, best_cpu, delta
 
 
-def _row(label: str, times: list[float], cpu: list[float], deltas: list[float]) -> tuple[str, int]:
+def _row(
+    label: str, times: list[float], cpu: list[float], deltas: list[float], tolerance: float = TOLERANCE
+) -> tuple[str, int]:
     ours, ref, peer = times
-    cells = f"{label:56} {ours:8.3f} {ref:8.3f} {ref / ours:7.1f}x"
-    if math.isfinite(peer):
-        cells += f" {peer:8.3f} {peer / ours:7.2f}x"
-    else:
-        cells += f" {'':8} {'':8}"
-    cells += f" {cpu[1] / max(cpu[0], 1e-9):7.1f}x"
+    cells = f"{label:56} {ours:8.3f}"
+    cells += f" {ref:8.3f} {ref / ours:7.1f}x" if math.isfinite(ref) else f" {'':8} {'':8}"
+    cells += f" {peer:8.3f} {peer / ours:7.2f}x" if math.isfinite(peer) else f" {'':8} {'':8}"
+    cells += f" {cpu[1] / max(cpu[0], 1e-9):7.1f}x" if math.isfinite(ref) else f" {'':8}"
     cells += f" {cpu[2] / max(cpu[0], 1e-9):7.2f}x" if math.isfinite(peer) else f" {'':8}"
     worst = max(deltas[1:])
-    cells += f" {deltas[1]:9.1e}" + (f" {deltas[2]:9.1e}" if math.isfinite(peer) else f" {'':9}")
-    return cells + ("  MISMATCH" if worst > TOLERANCE else ""), int(worst > TOLERANCE)
+    cells += f" {deltas[1]:9.1e}" if math.isfinite(ref) else f" {'':9}"
+    cells += f" {deltas[2]:9.1e}" if math.isfinite(peer) else f" {'':9}"
+    return cells + ("  MISMATCH" if worst > tolerance else ""), int(worst > tolerance)
 
 
 def families() -> list[str]:
@@ -147,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             label = f"{case.name} ({case.peer_name})" if case.peer_name else case.name
             times, cpu, deltas = measure([case.ours, case.reference, case.peer], args.repeat)
-            line, bad = _row(label, times, cpu, deltas)
+            line, bad = _row(label, times, cpu, deltas, case.tolerance)
             print(line, flush=True)
             mismatches += bad
             if case.process is not None and not args.no_process:

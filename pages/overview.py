@@ -9,12 +9,12 @@ import streamlit as st
 
 from dashboard import keys, state, widgets
 from dashboard.sidebar import describe_inputs, no_metric_warning, page_setup
-from metrics.analysis.agreement import agreements, fit_for
+from metrics.analysis.agreement import agreements, fit_for, no_fit_reason
 from metrics.reports.archive import csv_zip
 from metrics.reports.latex import to_latex
 from metrics.reports.overview import overview_results
 from metrics.reports.results import to_json
-from rendering.analysis import agreement_caption, with_agreement
+from rendering.analysis import agreement_caption, fit_reasons, with_agreement
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import (
@@ -179,10 +179,12 @@ else:
         )
 if AGR in details:
     uncovered = [labels[m] for m in evaluation.metrics if m not in fits]
+    reasons = {labels[m]: why for m, metric in covered.items() if m not in fits and (why := no_fit_reason(metric))}
     shown_parts.append(
-        agreement_caption({labels[m]: fit for m, fit in fits.items()}, uncovered)
+        agreement_caption({labels[m]: fit for m, fit in fits.items()}, uncovered) + fit_reasons(reasons)
         if fits
         else "agr.: no chosen metric has a human-agreement estimate (mt-thresholds has no fit for them)."
+        + fit_reasons(reasons)
         if covered or task is None
         else f"agr.: no estimate — mt-thresholds' fits come from WMT translation system pairs, and this data is "
         f"read as {task.name.lower()} (the task on the Data page)."

@@ -422,6 +422,12 @@ def agreement_frame(found: Sequence[Agreement], labels: Mapping[str, str]) -> pd
     )
 
 
+def fit_reasons(reasons: Mapping[str, str]) -> str:
+    """Why each metric that says so has no estimate (metric label → reason), as Markdown sentences; labels and
+    reasons are escaped."""
+    return "".join(f" {escape_markdown(label)}: {escape_markdown(reason)}." for label, reason in reasons.items())
+
+
 def agreement_caption(fits: Mapping[str, Fit], uncovered: Sequence[str] = ()) -> str:
     """What the ``agr.`` column says, as Markdown, with each shown metric's fit and ceiling (``fits``: metric label →
     fit) and the metrics without an estimate (``uncovered``: labels); labels are escaped."""

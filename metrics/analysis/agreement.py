@@ -28,7 +28,9 @@ Only metrics the package covers get an estimate (:func:`fit_for`):
   of characters as words and sits on another scale. A metric that arrives later declares its fit in its family.
 * a metric whose fit belongs to the instance (:class:`~metrics.core.base.DeclaresFit`): external scores, whose
   declaration names a fit or whose name is one of the package's (``comet22``, ``COMET-22``, ``xcomet-xl``,
-  ``metricx-23``; :mod:`metrics.families.external.fits`), read on the fit's scale (:attr:`Fit.scale`).
+  ``metricx-23``; :mod:`metrics.families.external.fits`), read on the fit's scale (:attr:`Fit.scale`); a COMET
+  metric, whose fit is that of the released model it loaded and none for any other checkpoint
+  (:mod:`metrics.families.comet.released`; :func:`no_fit_reason` says why not).
 """
 
 from __future__ import annotations
@@ -95,6 +97,12 @@ def fit_for(metric_id: str, metric: Metric, language: Language | None = None) ->
     if fit.name not in mt_thresholds.METRICS or not _fitted_configuration(metric_id, metric, family, fit, language):
         return None
     return Fit(fit.name, 1.0, FitSource.FAMILY)
+
+
+def no_fit_reason(metric: Metric) -> str:
+    """Why ``metric`` gets no fit, where it says more than that none is declared (:meth:`DeclaresFit.fit_reason`);
+    ``""`` otherwise."""
+    return metric.fit_reason() if isinstance(metric, DeclaresFit) and metric.agreement_fit() is None else ""
 
 
 def threshold_name(metric_id: str, metric: Metric, language: Language | None = None) -> str | None:

@@ -43,6 +43,7 @@ from metrics.cli.analysis_text import format_analysis
 from metrics.cli.analyze_args import DEFAULT_BUCKETS
 from metrics.cli.common import Scored, print_notes, score_files
 from metrics.cli.stats import resolve_seed
+from metrics.core.evaluation import Evaluation
 from metrics.core.family import Task
 from metrics.core.language import detect_language
 from metrics.io.inputs import read_segments
@@ -154,6 +155,15 @@ OFF_TASK = (
 )
 
 
+def _fit_notes(evaluation: Evaluation) -> list[str]:
+    """Why a metric that declares its own fit has none (a COMET checkpoint that is not a released model)."""
+    return [
+        f"no human-agreement estimate for {m}: {why}"
+        for m, metric in evaluation.metrics.items()
+        if (why := agreement_module.no_fit_reason(metric))
+    ]
+
+
 def _agreement(scored: Scored, settings: AnalysisSettings) -> tuple[agreement_module.Agreement, ...]:
     evaluation = scored.evaluation
     names = [r.name for r in evaluation.systems]
@@ -254,7 +264,11 @@ def analyse(args: argparse.Namespace) -> Analysis:
         flips=flips,
         agreement=() if off_task else _agreement(scored, settings),
         disagreements=found,
-        notes=(*(metadata.notes if metadata else ()), *notes, *([OFF_TASK.format(task=args.task)] if off_task else [])),
+        notes=(
+            *(metadata.notes if metadata else ()),
+            *notes,
+            *([OFF_TASK.format(task=args.task)] if off_task else _fit_notes(evaluation)),
+        ),
     )
 
 

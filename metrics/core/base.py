@@ -226,11 +226,17 @@ class ReadsSource(ABC):
 
 class DeclaresFit(ABC):
     """A metric whose human-agreement fit belongs to the instance, not to its family's declaration
-    (``Family.agreement_fits``): external scores, whose name and fit the user gives."""
+    (``Family.agreement_fits``): external scores, whose name and fit the user gives, and a learned metric, whose fit
+    belongs to the released model it loaded (:mod:`metrics.families.comet.released`)."""
 
     @abstractmethod
     def agreement_fit(self) -> Fit | None:
         """The fit these scores take, or ``None`` for none."""
+
+    def fit_reason(self) -> str:
+        """Why there is no fit, in a sentence for a page, where the instance knows more than "none is declared"
+        (a COMET checkpoint that is not a released model); ``""`` otherwise."""
+        return ""
 
 
 class CostEstimated(ABC):

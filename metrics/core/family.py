@@ -135,6 +135,7 @@ class FitSource(Enum):
     FAMILY = "its family"
     DECLARED = "declared with its scores"
     NAME = "its name"
+    MODEL = "its released model"
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,13 @@ class Traits:
     on the other segments in a way no summary reproduces: a model trained on the references, bert-score's batches.
     ``whole_task``: for a metric that is not partitionable, whether the dask engine may score it as one task over
     the whole corpus on one worker (cheap text work whose rows depend on neighbouring segments, as CIDEr-D's PTB
-    tokenization does) rather than refuse it.
+    tokenization does) rather than refuse it. ``gpu``: it runs on a CUDA device (a learned metric whose ``device``
+    option names one), so the dask engine sends its tasks to workers that declare a ``GPU`` resource, where the
+    cluster has such workers.
     """
 
     reads_references: bool = True
     in_process: bool = False
     partitionable: bool = True
     whole_task: bool = False
+    gpu: bool = False

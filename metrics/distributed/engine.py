@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 MAX_PARTITION = 20_000
 POLL_SECONDS = 0.25
+GPU = "GPU"  # the worker resource a GPU worker declares
 TASKS_PER_WORKER = 4  # a few partitions per worker, so that a slow one does not leave the others idle at the end
 
 
@@ -58,6 +59,17 @@ def evaluate_source(
     """Score ``source`` on the cluster at ``scheduler``, or on a local cluster of ``workers`` processes."""
     with connect(scheduler, workers) as client:
         return run(client, source, metrics, partition_size=partition_size, progress=progress)
+
+
+def gpu_resources(client: Client, metrics: Sequence[Metric[Any, Any]]) -> dict[str, float] | None:
+    """``{"GPU": 1}`` for tasks that score a metric running on a CUDA device (``Traits.gpu``) when a worker of the
+    cluster declares a ``GPU`` resource (``dask worker … --resources GPU=1``): such a task then runs only there, one
+    at a time per GPU. ``None`` otherwise, also when no worker declares one: Dask would hold such tasks for ever, and
+    workers may have GPUs they do not declare."""
+    if not any(metric.traits.gpu for metric in metrics):
+        return None
+    workers = client.scheduler_info()["workers"].values()
+    return {GPU: 1} if any(worker.get("resources", {}).get(GPU, 0) >= 1 for worker in workers) else None
 
 
 def _summaries(
@@ -167,13 +179,26 @@ def score_plan(
     dependent = {m: recipes[m] for m, metric in metrics.items() if isinstance(metric, CorpusDependent) and m in recipes}
     run_id = uuid.uuid4().hex[:8]
     summaries = _summaries(client, plan, ranges, dependent, run_id) if dependent else None
+    resources = gpu_resources(client, [metrics[m] for m in recipes])
     futures = [
-        client.submit(score_part, plan.part(a, b), recipes, summaries, key=f"scorelens-score-{a}-{b}-{run_id}")
+        client.submit(
+            score_part,
+            plan.part(a, b),
+            recipes,
+            summaries,
+            key=f"scorelens-score-{a}-{b}-{run_id}",
+            resources=resources,
+        )
         for a, b in ranges
     ]
     # one task sees every segment, as the local engine does; it runs beside the partitions
     key = f"scorelens-whole-{run_id}"
-    alone = [client.submit(score_part, plan.part(0, plan.segments), whole, None, key=key)] if whole else []
+    alone_resources = gpu_resources(client, [metrics[m] for m in whole])
+    alone = (
+        [client.submit(score_part, plan.part(0, plan.segments), whole, None, key=key, resources=alone_resources)]
+        if whole
+        else []
+    )
     ordered = check_tiling(_collect(client, futures, progress), plan.segments)
     done = [*ordered, *(_collect(client, alone, None) if alone else [])]
     stats = concatenate(ordered, plan.systems, list(recipes))

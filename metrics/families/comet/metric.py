@@ -25,6 +25,7 @@ from typing import Literal
 import numpy as np
 
 from metrics.core.base import (
+    DeclaresFit,
     Metric,
     MissingInput,
     Progress,
@@ -35,13 +36,23 @@ from metrics.core.base import (
     check_corpus,
 )
 from metrics.core.config import Resource, check_options, option
-from metrics.core.devices import DEVICE_HELP, PRECISION_HELP, Placement, PrecisionName, parse_device, placement
+from metrics.core.devices import (
+    DEVICE_HELP,
+    PRECISION_HELP,
+    DeviceKind,
+    Placement,
+    PrecisionName,
+    parse_device,
+    placement,
+)
+from metrics.core.family import Fit
 from metrics.core.models import is_hub_id
 from metrics.core.spans import ErrorSpan, Severity
 from metrics.core.traits import Traits
 from metrics.families.comet.checkpoint import checkpoint_folder
 from metrics.families.comet.explanation import CometDerivation, CometExplanation, Estimator, PooledSentence
 from metrics.families.comet.model import CometModel, UnifiedResult, load_model
+from metrics.families.comet.released import checkpoint_fit
 
 ReferenceRule = Literal["first", "mean", "max"]
 COLUMNS = ("score",)
@@ -106,8 +117,10 @@ class CometKiwiConfig:
         parse_device(self.device)
 
 
-class _Comet(Metric, ReadsSource):
-    """What ``comet`` and ``cometkiwi`` share: the model, the source path, rows ``(score,)`` averaged over segments."""
+class _Comet(Metric, ReadsSource, DeclaresFit):
+    """What ``comet`` and ``cometkiwi`` share: the model, the source path, rows ``(score,)`` averaged over segments,
+    and the human-agreement fit of the released model the checkpoint is, if it is one
+    (:mod:`metrics.families.comet.released`)."""
 
     aggregate = "mean"
     explanation_type = CometExplanation
@@ -117,6 +130,11 @@ class _Comet(Metric, ReadsSource):
         super().__init__(config, **options)
         self._model: CometModel | None = None
 
+    def __reduce__(self) -> tuple[type, tuple[object]]:
+        """Pickled as its class and options: the loaded model (torch modules, a lock) stays behind, and a process
+        that unpickles it loads its own, once per checkpoint (:func:`~metrics.families.comet.model.load_model`)."""
+        return (type(self), (self.config,))
+
     @property
     def columns(self) -> tuple[str, ...]:
         return COLUMNS
@@ -124,8 +142,10 @@ class _Comet(Metric, ReadsSource):
     @property
     def traits(self) -> Traits:
         """In process: torch runs threads of its own and the model keeps its cache of pooled sentences. A segment's
-        score depends on its own texts alone (up to float rounding of the batch it is padded in), so it partitions."""
-        return Traits(reads_references=self.uses_references, in_process=True)
+        score depends on its own texts alone (up to float rounding of the batch it is padded in), so it partitions.
+        On a CUDA device, the dask engine sends its partitions to the workers that declare a GPU."""
+        on_cuda = parse_device(self.config.device).kind is DeviceKind.CUDA
+        return Traits(reads_references=self.uses_references, in_process=True, gpu=on_cuda)
 
     @property
     def model(self) -> CometModel:
@@ -141,6 +161,12 @@ class _Comet(Metric, ReadsSource):
 
     def _check_model(self, model: CometModel) -> None:
         """Refuse a checkpoint that cannot run as this metric."""
+
+    def agreement_fit(self) -> Fit | None:
+        return checkpoint_fit(self.config.model).fit
+
+    def fit_reason(self) -> str:
+        return checkpoint_fit(self.config.model).reason
 
     def model_name(self) -> str:
         """The model as the user named it: a hub id, or a folder's name."""
