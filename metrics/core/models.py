@@ -33,17 +33,21 @@ class Layout(Enum):
 
     TRANSFORMERS = "transformers"  # config.json, tokenizer files, safetensors (else .bin) weights
     COMET = "comet"  # unbabel-comet's checkpoint: hparams.yaml and checkpoints/model.ckpt
+    # A model's config and tokenizer without its weights: a COMET checkpoint holds its encoder's weights, so fetching
+    # them (14 GB for XLM-R XL) would be for nothing.
+    CONFIG = "config"
 
     @property
     def marker(self) -> str:
-        return {"transformers": "config.json", "comet": "hparams.yaml"}[self.value]
+        return "hparams.yaml" if self is Layout.COMET else "config.json"
 
     @property
     def files(self) -> tuple[str, ...]:
         """The hub files to fetch (patterns)."""
         if self is Layout.COMET:
             return ("hparams.yaml", "checkpoints/model.ckpt")
-        return ("*.json", "*.txt", "*.model", "*.tiktoken", "*.safetensors")
+        tokenizer = ("*.json", "*.txt", "*.model", "*.tiktoken")
+        return tokenizer if self is Layout.CONFIG else (*tokenizer, "*.safetensors")
 
     @property
     def fallback(self) -> tuple[str, ...]:
@@ -86,7 +90,7 @@ def model_folder(name: str, layout: Layout = Layout.TRANSFORMERS) -> Path:
 
 
 def _kind(layout: Layout) -> str:
-    return "Hugging Face model" if layout is Layout.TRANSFORMERS else "COMET checkpoint"
+    return "COMET checkpoint" if layout is Layout.COMET else "Hugging Face model"
 
 
 def _hub_folder(repo_id: str, layout: Layout) -> Path:

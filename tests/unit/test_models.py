@@ -101,7 +101,7 @@ def test_hub_ids_and_paths_are_told_apart(tmp_path: Path) -> None:
 @pytest.mark.neural
 def test_a_hub_id_is_downloaded_into_the_cache_with_only_the_pytorch_files(tmp_path: Path) -> None:
     pytest.importorskip("huggingface_hub")
-    with fake_hub({"org/tiny": TINY, "org/bin-only": BIN_ONLY, "org/comet": COMET}) as hub:
+    with fake_hub({"org/tiny": TINY, "org/encoder": TINY, "org/bin-only": BIN_ONLY, "org/comet": COMET}) as hub:
         status, out = resolve("org/tiny", tmp_path, hub.url)
         assert status == 0, out
         folder = Path(out)
@@ -120,6 +120,12 @@ def test_a_hub_id_is_downloaded_into_the_cache_with_only_the_pytorch_files(tmp_p
         with_comet = resolve("org/comet", tmp_path, hub.url, layout="comet")
         assert with_comet[0] == 0 and (Path(with_comet[1]) / "checkpoints" / "model.ckpt").is_file()
         assert hub.fetched("org/comet") == {"hparams.yaml", "checkpoints/model.ckpt"}
+
+        # A COMET checkpoint's encoder: its config and tokenizer, never its weights (the checkpoint has them).
+        status, out = resolve("org/encoder", tmp_path, hub.url, layout="config")
+        assert status == 0, out
+        assert not list(Path(out).glob("*.safetensors")) and not list(Path(out).glob("*.bin"))
+        assert hub.fetched("org/encoder") == {"config.json", "tokenizer.json", "vocab.txt"}
 
         # Cached: found offline, without asking the hub anything.
         before = len(hub.requests)

@@ -40,7 +40,7 @@ import numpy as np
 
 from metrics.core.cache import BoundedCache
 from metrics.core.devices import Placement
-from metrics.core.models import model_folder
+from metrics.core.models import Layout, model_folder
 from metrics.core.tokens import Token
 from metrics.families.comet.checkpoint import Checkpoint, read_checkpoint
 from metrics.families.comet.explanation import Estimator
@@ -220,8 +220,8 @@ class CometModel:
         self.settings = Settings.of(checkpoint)
         kind = ENCODERS[self.settings.encoder_model]
         self.kind = kind
-        folder = model_folder(self.settings.pretrained_model)
-        tokenizer_folder = model_folder(kind.tokenizer) if kind.tokenizer else folder
+        folder = model_folder(self.settings.pretrained_model, Layout.CONFIG)
+        tokenizer_folder = model_folder(kind.tokenizer, Layout.CONFIG) if kind.tokenizer else folder
         self.tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_folder), use_fast=True)
         if not self.tokenizer.is_fast:
             raise ValueError(f"{tokenizer_folder}: COMET needs a fast tokenizer (tokenizer.json) for its offsets")
