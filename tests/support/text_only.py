@@ -9,6 +9,10 @@ from metrics.core.base import ReadsSource
 from metrics.core.registry import SPECS
 
 
+def reads_source(metric_id: str) -> bool:
+    return issubclass(SPECS[metric_id].cls, ReadsSource)
+
+
 def skip_if_reads_source(metric_id: str) -> None:
-    if issubclass(SPECS[metric_id].cls, ReadsSource):
+    if reads_source(metric_id):
         pytest.skip(f"{metric_id} reads the source and needs a model: tests/parity/comet")
