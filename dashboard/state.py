@@ -238,6 +238,9 @@ def language_note(ids: Sequence[str]) -> str | None:
     )
     fallbacks = tuple(f for f in applied.fallbacks if f.family in families)
     if not held and not fallbacks:
+        changed = [c.setting for c in applied.choices if c.family in families]
+        if changed:  # the user (or a loaded workspace) set these otherwise: say so, never "no option for it"
+            return f"References look {counts.describe()}; not in use for the chosen metrics: {', '.join(changed)}."
         return f"References look {counts.describe()}; the chosen metrics have no option for it."
     summary = LanguageSettings(applied.language, held, fallbacks).summary()
     return f"References look {counts.describe()}: {summary}. Options can be changed in the sidebar."

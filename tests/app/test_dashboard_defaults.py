@@ -71,6 +71,11 @@ def test_chinese_references_get_sacrebleus_choice_stated_in_signature_and_screen
     assert "tok:13a" in " ".join(c.value for c in at.code)
     info = " ".join(shown(i.value) for i in at.info)
     assert "bleu.tokenize" not in info and "ter.normalized=true" in info
+    # BLEU alone, its tokenizer set otherwise: the line says what is not in use, not that BLEU has no option for it
+    choose_metrics(at, ["bleu"]).run()
+    info = " ".join(shown(i.value) for i in at.info)
+    assert "not in use for the chosen metrics: bleu.tokenize=zh." in info and "no option for it" not in info
+    choose_metrics(at, ["bleu", "chrf", "ter"]).run()
     # English references next: what the language set is taken back, the user's choice stays his
     at.selectbox(key=setting_key(at, "opt:bleu:tokenize")).set_value("intl").run()
     refs = [("ref.txt", b"the cat sat on the mat .\n" * N)]
