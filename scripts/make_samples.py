@@ -46,6 +46,27 @@ def _slice(shared: Path, folder: str, files: list[str], out: Path, start: int, s
 
 
 DEDE = ["src.txt", "ref.A.txt", "ref.B.txt"]
+TED_SYS = ["Facebook-AI", "Online-W", "VolcTrans-AT", "UEdin", "Nemo"]
+TED_LINES = 100
+
+
+def _mqm_rows(src: Path, dst: Path, systems: list[str], stop: int) -> None:
+    """The header and the rows of a WMT MQM TSV (``system, doc, doc_id, seg_id, …``) of ``systems`` whose 1-based
+    ``seg_id`` is at most ``stop``, unchanged and in their order."""
+    lines = src.read_bytes().split(b"\n")
+    keep = {name.encode() for name in systems}
+    rows = [line for line in lines[1:] if line]
+    kept = [lines[0]] + [r for r in rows if r.split(b"\t")[0] in keep and int(r.split(b"\t")[3]) <= stop]
+    dst.write_bytes(b"\n".join(kept) + b"\n")
+
+
+def mqm_sample(shared: Path) -> None:
+    """WMT21 TED en→de with Google's MQM ratings: its first lines are its first upstream ``seg_id``s (every one of
+    them rated), so the TSV's rows of those ``seg_id``s are the ratings of exactly these lines."""
+    out = ROOT / "assets" / "samples" / "wmt21-ted-en-de"
+    files = ["src.txt", "ref.A.txt"] + [f"sys/{s}.txt" for s in TED_SYS]
+    _slice(shared, "wmt21-ted/en-de", files, out, 0, TED_LINES, [])
+    _mqm_rows(shared / "wmt21-ted/en-de/raw/mqm_ted_ende.tsv", out / "mqm.tsv", TED_SYS, TED_LINES)
 
 
 def main(shared: Path) -> None:
@@ -68,6 +89,7 @@ def main(shared: Path) -> None:
         ["../PROVENANCE.md"],
     )
     _slice(shared, "cnndm_see2017", cnn_files, samples / "cnndm", 0, 100, ["PROVENANCE.md"])
+    mqm_sample(shared)
     _slice(
         shared,
         "mscoco_thumb",
