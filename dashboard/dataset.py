@@ -6,7 +6,8 @@ half-changed dataset in the session. Each system has a stable id that follows it
 when two systems have identical outputs (a re-run, a copied baseline), so widgets and view state key on it; each
 stream has a content hash, so caches keyed by content survive renames.
 Optional human judgments (:class:`metrics.stats.human.HumanScores`, keyed by system name) and external metrics' segment
-scores (:class:`metrics.families.external.ExternalScores`, by metric name, then system) follow their system through renames
+scores (:class:`metrics.families.external.ExternalScores`, by metric name, then system) and human error annotations
+(:class:`metrics.annotations.Annotations`, MQM, ESA or spans, by name, then system) follow their system through renames
 and removals.
 """
 
@@ -17,7 +18,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 
+from metrics.annotations.model import Annotations
 from metrics.core.language import Language, detect_language
 from metrics.families.external import ExternalScores
 from metrics.io.inputs import InputError
@@ -50,6 +53,8 @@ class Dataset:
     # Arrays cannot take part in ``==``; fingerprint() covers the judgments instead.
     human: HumanScores | None = field(default=None, compare=False)
     external: Mapping[str, ExternalScores] = field(default_factory=dict)
+    # Human error annotations by name (``mqm``, ``esa``…): their spans lie in these systems' texts and source.
+    annotations: Mapping[str, Annotations] = field(default_factory=dict, compare=False)
     # One id per system, in the order of ``systems``; left empty, they are numbered s1, s2, …
     system_ids: tuple[str, ...] = ()
 
@@ -90,6 +95,14 @@ class Dataset:
                 )
             if len(scores) != n:
                 raise InputError(scores.source, f"scores {len(scores)} segments, the data has {n}")
+
+        for name, marked in self.annotations.items():
+            where = marked.source or name
+            unknown = [system for system in marked.systems if system not in self.systems]
+            if unknown:
+                raise InputError(where, f"rates system(s) {', '.join(map(repr, unknown))}, which are not loaded")
+            if marked.n_segments != n:
+                raise InputError(where, f"rates {marked.n_segments} segments, the data has {n}")
 
     def __len__(self) -> int:
         return len(next(iter(self.systems.values())))
@@ -149,7 +162,26 @@ class Dataset:
         if self.human is not None:
             parts += [f"human:{name}={self.human_hash(name)}" for name in self.human.scores]
         parts += [f"external:{name}={scores.fingerprint()}" for name, scores in self.external.items()]
+        parts += [f"annotations:{name}={self.annotations_hash(name)}" for name in self.annotations]
         return stream_hash(parts)
+
+    def annotations_hash(self, name: str) -> str:
+        """Content hash of one set of annotations (the systems' names, every rating, error and span): part of the key
+        of a score or table made from them."""
+        return self._annotation_hashes[name]
+
+    @cached_property
+    def _annotation_hashes(self) -> Mapping[str, str]:
+        return {
+            name: stream_hash([repr(a.scheme), repr(sorted(a.ratings.items()))]) for name, a in self.annotations.items()
+        }
+
+    def with_annotations(self, name: str, annotations: Annotations) -> Dataset:
+        """The same data with these annotations added under ``name``, or replacing those of that name."""
+        return replace(self, annotations={**self.annotations, name: annotations})
+
+    def without_annotations(self, name: str) -> Dataset:
+        return replace(self, annotations={k: v for k, v in self.annotations.items() if k != name})
 
     def with_human(self, human: HumanScores | None) -> Dataset:
         """The same data with these judgments (checked against the systems and length), or without any."""
@@ -174,7 +206,11 @@ class Dataset:
             scores = {(new if name == old else name): values for name, values in human.scores.items()}
             human = HumanScores(scores, human.source)
         external = {k: v.renamed(old, new) for k, v in self.external.items()}
-        return replace(self, systems=systems, human=human, external=external)
+        annotations = {
+            k: replace(v, ratings=MappingProxyType({(new if s == old else s): r for s, r in v.ratings.items()}))
+            for k, v in self.annotations.items()
+        }
+        return replace(self, systems=systems, human=human, external=external, annotations=annotations)
 
     def without(self, name: str) -> Dataset:
         systems = {k: v for k, v in self.systems.items() if k != name}
@@ -186,7 +222,13 @@ class Dataset:
             human = HumanScores(scores, human.source) if scores else None
         external = {k: v.without(name) for k, v in self.external.items()}
         ids = tuple(i for i, k in zip(self.system_ids, self.systems, strict=True) if k != name)
-        return replace(self, systems=systems, human=human, external=external, system_ids=ids)
+        # annotations of the removed system alone go with it
+        annotations = {
+            k: replace(v, ratings=MappingProxyType({s: r for s, r in v.ratings.items() if s != name}))
+            for k, v in self.annotations.items()
+            if set(v.systems) - {name}
+        }
+        return replace(self, systems=systems, human=human, external=external, annotations=annotations, system_ids=ids)
 
     def with_systems(self, added: Mapping[str, Sequence[str]]) -> Dataset:
         """The systems, then ``added`` (renamed ``name (2)``… where a name is taken), each with a new id."""

@@ -7,6 +7,9 @@ from functools import cache
 from pathlib import Path
 
 from dashboard.dataset import Dataset
+from metrics.annotations.collect import LoadedTexts
+from metrics.annotations.model import Scheme
+from metrics.annotations.wmt import parse_mqm_tsv
 from metrics.io.inputs import Segments, display_name, read_segments
 from metrics.stats.human import HumanScores, read_human_scores
 
@@ -28,6 +31,7 @@ class Sample:
     metrics: tuple[str, ...]  # none: chosen from the data (metrics.core.defaults)
     human: str | None = None  # human judgments (metrics.stats.human format) …
     segment_ids: str | None = None  # … aligned by this file of one segment id per line
+    mqm: str | None = None  # human error annotations, WMT's MQM TSV (seg_id = line number)
 
     @property
     def path(self) -> Path:
@@ -79,6 +83,17 @@ SAMPLES: dict[str, Sample] = {
             human="human_scores.jsonl",
             segment_ids="image_ids.txt",
         ),
+        Sample(
+            "mqm",
+            "WMT21 TED English→German with MQM error annotations",
+            "100 segments, 5 systems, 1 reference, 357 rated errors",
+            "machine translation, human error spans",
+            "wmt21-ted-en-de",
+            ("ref.A.txt",),
+            "src.txt",
+            ("chrf", "bleu"),
+            mqm="mqm.tsv",
+        ),
     )
 }
 
@@ -95,7 +110,7 @@ def load_sample(key: str) -> Dataset:
         segments = len(next(iter(systems.values())))
         read = read_human_scores(sample.path / sample.human, segments, ids)
         human = HumanScores(read.scores, f"{sample.folder}/{sample.human}")
-    return Dataset(
+    data = Dataset(
         title=sample.title,
         systems=systems,
         refs=tuple(r.texts for r in refs),
@@ -104,3 +119,8 @@ def load_sample(key: str) -> Dataset:
         default_metrics=sample.metrics or None,
         human=human,
     )
+    if sample.mqm is None:
+        return data
+    path = sample.path / sample.mqm
+    marked = parse_mqm_tsv(path.read_text(encoding="utf-8"), LoadedTexts(data.systems, data.source), path.name)
+    return data.with_annotations(Scheme.MQM.value, marked)

@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from dashboard import intake, keys, segment_metadata, state, uploads, widgets, workspace
+from dashboard import annotation_io, intake, keys, segment_metadata, state, uploads, widgets, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
@@ -125,12 +125,13 @@ if keys.RENAME_ERROR.exists():
 
 # ------------------------------------------------------------------------------------------------- loading
 
-tab_upload, tab_paste, tab_sample, tab_human, tab_external, tab_metadata, tab_workspace = st.tabs(
+tab_upload, tab_paste, tab_sample, tab_human, tab_annotations, tab_external, tab_metadata, tab_workspace = st.tabs(
     [
         "Upload files",
         "Paste text",
         "Bundled examples",
         "Human scores",
+        "Error annotations",
         "External scores",
         "Segment metadata",
         "Workspace file",
@@ -372,6 +373,91 @@ with tab_human:
                     [*human_uploads, *ids_uploads],
                 ),
             )
+
+
+def attach_annotations(new: Dataset, what: str, notes: list[str], files: list[UploadedFile]) -> None:
+    """Button callback: adopt the data with these annotations, release the files and empty the uploaders."""
+    keys.ANNOTATION_ROUND.set(keys.ANNOTATION_ROUND.get(0) + 1)
+    uploads.release(files)
+    adopt(new, [what, *notes], keep_metrics=True)
+
+
+def annotation_form(data: Dataset) -> None:
+    """The annotations loaded now (each removable) and the upload of another file."""
+    for name, marked in data.annotations.items():
+        left, right = st.columns([4, 1])
+        left.markdown(
+            f"Loaded **{escape_markdown(name)}** ({escape_markdown(marked.scheme.value)}, "
+            f"{escape_markdown(marked.source)}): {escape_markdown(marked.summary())}."
+        )
+        right.button(
+            "Remove",
+            key=f"drop_annotations:{name}",
+            on_click=adopt,
+            args=(data.without_annotations(name),),
+            kwargs={"keep_metrics": True},
+        )
+    round_ = keys.ANNOTATION_ROUND.get(0)
+    suffix = f":{round_}" if round_ else ""
+    files = uploads.uploader("Annotation file (.tsv, .jsonl)", f"up_annotations{suffix}")
+    ids_files = uploads.uploader(
+        "Segment ids (optional, one per line: the id the file's seg_id names for each loaded line)",
+        f"up_annotation_ids{suffix}",
+    )
+    if not files:
+        return
+    upload = files[0]
+    name = intake.upload_name(upload)
+    offered = annotation_io.schemes()
+    scheme = st.radio(
+        "Format",
+        offered,
+        index=offered.index(annotation_io.guessed_scheme(name)),
+        format_func=annotation_io.FORMAT_WORDS.__getitem__,
+        horizontal=True,
+        key=f"annotation_format{suffix}",
+    )
+    label = st.text_input(
+        "Name (the metric and the tables name them so)",
+        value=annotation_io.default_name(scheme, list(data.annotations)),
+        key=f"annotation_name{suffix}",
+    ).strip()
+    notes: list[str] = []
+    try:
+        ids = None
+        if ids_files:
+            parsed_ids = intake.parse_upload(intake.upload_name(ids_files[0]), ids_files[0].getvalue())
+            ids = [s.strip() for s in _segments(parsed_ids).texts]
+        if not label:
+            raise InputError(name, "give the annotations a name")
+        marked = annotation_io.parse_annotation_upload(name, upload.getvalue(), scheme, data, ids=ids, notes=notes)
+        with_annotations = data.with_annotations(label, marked)
+    except InputError as err:
+        show_error(err)
+        return
+    st.markdown(f"✓ {escape_markdown(name)}: {escape_markdown(marked.summary())}")
+    for note in notes:
+        st.info(escape_markdown(note), icon="ℹ️")
+    replacing = " (replaces the loaded one)" if label in data.annotations else ""
+    st.button(
+        f"Attach annotations {escape_markdown(label)}{replacing}",
+        key="load_annotations",
+        type="primary",
+        on_click=attach_annotations,
+        args=(with_annotations, f"annotations {name} attached as {label}", notes, [*files, *ids_files]),
+    )
+
+
+with tab_annotations:
+    st.caption(
+        "Human error annotations of the loaded outputs: WMT's MQM TSV (one row per error, marked <v>…</v> in the "
+        "source or the output, with rater, category and severity; seg_id is the line number unless segment ids are "
+        "given), ESA, or ScoreLens's JSON Lines spans (system, segment, rater, side, start, end, category, severity, "
+        "optional score; also xCOMET's and LLM judges' spans). Every span must match the loaded text; a problem names "
+        "the file and line and leaves the loaded data as it is. The Segment view draws the spans, MQM and ESA "
+        "become metrics, and the Explorer and Analysis pages count errors by category and severity."
+    )
+    annotation_form(data)
 
 
 def change_external(

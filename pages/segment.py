@@ -1,6 +1,8 @@
 """Segment view: source, references and every system's output side by side, with the evidence behind one metric's
 score — n-gram matches, the LCS grid, the METEOR alignment, the TER edit trace, CIDEr-D weights — drawn from the
-metrics' explanation objects. Choosing a segment never recomputes corpus statistics."""
+metrics' explanation objects, and above it in each card the raters' error spans (MQM, ESA) of that output, on the
+same line as a learned metric's spans (xCOMET) when that metric is the one shown. Choosing a segment never
+recomputes corpus statistics."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import streamlit as st
 from dashboard import keys, state
 from dashboard.sidebar import scored_page
 from dashboard.widgets import select, select_many
+from metrics.families.comet.explanation import CometExplanation
+from rendering.annotations import human_parts, segment_marks
 from rendering.evidence import explanation_parts, order_labels
 from rendering.ngram_view import plain_html
 from rendering.parts import Part
@@ -114,6 +118,19 @@ for start in range(0, len(shown), int(per_row)):
         with column, st.container(border=True):
             score = evaluation.system(system).segment_scores[metric_id][index]
             st.markdown(f"**{escape_markdown(system)}** — {escape_markdown(labels[metric_id])} {score:.4f}")
+            if any(system in marked.ratings for marked in data.annotations.values()):
+                marks = segment_marks(data.annotations, system, index)
+                evidence = explanations[system]
+                learned = evidence.spans if isinstance(evidence, CometExplanation) else ()
+                human = human_parts(
+                    data.systems[system][index],
+                    None if data.source is None else data.source[index],
+                    marks.spans,
+                    learned,
+                    raters=marks.raters,
+                    summary=marks.summary,
+                )
+                show_all(human, f"{system}:human")
             parts = explanation_parts(
                 explanations[system],
                 data.systems[system][index],
