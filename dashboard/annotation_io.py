@@ -8,43 +8,37 @@ there) and optional segment ids (WMT's ``seg_id``, one per loaded line)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 
 from dashboard.dataset import Dataset
 from dashboard.intake import MAX_UPLOAD_BYTES, too_large
 from metrics.annotations.collect import LoadedTexts
+from metrics.annotations.esa import parse_esa_jsonl
 from metrics.annotations.model import Annotations, Scheme
+from metrics.annotations.read import guess_scheme
 from metrics.annotations.spans_jsonl import parse_spans_jsonl
 from metrics.annotations.wmt import parse_mqm_tsv
 from metrics.io.inputs import InputError, decode_text
 
-Reader = Callable[[str, LoadedTexts, str], Annotations]
+Reader = Callable[[str, LoadedTexts, str, str], Annotations]
 
 READERS: dict[Scheme, Reader] = {
     Scheme.MQM: parse_mqm_tsv,
-    Scheme.SPANS: lambda text, texts, source: parse_spans_jsonl(text.split("\n"), texts, source),
+    Scheme.ESA: lambda text, texts, source, digest: parse_esa_jsonl(text.split("\n"), texts, source, digest),
+    Scheme.SPANS: lambda text, texts, source, digest: parse_spans_jsonl(text.split("\n"), texts, source, digest),
 }
 
 FORMAT_WORDS = {
     Scheme.MQM: "MQM TSV (WMT / Google: errors marked <v>…</v>)",
-    Scheme.ESA: "ESA TSV (WMT24: spans and a 0–100 score)",
+    Scheme.ESA: "ESA JSON Lines (WMT24: spans and a 0–100 score)",
     Scheme.SPANS: "JSON Lines spans (ScoreLens: human, xCOMET, LLM judges)",
 }
 
 
-def schemes() -> tuple[Scheme, ...]:
-    """The formats this installation reads."""
-    return tuple(READERS)
-
-
-def guessed_scheme(name: str) -> Scheme:
-    """The format a file's name suggests: JSON Lines for ``.jsonl``, an ESA file where its name says so, else MQM."""
-    lowered = name.lower()
-    if lowered.endswith((".jsonl", ".ndjson")):
-        return Scheme.SPANS
-    if "esa" in lowered and Scheme.ESA in READERS:
-        return Scheme.ESA
-    return Scheme.MQM
+def guessed_scheme(name: str, content: bytes) -> Scheme:
+    """The format a file's name and first line suggest (:func:`metrics.annotations.read.guess_scheme`)."""
+    return guess_scheme(name, content[:65536].decode("utf-8", errors="replace"))
 
 
 def loaded_texts(data: Dataset, aliases: dict[str, str] | None = None, ids: Sequence[str] | None = None) -> LoadedTexts:
@@ -67,11 +61,8 @@ def parse_annotation_upload(
     if ids is not None and len(ids) != len(data):
         raise InputError(name, f"{len(ids)} segment ids for {len(data)} loaded segments")
     text = decode_text(content, name, notes if notes is not None else [])
-    try:
-        reader = READERS[scheme]
-    except KeyError:
-        raise InputError(name, f"the {scheme.value} format cannot be read here") from None
-    return reader(text, loaded_texts(data, ids=ids), name)
+    digest = hashlib.sha256(content).hexdigest()[:12]  # as metrics.annotations.collect.read_file makes it
+    return READERS[scheme](text, loaded_texts(data, ids=ids), name, digest)
 
 
 def default_name(scheme: Scheme, taken: Sequence[str]) -> str:

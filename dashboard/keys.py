@@ -24,6 +24,7 @@ KEPT = "kept:"  # the prefix of the keys under which choices outlive their widge
 DATASET = "dataset"
 METRICS = "metric_ids"
 OPTIONS = "metric_options"
+MQM_WEIGHTS = "mqm_weights"  # the MQM weights typed on the Data page ("": WMT's), as MqmWeights.parse reads them
 SEGMENT = "segment"  # 0-based index of the segment the segment view shows
 SEGMENT_MOVES = "segment_moves"  # how often code (not the segment box) chose the segment: the box's key follows it
 PAGE_REQUEST = "page_request"  # the page a button's callback asked for (a callback cannot switch pages itself)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 from dashboard.dataset import Dataset
 from metrics.annotations.collect import LoadedTexts
 from metrics.annotations.model import Scheme
-from metrics.annotations.wmt import parse_mqm_tsv
+from metrics.annotations.read import read_annotations
 from metrics.io.inputs import Segments, display_name, read_segments
 from metrics.stats.human import HumanScores, read_human_scores
 
@@ -91,7 +91,7 @@ SAMPLES: dict[str, Sample] = {
             "wmt21-ted-en-de",
             ("ref.A.txt",),
             "src.txt",
-            ("chrf", "bleu"),
+            ("mqm", "chrf", "bleu"),
             mqm="mqm.tsv",
         ),
     )
@@ -121,6 +121,5 @@ def load_sample(key: str) -> Dataset:
     )
     if sample.mqm is None:
         return data
-    path = sample.path / sample.mqm
-    marked = parse_mqm_tsv(path.read_text(encoding="utf-8"), LoadedTexts(data.systems, data.source), path.name)
-    return data.with_annotations(Scheme.MQM.value, marked)
+    marked = read_annotations(sample.path / sample.mqm, LoadedTexts(data.systems, data.source), Scheme.MQM)
+    return data.with_annotations(Scheme.MQM.value, replace(marked, source=f"{sample.folder}/{sample.mqm}"))

@@ -9,6 +9,8 @@ an eleventh system scores only that system, and a progress bar appears only whil
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, cast
 
 import numpy as np
@@ -25,6 +27,7 @@ from dashboard.keys import (
     LANGUAGE,
     METRIC_CHOICE,
     METRICS,
+    MQM_WEIGHTS,
     OPTIONS,
     RESAMPLES,
     SCRIPT,
@@ -35,6 +38,9 @@ from dashboard.keys import (
 from dashboard.samples import load_sample
 from dashboard.server_config import browser_selection, check_browser_options, refusal
 from dashboard.workspace import Settings
+from metrics.annotations.metric import AnnotationMetric, HumanScore
+from metrics.annotations.model import Annotations, Scheme
+from metrics.annotations.mqm import MqmWeights
 from metrics.core.base import (
     Metric,
     MissingInput,
@@ -61,6 +67,8 @@ from metrics.stats.significance import DEFAULT_ALPHA, n_pairs, resamples_for
 from rendering.text import escape_markdown
 
 VIEW_KEYS = (BASELINE, SEGMENT)
+# Metrics whose rows are data about a named system (not computed from its text): the system is part of their keys.
+OWNED = (External, AnnotationMetric)
 N_RESAMPLES = 1000  # correlation intervals; sacrebleu's count, the floor of the significance tests' counts
 RESAMPLE_CHOICES = (1000, 2000, 5000, 10000, 20000, 50000)
 SEED = 12345
@@ -99,15 +107,39 @@ def metric_for(key: str, refs_hash: str, _metric: Metric[Any, Any]) -> Metric[An
 
 
 def offered_metrics() -> tuple[str, ...]:
-    """Metric ids whose requirements are installed here, then the loaded data's external metrics."""
-    return (*available_metrics(), *dataset().external)
+    """Metric ids whose requirements are installed here, then the loaded data's external metrics and human
+    annotations' scores."""
+    data = dataset()
+    return (*available_metrics(), *data.external, *data.annotations)
 
 
 def label(metric_id: str) -> str:
     """How the metric choice names a metric id."""
     if metric_id in SPECS:
         return SPECS[metric_id].label
+    if metric_id in dataset().annotations:
+        return f"{metric_id} (human {human_score(dataset().annotations[metric_id]).name} scores)"
     return f"{metric_id} (external scores)"
+
+
+def human_score(annotations: Annotations) -> HumanScore:
+    """The score a set of annotations is: ESA's own scores for ESA, MQM from the errors for MQM and spans."""
+    return HumanScore.ESA if annotations.scheme is Scheme.ESA else HumanScore.MQM
+
+
+def mqm_weights() -> MqmWeights:
+    """The MQM weights the user set on the Data page (WMT's by default)."""
+    return MqmWeights.parse(st.session_state.get(MQM_WEIGHTS, ""))
+
+
+def annotation_metric(data: Dataset, name: str) -> AnnotationMetric:
+    """The MQM or ESA scores of the annotations ``name`` as a metric; a loaded system they do not rate is rated on
+    no segment (its score is then undefined, and its unrated count says why)."""
+    marked = data.annotations[name]
+    missing = {system: ((),) * len(data) for system in data.systems if system not in marked.ratings}
+    if missing:
+        marked = replace(marked, ratings=MappingProxyType({**marked.ratings, **missing}))
+    return AnnotationMetric(marked, human_score(marked), mqm_weights(), name)
 
 
 def default_metrics(data: Dataset, task: Task | None = None) -> tuple[list[str], MetricChoice | None]:
@@ -281,8 +313,8 @@ def dataset() -> Dataset:
 
 
 def metric_ids() -> list[str]:
-    external = dataset().external
-    return [m for m in st.session_state[METRICS] if m in SPECS or m in external]
+    data = dataset()
+    return [m for m in st.session_state[METRICS] if m in SPECS or m in data.external or m in data.annotations]
 
 
 def set_metric_ids(ids: Sequence[str]) -> None:
@@ -402,8 +434,11 @@ def step_segment(index: int) -> None:
 def _content_key(metric_id: str, metric: Metric[Any, Any]) -> str:
     """What a metric's results depend on besides the outputs and references: its id and signature, or an external
     metric's scores; and the source, for a metric that reads it."""
+    data = dataset()
+    if metric_id in data.annotations:
+        return f"{metric_id}|annotations:{data.annotations_hash(metric_id)}|{metric.signature()}"
     if metric_id not in SPECS:
-        return f"{metric_id}|external:{dataset().external[metric_id].fingerprint()}"
+        return f"{metric_id}|external:{data.external[metric_id].fingerprint()}"
     if isinstance(metric, ReadsSource):
         return f"{metric_key(metric_id, metric)}|source:{dataset().source_hash}"
     return metric_key(metric_id, metric)
@@ -439,6 +474,11 @@ def metrics_for(data: Dataset, ids: Sequence[str]) -> tuple[dict[str, Metric[Any
     for metric_id in ids:
         if metric_id in data.external:
             built[metric_id] = External(data.external[metric_id])
+        elif metric_id in data.annotations:
+            try:
+                built[metric_id] = annotation_metric(data, metric_id)
+            except ValueError as err:  # no rated segment, or weights the user typed wrong
+                errors.append(f"{label(metric_id)}: {err}")
         elif metric_id in chosen.metric_ids:
             try:
                 fresh = chosen.metric(metric_id)
@@ -510,7 +550,7 @@ def evaluation() -> Evaluation:
             return single.stats[metric_id], single.scores[metric_id], single.segment_scores[metric_id]
 
         # An external metric's rows belong to the named system, whatever its text (two may have the same outputs).
-        owner = name if isinstance(metric, External) else None
+        owner = name if isinstance(metric, OWNED) else None
         key = (keys[metric_id], data.refs_hash, data.system_hash(name), owner)
         return Job(key, f"{metric.name} on {name}", run, lambda: expected_seconds(metric, hyps, refs))
 
@@ -644,7 +684,7 @@ def explain_all(evaluation: Evaluation, metric_id: str, systems: Sequence[str], 
             return explain_segment(metric, system, index, hyp, refs, source=source)
 
         # An external metric's evidence is the system's own score, so the system is part of its key.
-        owner = system if isinstance(metric, External) else None
+        owner = system if isinstance(metric, OWNED) else None
         key = (metric_id, content, data.refs_hash, stream_hash([hyp, *refs]), index, owner)
         return Job(key, system, run)
 

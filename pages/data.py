@@ -15,6 +15,7 @@ from dashboard import annotation_io, intake, keys, segment_metadata, state, uplo
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
+from metrics.annotations.model import Scheme
 from metrics.core.family import Task
 from metrics.core.registry import SPECS
 from metrics.families.external.fits import FITS, NONE
@@ -375,11 +376,14 @@ with tab_human:
             )
 
 
-def attach_annotations(new: Dataset, what: str, notes: list[str], files: list[UploadedFile]) -> None:
-    """Button callback: adopt the data with these annotations, release the files and empty the uploaders."""
+def attach_annotations(new: Dataset, name: str, what: str, notes: list[str], files: list[UploadedFile]) -> None:
+    """Button callback: adopt the data with the annotations ``name``, choose their score as a metric (before the
+    sidebar's metric box is drawn), release the files and empty the uploaders."""
     keys.ANNOTATION_ROUND.set(keys.ANNOTATION_ROUND.get(0) + 1)
     uploads.release(files)
     adopt(new, [what, *notes], keep_metrics=True)
+    state.set_metric_ids(list(dict.fromkeys([name, *state.metric_ids()])))
+    st.session_state[state.widget_key(keys.METRICS_BOX)] = state.metric_ids()
 
 
 def annotation_form(data: Dataset) -> None:
@@ -408,11 +412,11 @@ def annotation_form(data: Dataset) -> None:
         return
     upload = files[0]
     name = intake.upload_name(upload)
-    offered = annotation_io.schemes()
+    offered = list(Scheme)
     scheme = st.radio(
         "Format",
         offered,
-        index=offered.index(annotation_io.guessed_scheme(name)),
+        index=offered.index(annotation_io.guessed_scheme(name, upload.getvalue())),
         format_func=annotation_io.FORMAT_WORDS.__getitem__,
         horizontal=True,
         key=f"annotation_format{suffix}",
@@ -444,7 +448,7 @@ def annotation_form(data: Dataset) -> None:
         key="load_annotations",
         type="primary",
         on_click=attach_annotations,
-        args=(with_annotations, f"annotations {name} attached as {label}", notes, [*files, *ids_files]),
+        args=(with_annotations, label, f"annotations {name} attached as {label}", notes, [*files, *ids_files]),
     )
 
 
