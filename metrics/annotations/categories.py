@@ -77,6 +77,9 @@ class Cell:
         return 0 if self.category == ALL else self.category.count("/") + 1
 
 
+EVERY_ERROR = Cell(ALL)
+
+
 def category_levels(category: str | None) -> tuple[str, ...]:
     """Every prefix level of a category path: ``Accuracy/Mistranslation`` → ``Accuracy``,
     ``Accuracy/Mistranslation``; ``None`` or blank → ``(none)``. Parts are stripped; case is kept."""
@@ -86,16 +89,21 @@ def category_levels(category: str | None) -> tuple[str, ...]:
     return tuple("/".join(parts[: k + 1]) for k in range(len(parts)))
 
 
+def kind_cells(category: str | None, severity: Severity) -> tuple[Cell, ...]:
+    """Every cell an error of this category and severity counts in: ``All`` and each level of its category, each
+    at its severity and at any."""
+    return tuple(Cell(c, s) for c in (ALL, *category_levels(category)) for s in (severity, None))
+
+
 def error_cells(error: AnnotatedError) -> tuple[Cell, ...]:
-    """Every cell one error counts in: ``All`` and each level of its category, each at its severity and at any."""
-    categories = (ALL, *category_levels(error.category))
-    return tuple(Cell(c, s) for c in categories for s in (error.severity, None))
+    """Every cell one error counts in (:func:`kind_cells` of its category and severity)."""
+    return kind_cells(error.category, error.severity)
 
 
 def cells_of(annotations: Annotations) -> tuple[Cell, ...]:
     """Every cell some error of ``annotations`` counts in, plus ``All · any``; sorted by category, then severity
     (any first, then in :class:`~metrics.core.spans.Severity` order)."""
-    found = {Cell(ALL)}
+    found = {EVERY_ERROR}
     for rows in annotations.ratings.values():
         for ratings in rows:
             for rating in ratings:
