@@ -75,12 +75,14 @@ class Rating:
 class Annotations:
     """``ratings[system][i]``: the ratings of segment ``i`` (0-based) of that system's output, empty if unrated.
 
-    ``source`` is the file read; ``scheme`` how it was read. Every system has ``n_segments`` entries."""
+    ``source`` is the file read; ``scheme`` how it was read; ``digest`` the file's SHA-256 prefix ("" when the
+    annotations were not read from a file). Every system has ``n_segments`` entries."""
 
     scheme: Scheme
     n_segments: int
     ratings: Mapping[str, tuple[tuple[Rating, ...], ...]]
     source: str = ""
+    digest: str = ""
 
     def __post_init__(self) -> None:
         for system, rows in self.ratings.items():

@@ -60,8 +60,9 @@ class MqmWeights:
         return float(getattr(self, severity.value))
 
     def signature(self) -> str:
-        """``major:5|minor:1|…``: every weight, so two scores with different weights never look alike."""
-        return "|".join(f"{f.name.replace('_', '-')}:{getattr(self, f.name):g}" for f in fields(self))
+        """``major=5,minor=1,…``: every weight (the form :meth:`parse` reads), so that two scores with different
+        weights never look alike in a signature."""
+        return ",".join(f"{f.name.replace('_', '-')}={getattr(self, f.name):g}" for f in fields(self))
 
     @classmethod
     def parse(cls, spec: str) -> MqmWeights:
