@@ -176,6 +176,11 @@ EX_DESCENDING: Choice[bool] = Choice("ex_desc")
 EX_PAGE: Choice[int] = Choice("ex_page")
 EX_META: Choice[list[str]] = Choice("ex_meta")  # .at(column): the metadata values a segment must have
 EX_SLICE_OPEN: Choice[bool] = Choice("ex_slice_open")  # the "save as a slice" expander, open across filter changes
+EX_ERR_SET: Choice[str] = Choice("ex_err_set")  # the error filter: which annotations, system, category…
+EX_ERR_SYSTEM: Choice[str] = Choice("ex_err_system")
+EX_ERR_CATEGORY: Choice[str] = Choice("ex_err_category")
+EX_ERR_SEVERITY: Choice[list[str]] = Choice("ex_err_severity")
+EX_ERR_RATER: Choice[str] = Choice("ex_err_rater")
 EX_OPENED: Key[int | None] = Key("ex_handled")  # the table row already opened, so that a rerun does not reopen it
 
 # ------------------------------------------------------------------------------------------------------- Analysis
@@ -201,6 +206,14 @@ AN_DIS_A: Choice[str] = Choice("an_dis_a")
 AN_DIS_B: Choice[str] = Choice("an_dis_b")
 AN_NGRAM_OPENED: Key[int | None] = Key("an_ng_open")  # the row already opened, so that a rerun does not reopen it
 AN_DIS_OPENED: Key[int | None] = Key("an_dis_open")
+AN_HE_SET: Choice[str] = Choice("an_he_set")  # human errors: which loaded annotations
+AN_HE_RATE: Choice[str] = Choice("an_he_rate")
+AN_HE_DEPTH: Choice[int] = Choice("an_he_depth")
+AN_HE_SEVERITY: Choice[bool] = Choice("an_he_severity")
+AN_HE_ON: Choice[str] = Choice("an_he_on")  # all segments or a saved slice
+AN_HE_A: Choice[str] = Choice("an_he_a")
+AN_HE_B: Choice[str] = Choice("an_he_b")
+AN_HE_CELL: Choice[str] = Choice("an_he_cell")  # span agreement: every error or one top-level category
 
 # -------------------------------------------------------------------------------------------------------- Segment
 SEG_METRIC: Choice[str] = Choice("seg_metric")

@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import analysis as compute
-from dashboard import keys, navigation, slices, state, uploads
+from dashboard import human_errors, keys, navigation, slices, state, uploads
 from dashboard.dataset import Dataset
 from dashboard.keys import Choice, Key, among, within
 from dashboard.navigation import Task
@@ -24,6 +24,7 @@ from metrics.analysis.buckets import LENGTH_DIFF_EDGES, LENGTH_EDGES, edge_label
 from metrics.analysis.plan import BucketSpec, parse_spec
 from metrics.analysis.slices import Slice, parse_ranges
 from metrics.analysis.units import token_unit
+from metrics.annotations.categories import ALL, Cell, Rate
 from metrics.core.evaluation import Evaluation
 from metrics.io.inputs import InputError, parse_segments
 from metrics.reports.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, to_json
@@ -46,6 +47,7 @@ from rendering.analysis import (
     word_figure,
     word_frame,
 )
+from rendering.human_errors import RATE_WORDS, category_frame, comparison_frame, span_agreement_frame
 from rendering.tables import metric_labels
 from rendering.text import escape_markdown
 
@@ -605,6 +607,98 @@ def show_disagreement(scope: Scope) -> None:
     downloads(scope.document(scope.settings(), disagreements=found), "disagreements")
 
 
+ANY = "(all segments)"
+EVERY = "every error"
+
+
+@st.fragment
+def show_human_errors(scope: Scope) -> None:
+    data = scope.data
+    if not data.annotations:
+        st.info(
+            "No error annotations are loaded: attach an MQM, ESA or span file on the Data page (tab “Error "
+            "annotations”), or load the bundled example “WMT21 TED English→German with MQM error annotations”."
+        )
+        return
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        name = select("Annotations", list(data.annotations), keys.AN_HE_SET)
+    with c2:
+        rate = Rate(select("Rate", [r.value for r in Rate], keys.AN_HE_RATE, format_func=lambda r: RATE_WORDS[Rate(r)]))
+    with c3:
+        depth = select("Categories down to", [1, 2, 3], keys.AN_HE_DEPTH, index=1, format_func=lambda d: f"level {d}")
+    with c4:
+        pieces = {s.name: s for s in slices.saved()}
+        on = select("On the segments of", [ANY, *pieces], keys.AN_HE_ON)
+    toggle = keys.AN_HE_SEVERITY
+    by_severity = toggle.keep(st.toggle("Split by severity", value=True, key=toggle.widget()))
+    segments = None if on == ANY else list(pieces[on].segments)
+    tables = human_errors.tables(data, name, segments)
+    if not tables:
+        st.info("No segment of these is rated.")
+        return
+    st.caption(
+        f"{RATE_WORDS[rate].capitalize()} by category and severity, with 95% bootstrap intervals over the rated "
+        f"segments ({human_errors.N_SAMPLES} resamples, seed {human_errors.SEED}); several raters of a segment count "
+        "as the mean of their counts. A category holds its subcategories (Accuracy counts every Accuracy/… error)."
+    )
+    frame = category_frame(tables, rate, depth, by_severity)
+    st.dataframe(frame, key="an_he_table", height=table_height(len(frame)))
+
+    st.markdown("**Which categories differ between two systems**")
+    rated = list(tables)
+    if len(rated) < 2:
+        st.caption("Only one system is rated here.")
+    else:
+        left, right = st.columns(2)
+        with left:
+            a = select(
+                "Baseline", rated, keys.AN_HE_A, index=rated.index(scope.baseline) if scope.baseline in rated else 0
+            )
+        with right:
+            b = select("System", [s for s in rated if s != a], keys.AN_HE_B)
+        found = human_errors.compare(data, name, a, b, rate, segments)
+        st.caption(
+            f"{escape_markdown(b)} − {escape_markdown(a)} in each category's rate on the segments both were rated on "
+            "(negative: fewer errors); paired bootstrap, p-values Holm-corrected across the categories tested."
+        )
+        shown = comparison_frame(found)
+        show_table(
+            shown,
+            "an_he_compare",
+            **{
+                c: st.column_config.NumberColumn(format="%.4f")
+                for c in shown.columns
+                if c not in ("category · severity",) and not c.startswith("significant")
+            },
+        )
+
+    st.markdown("**Do the metrics see what the raters saw?**")
+    top = human_errors.top_categories(data, name)
+    cell_name = select("Human spans of", [EVERY, *top], keys.AN_HE_CELL)
+    cell = Cell(ALL) if cell_name == EVERY else Cell(cell_name)
+    found_agreement = {}
+    reasons = []
+    for metric_id in scope.evaluation.metrics:
+        if metric_id in data.annotations:
+            continue
+        agreement = human_errors.span_agreement(data, scope.evaluation, name, metric_id)
+        if agreement.tables:
+            found_agreement[metric_id] = agreement.tables
+        else:
+            reasons.append(f"{scope.labels[metric_id]}: {agreement.reason}")
+    if found_agreement:
+        show_table(span_agreement_frame(found_agreement, scope.labels, cell), "an_he_agreement")
+    st.caption(
+        "Character-level agreement of each metric's token evidence (BLEU/chrF unmatched n-grams, TER edits, METEOR "
+        "unaligned words, BERTScore low-similarity tokens, xCOMET spans) with the raters' spans on the output: "
+        "precision = share of flagged characters inside human spans, recall = share of human-marked characters "
+        "flagged (micro, pooled over rated segments; macro F1 = mean of segment F1s), 95% bootstrap intervals. "
+        "Chance precision: what flags at random characters would reach."
+        + ("" if not reasons else " No agreement for " + escape_markdown("; ".join(reasons)) + ".")
+    )
+
+
 SECTIONS: dict[str, Callable[[Scope], None]] = {
     "Buckets": show_buckets,
     "Words by frequency": show_words,
@@ -613,6 +707,7 @@ SECTIONS: dict[str, Callable[[Scope], None]] = {
     "Documents": show_documents,
     "Trust in differences": show_trust,
     "Metric disagreement": show_disagreement,
+    "Human errors": show_human_errors,
 }
 
 
