@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import keys, navigation, segment_metadata, slices, state
+from dashboard import human_errors, keys, navigation, segment_metadata, slices, state
 from dashboard.dataset import Dataset
 from dashboard.keys import Choice, all_among, within
 from dashboard.navigation import Task
@@ -24,6 +24,7 @@ from dashboard.widgets import chosen_row, select, select_many
 from metrics.analysis.slices import ScoreCondition
 from metrics.core.evaluation import Evaluation
 from metrics.core.language import LengthUnit, detect_language, length_unit, text_length
+from metrics.core.spans import Severity
 from metrics.io.metadata import Metadata
 from rendering.comparison import ComparedRow, comparison_html
 from rendering.tables import column_name, metric_labels, sentence_scores
@@ -180,17 +181,28 @@ def filters(
             mask &= by_metadata
             said += chosen
 
-        c1, c2, c3 = st.columns(3)
-        with c1:
-            score_system = select("Score of system", [NO_SCORE_FILTER, *focus.systems], keys.EX_SCORE_SYSTEM)
-        with c2:
-            score_metric = select(
-                "under metric", focus.metric_ids, keys.EX_SCORE_METRIC, format_func=focus.labels.__getitem__
-            )
-        if score_system in focus.systems:
+        if data.annotations:
+            by_errors, chosen_errors, condition = error_filter(data, focus)
+            mask &= by_errors
+            said += chosen_errors
+            conditions += condition
+
+        # Two score filters, so that a slice can combine them ("MQM below −5 but chrF above 60").
+        for slot, (system_choice, metric_choice, label) in enumerate(SCORE_SLOTS):
+            c1, c2, c3 = st.columns(3)
+            with c1:
+                score_system = select(label, [NO_SCORE_FILTER, *focus.systems], system_choice)
+            if score_system not in focus.systems:
+                continue
+            with c2:
+                score_metric = select(
+                    "under metric", focus.metric_ids, metric_choice, format_func=focus.labels.__getitem__
+                )
             column = column_name(score_system, focus.labels[score_metric])
             with c3:
-                in_range, narrowed = _within_range("range", column, frame[column], keys.EX_SCORE_RANGE.at(column))
+                in_range, narrowed = _within_range(
+                    "range", column, frame[column], keys.EX_SCORE_RANGE.at(f"{slot}:{column}" if slot else column)
+                )
             mask &= in_range
             if narrowed:
                 said.append(narrowed)
@@ -203,6 +215,57 @@ def filters(
                 said.append(narrowed)
                 conditions.append(ScoreCondition(focus.metric, (focus.a, focus.b)))
     return mask, said, tuple(conditions)
+
+
+SCORE_SLOTS = (
+    (keys.EX_SCORE_SYSTEM, keys.EX_SCORE_METRIC, "Score of system"),
+    (keys.EX_SCORE2_SYSTEM, keys.EX_SCORE2_METRIC, "and score of system"),
+)
+NO_ERROR_FILTER = "(no error filter)"
+ANY_ERROR = "any error"
+ANY_RATER = "any rater"
+
+
+def error_filter(data: Dataset, focus: Focus) -> tuple[np.ndarray, list[str], list[ScoreCondition]]:
+    """Boxes for "system X's output has a (major) Accuracy/Mistranslation error (marked by rater R)": the mask of the
+    segments that have one, the filter in words, and the condition a slice made of it is chosen by (its MQM or ESA
+    score on that system: the Analysis page then withholds the tests it would make circular)."""
+    mask = np.ones(len(data), dtype=bool)
+    names = list(data.annotations)
+    c0, c1, c2, c3, c4 = st.columns([1, 1, 2, 1, 1])
+    with c0:
+        name = select("Error annotations", names, keys.EX_ERR_SET)
+    marked = data.annotations[name]
+    rated = [s for s in focus.systems if s in marked.ratings] or [NO_ERROR_FILTER]
+    with c1:
+        system = select("Output of", rated, keys.EX_ERR_SYSTEM)
+    with c2:
+        category = select(
+            "has an error of", [NO_ERROR_FILTER, ANY_ERROR, *human_errors.kinds(data, name)], keys.EX_ERR_CATEGORY
+        )
+    if category == NO_ERROR_FILTER or system not in marked.ratings:
+        return mask, [], []
+    severities = [s.value for s in Severity]
+    with c3:
+        chosen = keys.EX_ERR_SEVERITY.keep(
+            st.multiselect(
+                "severity", severities, key=keys.EX_ERR_SEVERITY.widget(all_among(severities)), placeholder="any"
+            )
+        )
+    with c4:
+        rater = select("marked by", [ANY_RATER, *marked.raters], keys.EX_ERR_RATER)
+    mask = human_errors.has_error(
+        data,
+        name,
+        system,
+        None if category == ANY_ERROR else category,
+        [Severity(s) for s in chosen],
+        None if rater == ANY_RATER else rater,
+    )
+    kind = " ".join([" or ".join(chosen), "" if category == ANY_ERROR else category, "error"]).split()
+    by = "" if rater == ANY_RATER else f", marked by {rater}"
+    words = f"{system} has at least one {' '.join(kind)} ({name}{by})"
+    return mask, [words], [ScoreCondition(name, (system,))]
 
 
 def metadata_filters(meta: Metadata) -> tuple[np.ndarray, list[str]]:
