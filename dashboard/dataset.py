@@ -21,6 +21,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from metrics.annotations.model import Annotations
+from metrics.annotations.spans_jsonl import span_records
 from metrics.core.language import Language, detect_language
 from metrics.families.external import ExternalScores
 from metrics.io.inputs import InputError
@@ -172,8 +173,10 @@ class Dataset:
 
     @cached_property
     def _annotation_hashes(self) -> Mapping[str, str]:
+        # the records of the span format: every rating, error, span and score, not the file lines they came from
         return {
-            name: stream_hash([repr(a.scheme), repr(sorted(a.ratings.items()))]) for name, a in self.annotations.items()
+            name: stream_hash([a.scheme.value, *(json.dumps(r, ensure_ascii=False) for r in span_records(a))])
+            for name, a in self.annotations.items()
         }
 
     def with_annotations(self, name: str, annotations: Annotations) -> Dataset:

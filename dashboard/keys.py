@@ -132,6 +132,8 @@ SLICE_PREFILLED: Key[str | None] = Key("slice_prefilled")  # the name the app pu
 AN_SLICE_ERROR: Key[str] = Key("an_slice_error")  # why the Analysis page's slice was refused, shown once
 HUMAN_ROUND: Key[int] = Key("human_round")
 EXTERNAL_ROUND: Key[int] = Key("external_round")
+MQM_WEIGHTS_BOX = "mqm_weights_box"  # the Data page's box of MQM weights (a loaded workspace renews it)
+WEIGHTS_ERROR: Key[str] = Key("mqm_weights_error")  # why typed MQM weights were refused, shown once
 ANNOTATION_ROUND: Key[int] = Key("annotation_round")  # renews the annotation uploaders once their file is loaded
 METADATA_ROUND: Key[int] = Key("metadata_round")  # a new round empties the segment metadata uploader
 # Uploads (dashboard/uploads.py): the files admitted, those released once loaded, the refusals shown beside each

@@ -344,13 +344,15 @@ def set_family_options(family: str, values: dict[str, Any]) -> str | None:
 def settings() -> Settings:
     view = {key: st.session_state[key] for key in VIEW_KEYS if key in st.session_state}
     meta = segment_metadata.loaded(len(dataset()))
-    return Settings(tuple(metric_ids()), options(), view, slices.saved(), meta)
+    weights = st.session_state.get(MQM_WEIGHTS, "")
+    return Settings(tuple(metric_ids()), options(), view, slices.saved(), meta, weights)
 
 
 def apply_settings(loaded: Settings) -> list[str]:
     """Adopt loaded settings; returns notes on anything that could not be applied (it is left out)."""
     notes = []
-    ids = [m for m in loaded.metrics if m in offered_metrics()]
+    st.session_state[MQM_WEIGHTS] = loaded.mqm_weights  # checked when the workspace was read
+    st.session_state.pop(keys.MQM_WEIGHTS_BOX, None)    ids = [m for m in loaded.metrics if m in offered_metrics()]
     dropped = [m for m in loaded.metrics if m not in ids]
     if dropped:
         notes.append(f"metrics not available here, left out: {', '.join(dropped)}")

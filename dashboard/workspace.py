@@ -16,14 +16,18 @@ import base64
 import binascii
 import json
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from dashboard.dataset import Dataset
 from metrics.analysis.slices import ScoreCondition, Slice
+from metrics.annotations.collect import LoadedTexts
+from metrics.annotations.model import Annotations, Scheme
+from metrics.annotations.mqm import MqmWeights
+from metrics.annotations.spans_jsonl import parse_spans_jsonl, span_records
 from metrics.core.upload import Upload
 from metrics.families.external.scores import from_document, to_document
 from metrics.io.inputs import (
@@ -41,8 +45,11 @@ VERSION = 1
 MAX_NAME_CHARS = 1_000  # a title, a name, an option's text: longer is not a name but a payload
 MAX_WHOLE = 2**53  # the largest whole number a float (and a browser's JavaScript) holds exactly
 MAX_OPTION_VALUES = 64  # a list-valued option (e.g. ROUGE-W's weights) holds a few numbers
-_KEYS = frozenset({"format", "version", "title", "references", "systems", "source", "human", "external", "settings"})
-_SETTINGS_KEYS = frozenset({"metrics", "options", "view", "slices", "metadata"})
+_KEYS = frozenset(
+    {"format", "version", "title", "references", "systems", "source", "human", "external", "annotations", "settings"}
+)
+_SETTINGS_KEYS = frozenset({"metrics", "options", "view", "slices", "metadata", "mqm_weights"})
+_ANNOTATION_KEYS = frozenset({"name", "scheme", "source", "digest", "records"})
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,7 @@ class Settings:
     view: Mapping[str, Any] = field(default_factory=dict)  # baseline, segment, explorer filters …
     slices: tuple[Slice, ...] = ()  # named sets of segments (the Analysis page scores them)
     metadata: Metadata | None = None  # per-segment columns for buckets and documents (the Analysis page's upload)
+    mqm_weights: str = ""  # the MQM weights typed on the Data page (MqmWeights.parse; "": WMT's)
 
 
 def dumps(dataset: Dataset, settings: Settings) -> str:
@@ -68,6 +76,7 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
         "source": list(dataset.source) if dataset.source is not None else None,
         "human": _human_document(dataset.human),
         "external": [to_document(scores) for scores in dataset.external.values()],
+        "annotations": [_annotations_document(name, marked) for name, marked in dataset.annotations.items()],
         "settings": {
             "metrics": list(settings.metrics),
             "options": {
@@ -85,6 +94,7 @@ def dumps(dataset: Dataset, settings: Settings) -> str:
                 for s in settings.slices
             ],
             "metadata": _metadata_document(settings.metadata),
+            "mqm_weights": settings.mqm_weights,
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
@@ -125,6 +135,49 @@ def _human(value: Any, source: str) -> HumanScores | None:
         return HumanScores(scores, value["source"] if isinstance(value.get("source"), str) else "")
     except ValueError as err:
         raise InputError(source, f"human scores: {err}") from None
+
+
+def _annotations_document(name: str, marked: Annotations) -> dict[str, Any]:
+    """Annotations as the records of the JSON Lines span format (one per error, one per rating without errors), with
+    their scheme and the file they were read from; reading them back locates every span in the loaded texts again."""
+    return {
+        "name": name,
+        "scheme": marked.scheme.value,
+        "source": marked.source,
+        "digest": marked.digest,
+        "records": list(span_records(marked)),
+    }
+
+
+def _annotations(
+    value: Any, systems: Mapping[str, Sequence[str]], text: Sequence[str] | None, source: str
+) -> dict[str, Annotations]:
+    """The saved annotations, each read by the span format's reader against the workspace's own texts (a span that
+    does not fit them is an error naming the set and the record)."""
+    if not isinstance(value, list):
+        raise InputError(source, "'annotations' must be a list of {name, scheme, source, digest, records} objects")
+    found: dict[str, Annotations] = {}
+    for k, item in enumerate(value, start=1):
+        where = f"annotations[{k}]"
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("name"), str)
+            or not isinstance(item.get("records"), list)
+        ):
+            raise InputError(source, f"{where} must be an object with a string 'name' and a list 'records'")
+        _unknown(item, _ANNOTATION_KEYS, where, source)
+        name = _name(item["name"], f"{where}.name", source)
+        schemes = {s.value: s for s in Scheme}
+        if item.get("scheme") not in schemes:
+            raise InputError(source, f"{where}.scheme must be one of {', '.join(schemes)}")
+        origin = _name(item.get("source", ""), f"{where}.source", source)
+        digest = _name(item.get("digest", ""), f"{where}.digest", source)
+        lines = [json.dumps(record, ensure_ascii=False) for record in item["records"]]
+        marked = parse_spans_jsonl(lines, LoadedTexts(systems, text), f"{source} {where}.records")
+        if name in found:
+            raise InputError(source, f"two sets of annotations are named {name!r}")
+        found[name] = replace(marked, scheme=schemes[item["scheme"]], source=origin, digest=digest)
+    return found
 
 
 def _metadata_document(metadata: Metadata | None) -> dict[str, Any] | None:
@@ -350,6 +403,11 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
     view = _view(raw.get("view", {}), source)
     title = _name(document.get("title", "Workspace"), "'title'", source)
     human = _human(document.get("human"), source)
+    mqm_weights = _name(raw.get("mqm_weights", ""), "settings.mqm_weights", source)
+    try:
+        MqmWeights.parse(mqm_weights)
+    except ValueError as err:
+        raise InputError(source, f"settings.mqm_weights: {err}") from None
     raw_external = document.get("external", [])
     if not isinstance(raw_external, list):
         raise InputError(source, "'external' must be a list of external metrics")
@@ -369,5 +427,11 @@ def loads(text: str | bytes, source: str = "workspace.json") -> tuple[Dataset, S
         )
     except InputError as err:
         raise InputError(source, str(err)) from None
+    marked = _annotations(document.get("annotations", []), dataset.systems, dataset.source, source)
+    try:
+        dataset = replace(dataset, annotations=marked)
+    except InputError as err:
+        raise InputError(source, str(err)) from None
     pieces = _slices(raw.get("slices", []), len(dataset), source)
-    return dataset, Settings(metrics, options, view, pieces, _metadata(raw.get("metadata"), len(dataset), source))
+    meta = _metadata(raw.get("metadata"), len(dataset), source)
+    return dataset, Settings(metrics, options, view, pieces, meta, mqm_weights)

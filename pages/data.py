@@ -16,6 +16,7 @@ from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from dashboard.sidebar import page_setup
 from metrics.annotations.model import Scheme
+from metrics.annotations.mqm import MqmWeights
 from metrics.core.family import Task
 from metrics.core.registry import SPECS
 from metrics.families.external.fits import FITS, NONE
@@ -386,8 +387,39 @@ def attach_annotations(new: Dataset, name: str, what: str, notes: list[str], fil
     st.session_state[state.widget_key(keys.METRICS_BOX)] = state.metric_ids()
 
 
+def set_weights(key: str) -> None:
+    """Text box callback: keep typed MQM weights that parse; else put the kept ones back and say why."""
+    typed = str(st.session_state[key]).strip()
+    try:
+        MqmWeights.parse(typed)
+    except ValueError as err:
+        st.session_state[key] = st.session_state.get(keys.MQM_WEIGHTS, "")
+        keys.WEIGHTS_ERROR.set(str(err))
+        return
+    st.session_state[keys.MQM_WEIGHTS] = typed
+
+
+def weights_form() -> None:
+    """The MQM weights every MQM score of the app uses (and its signature states)."""
+    key = keys.MQM_WEIGHTS_BOX
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(keys.MQM_WEIGHTS, "")
+    st.text_input(
+        "MQM weights (empty: WMT's)",
+        key=key,
+        on_change=set_weights,
+        args=(key,),
+        placeholder="major=5, minor=1, minor-punctuation=0.1, non-translation=25, critical=10, neutral=0",
+        help="Unnamed weights keep WMT's. The MQM metric's signature lists every weight used.",
+    )
+    st.caption(f"In use: {escape_markdown(state.mqm_weights().signature())}")
+    if keys.WEIGHTS_ERROR.exists():
+        show_error(InputError("MQM weights", keys.WEIGHTS_ERROR.get("")))
+        keys.WEIGHTS_ERROR.pop()
+
+
 def annotation_form(data: Dataset) -> None:
-    """The annotations loaded now (each removable) and the upload of another file."""
+    """The annotations loaded now (each removable), the MQM weights, and the upload of another file."""
     for name, marked in data.annotations.items():
         left, right = st.columns([4, 1])
         left.markdown(
@@ -401,6 +433,8 @@ def annotation_form(data: Dataset) -> None:
             args=(data.without_annotations(name),),
             kwargs={"keep_metrics": True},
         )
+    if data.annotations:
+        weights_form()
     round_ = keys.ANNOTATION_ROUND.get(0)
     suffix = f":{round_}" if round_ else ""
     files = uploads.uploader("Annotation file (.tsv, .jsonl)", f"up_annotations{suffix}")
