@@ -352,7 +352,8 @@ def apply_settings(loaded: Settings) -> list[str]:
     """Adopt loaded settings; returns notes on anything that could not be applied (it is left out)."""
     notes = []
     st.session_state[MQM_WEIGHTS] = loaded.mqm_weights  # checked when the workspace was read
-    st.session_state.pop(keys.MQM_WEIGHTS_BOX, None)    ids = [m for m in loaded.metrics if m in offered_metrics()]
+    st.session_state.pop(keys.MQM_WEIGHTS_BOX, None)
+    ids = [m for m in loaded.metrics if m in offered_metrics()]
     dropped = [m for m in loaded.metrics if m not in ids]
     if dropped:
         notes.append(f"metrics not available here, left out: {', '.join(dropped)}")
