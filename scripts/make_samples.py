@@ -50,13 +50,13 @@ TED_SYS = ["Facebook-AI", "Online-W", "VolcTrans-AT", "UEdin", "Nemo"]
 TED_LINES = 100
 
 
-def _mqm_rows(src: Path, dst: Path, systems: list[str], stop: int) -> None:
-    """The header and the rows of a WMT MQM TSV (``system, doc, doc_id, seg_id, …``) of ``systems`` whose 1-based
-    ``seg_id`` is at most ``stop``, unchanged and in their order."""
+def _mqm_rows(src: Path, dst: Path, systems: list[str], seg_ids: set[int]) -> None:
+    """The header and the rows of a WMT MQM TSV (``system, doc, doc_id, seg_id, …``) of ``systems`` whose
+    ``seg_id`` is one of ``seg_ids``, unchanged and in their order."""
     lines = src.read_bytes().split(b"\n")
     keep = {name.encode() for name in systems}
     rows = [line for line in lines[1:] if line]
-    kept = [lines[0]] + [r for r in rows if r.split(b"\t")[0] in keep and int(r.split(b"\t")[3]) <= stop]
+    kept = [lines[0]] + [r for r in rows if r.split(b"\t")[0] in keep and int(r.split(b"\t")[3]) in seg_ids]
     dst.write_bytes(b"\n".join(kept) + b"\n")
 
 
@@ -65,8 +65,21 @@ def mqm_sample(shared: Path) -> None:
     them rated), so the TSV's rows of those ``seg_id``s are the ratings of exactly these lines."""
     out = ROOT / "assets" / "samples" / "wmt21-ted-en-de"
     files = ["src.txt", "ref.A.txt"] + [f"sys/{s}.txt" for s in TED_SYS]
+    provenance = (out / "PROVENANCE.md").read_bytes()  # written for this slice, kept across a rebuild
     _slice(shared, "wmt21-ted/en-de", files, out, 0, TED_LINES, [])
-    _mqm_rows(shared / "wmt21-ted/en-de/raw/mqm_ted_ende.tsv", out / "mqm.tsv", TED_SYS, TED_LINES)
+    (out / "PROVENANCE.md").write_bytes(provenance)
+    _mqm_rows(shared / "wmt21-ted/en-de/raw/mqm_ted_ende.tsv", out / "mqm.tsv", TED_SYS, set(range(1, TED_LINES + 1)))
+
+
+def mqm_zh_en_test_slice(shared: Path) -> None:
+    """WMT21 TED zh→en, 8 lines (omissions marked on the Chinese source): the TSV names segments by upstream
+    ``seg_id``, which ``ids.txt`` gives per loaded line (``meta.tsv``'s column)."""
+    folder, out, stop = shared / "wmt21-ted/zh-en", ROOT / "tests" / "data" / "wmt21-ted-zh-en-mqm", 8
+    systems = ["SMU", "metricsystem4", "Online-W"]
+    _slice(shared, "wmt21-ted/zh-en", ["src.txt", "ref.A.txt"] + [f"sys/{s}.txt" for s in systems], out, 0, stop, [])
+    ids = [line.split("\t")[4] for line in (folder / "meta.tsv").read_text().splitlines()[1 : stop + 1]]
+    (out / "ids.txt").write_text("\n".join(ids) + "\n")
+    _mqm_rows(folder / "raw/mqm_ted_zhen.tsv", out / "mqm.tsv", systems, {int(i) for i in ids})
 
 
 def main(shared: Path) -> None:
@@ -101,6 +114,7 @@ def main(shared: Path) -> None:
     )
 
     # Test slices (a fresh clone must pass without ../shared).
+    mqm_zh_en_test_slice(shared)
     data = ROOT / "tests" / "data"
     _slice(shared, "wmt22/de-en", DEDE + [f"sys/{s}.txt" for s in deen_sys], data / "wmt22-de-en", 300, 700, [])
     _slice(
