@@ -451,7 +451,7 @@ def annotation_form(data: Dataset) -> None:
         "Format",
         offered,
         index=offered.index(annotation_io.guessed_scheme(name, upload.getvalue())),
-        format_func=annotation_io.FORMAT_WORDS.__getitem__,
+        format_func=lambda scheme: escape_markdown(annotation_io.FORMAT_WORDS[scheme]),
         horizontal=True,
         key=f"annotation_format{suffix}",
     )
@@ -488,12 +488,14 @@ def annotation_form(data: Dataset) -> None:
 
 with tab_annotations:
     st.caption(
-        "Human error annotations of the loaded outputs: WMT's MQM TSV (one row per error, marked <v>…</v> in the "
-        "source or the output, with rater, category and severity; seg_id is the line number unless segment ids are "
-        "given), ESA, or ScoreLens's JSON Lines spans (system, segment, rater, side, start, end, category, severity, "
-        "optional score; also xCOMET's and LLM judges' spans). Every span must match the loaded text; a problem names "
-        "the file and line and leaves the loaded data as it is. The Segment view draws the spans, MQM and ESA "
-        "become metrics, and the Explorer and Analysis pages count errors by category and severity."
+        escape_markdown(
+            "Human error annotations of the loaded outputs: WMT's MQM TSV (one row per error, marked <v>…</v> in the "
+            "source or the output, with rater, category and severity; seg_id is the line number unless segment ids are "
+            "given), ESA, or ScoreLens's JSON Lines spans (system, segment, rater, side, start, end, category, severity, "
+            "optional score; also xCOMET's and LLM judges' spans). Every span must match the loaded text; a problem names "
+            "the file and line and leaves the loaded data as it is. The Segment view draws the spans, MQM and ESA "
+            "become metrics, and the Explorer and Analysis pages count errors by category and severity."
+        )
     )
     annotation_form(data)
 
