@@ -290,6 +290,7 @@ class CategoryDifference:
     p_value: float
     p_corrected: float
     n_segments: int
+    n_samples: int
 
     def significant(self, alpha: float = DEFAULT_ALPHA) -> bool:
         return self.p_corrected < alpha
@@ -355,6 +356,7 @@ def compare_categories(
             pair.p_value,
             float(p),
             len(index),
+            count,
         )
         for (cell, base, mine, pair), p in zip(results, adjusted, strict=True)
     )
