@@ -25,12 +25,16 @@ from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, table_row
 class LoadedTexts:
     """The texts annotations are read against. ``systems[name][i]``: line ``i`` of a loaded system's output;
     ``source``: the loaded source lines or None; ``aliases``: name in the annotation file → loaded system name;
-    ``segment_ids``: the id of each loaded line (None: files count lines, see each reader)."""
+    ``segment_ids``: the id of each loaded line (None: files count lines, see each reader). A reference rated as a
+    system is one more entry of ``systems`` (the command line adds the loaded references under their file names).
+    A map entry whose system is not loaded is an error only where a record uses it. ``skip_unloaded``: records of
+    systems that are not loaded are counted and left out (:attr:`Annotations.skipped`) instead of refused."""
 
     systems: Mapping[str, Sequence[str]]
     source: Sequence[str] | None = None
     aliases: Mapping[str, str] = field(default_factory=dict)
     segment_ids: Sequence[str] | None = None
+    skip_unloaded: bool = False
 
     def __post_init__(self) -> None:
         lengths = {len(t) for t in self.systems.values()} | ({len(self.source)} if self.source is not None else set())
@@ -38,9 +42,6 @@ class LoadedTexts:
             raise ValueError(f"the loaded texts must have one length, not {sorted(lengths)}")
         if self.segment_ids is not None and len(self.segment_ids) != self.n_segments:
             raise ValueError(f"{len(self.segment_ids)} segment ids for {self.n_segments} segments")
-        unknown = sorted(set(self.aliases.values()) - set(self.systems))
-        if unknown:
-            raise ValueError(f"the system map names systems that are not loaded: {', '.join(unknown)}")
 
     @property
     def n_segments(self) -> int:
@@ -101,17 +102,22 @@ class Collector:
         self._errors: dict[tuple[str, int, str], list[AnnotatedError]] = {}
         self._lines: dict[tuple[str, int, str], int] = {}
         self._scores: dict[tuple[str, int, str], float] = {}
+        self._skipped: dict[str, int] = {}
 
     def error(self, message: str, line: int | None = None) -> InputError:
         return InputError(self.source, message, line)
 
-    def system(self, name: str, line: int) -> str:
-        """The loaded system a file's system name means."""
+    def system(self, name: str, line: int) -> str | None:
+        """The loaded system a file's system name means; None for a system not loaded when those are skipped
+        (counted)."""
         loaded = self.texts.aliases.get(name, name)
+        if loaded not in self.texts.systems and self.texts.skip_unloaded:
+            self._skipped[name] = self._skipped.get(name, 0) + 1
+            return None
         if loaded not in self.texts.systems:
             raise self.error(
                 f"unknown system {name!r}: the loaded systems are {', '.join(self.texts.systems)} (a system map, "
-                "systems.tsv, names the loaded system of a file's name)",
+                "systems.tsv, names the loaded system of a file's name; or skip the systems not loaded)",
                 line,
             )
         return loaded
@@ -180,7 +186,7 @@ class Collector:
 
     def build(self, digest: str = "") -> Annotations:
         if not self._errors:
-            raise self.error("no ratings in the file")
+            raise self.error("no ratings of the loaded systems in the file")
         per_segment: dict[str, list[list[Rating]]] = {
             s: [[] for _ in range(self.texts.n_segments)] for s in self.texts.systems
         }
@@ -190,4 +196,7 @@ class Collector:
         ratings = {
             s: tuple(tuple(sorted(r, key=lambda rating: rating.rater)) for r in rows) for s, rows in per_segment.items()
         }
-        return Annotations(self.scheme, self.texts.n_segments, MappingProxyType(ratings), self.source, digest)
+        return Annotations(
+            self.scheme, self.texts.n_segments, MappingProxyType(ratings), self.source, digest,
+            tuple(self._skipped.items()),
+        )  # fmt: skip

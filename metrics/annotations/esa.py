@@ -59,6 +59,8 @@ def _rating(collect: Collector, record: dict[str, Any], number: int) -> None:
         if not isinstance(record.get(key), str):
             raise collect.error(f"{key!r} must be a string, not {record.get(key)!r}", number)
     system = collect.system(record["system"], number)
+    if system is None:  # a system not loaded, skipped as asked (and counted)
+        return
     line_id = record.get("line_id")
     if collect.texts.segment_ids is not None:
         segment = collect.segment_by_id(str(line_id), number, "line_id")

@@ -11,8 +11,8 @@ results schema treat them like any metric's:
 **Unrated segments are left out, the same way everywhere.** A segment's row is ``(score, 1)`` when it is rated and
 ``(0, 0)`` when not; the corpus score is the ratio of the column sums — the mean over the rated segments, as WMT's
 system MQM is — and a bootstrap resample or a paired test's permutation scores its own rated segments the same way.
-A segment score of an unrated segment is NaN (``null`` in JSON, empty in CSV, in no bucket). Each system's
-statistics carry a note with its count of rated segments.
+A segment score of an unrated segment is NaN (``null`` in JSON, empty in CSV, in no bucket). A system with unrated
+segments carries a note with its count of rated ones; the note on the input counts the ratings kept.
 """
 
 from __future__ import annotations
@@ -132,8 +132,9 @@ class AnnotationMetric(Metric[AnnotationConfig, AnnotationExplanation], SystemSc
         rows = np.column_stack([np.where(rated, values, 0.0), rated.astype(np.float64)])
         if progress is not None:
             progress(len(hyps))
-        note = StatsNote(RATED_NOTE, f"{int(rated.sum())} of {len(values)} segments rated")
-        return SegmentStats(self.id, self.columns, rows, self.aggregate, (note,))
+        unrated = len(values) - int(rated.sum())
+        notes = (StatsNote(RATED_NOTE, f"{len(values) - unrated} of {len(values)} segments rated"),) if unrated else ()
+        return SegmentStats(self.id, self.columns, rows, self.aggregate, notes)
 
     def explain_segment(self, system: str, index: int, hyp: str, refs: Sequence[str]) -> AnnotationExplanation:
         del hyp, refs

@@ -76,13 +76,16 @@ class Annotations:
     """``ratings[system][i]``: the ratings of segment ``i`` (0-based) of that system's output, empty if unrated.
 
     ``source`` is the file read; ``scheme`` how it was read; ``digest`` the file's SHA-256 prefix ("" when the
-    annotations were not read from a file). Every system has ``n_segments`` entries."""
+    annotations were not read from a file); ``skipped``: (system name, records) left out because the system was
+    not loaded and the reader was asked to skip such systems (never silently: :meth:`summary` says so). Every
+    system has ``n_segments`` entries."""
 
     scheme: Scheme
     n_segments: int
     ratings: Mapping[str, tuple[tuple[Rating, ...], ...]]
     source: str = ""
     digest: str = ""
+    skipped: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         for system, rows in self.ratings.items():
@@ -128,7 +131,13 @@ class Annotations:
     def summary(self) -> str:
         """One line a user reads to see what was kept."""
         rated = sum(int(self.rated(s).sum()) for s in self.systems)
+        skipped = (
+            f"; skipped {sum(n for _, n in self.skipped):,} records of systems not loaded "
+            f"({', '.join(name for name, _ in self.skipped)})"
+            if self.skipped
+            else ""
+        )
         return (
             f"{self.kept:,} ratings by {len(self.raters)} raters of {rated:,} segments of {len(self.systems)} "
-            f"systems; {self.n_errors:,} errors, {self.n_unlocated:,} of them not located"
+            f"systems; {self.n_errors:,} errors, {self.n_unlocated:,} of them not located{skipped}"
         )

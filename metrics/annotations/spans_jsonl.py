@@ -81,6 +81,8 @@ def _number(collect: Collector, record: dict[str, Any], key: str, number: int) -
 
 def _record(collect: Collector, record: dict[str, Any], number: int) -> None:
     system = collect.system(_string(collect, record, "system", number, required=True) or "", number)
+    if system is None:  # a system not loaded, skipped as asked (and counted)
+        return
     segment = collect.segment_index(record.get("segment"), number)
     rater = _string(collect, record, "rater", number, required=True) or ""
     score = _number(collect, record, "score", number)

@@ -57,6 +57,8 @@ def parse_mqm_tsv(text: str, texts: LoadedTexts, source: str = "<MQM TSV>", dige
             raise collect.error(f"{len(row)} tab-separated columns where the header has {len(header)}", number)
         field = {name: row[i] for name, i in column.items()}
         system = collect.system(field["system"], number)
+        if system is None:  # a system not loaded, skipped as asked (and counted)
+            continue
         segment = collect.segment_by_id(field["seg_id"].strip(), number, "seg_id")
         rater = field["rater"]
         src_marked, tgt_marked = field["source"], field["target"]
