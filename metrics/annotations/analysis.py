@@ -138,7 +138,7 @@ def analyse_annotations(
         notes.append(f"annotated but not a loaded output (left out of the category tables): {', '.join(others)}")
     if not systems:
         raise ValueError(f"{annotations.source or 'the annotations'}: no annotated system is a loaded output")
-    rows = all_category_rows(annotations, {s: outputs[s] for s in systems})
+    rows = all_category_rows(annotations, outputs, systems)
     tables = category_tables(rows, n_samples, seed)
     tested = baseline if baseline in rows else None
     differences = tuple(

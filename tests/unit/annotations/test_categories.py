@@ -167,3 +167,21 @@ def test_category_levels_and_cjk_words() -> None:
     table = category_table(rows["b"], n_samples=10)
     assert table is not None and table.n_rated == 1 and table.words == 2
     assert math.isclose(table.estimate(EVERY_ERROR).per_100_words.score, 0.0)
+
+
+def test_identical_counts_are_not_a_difference() -> None:
+    error = AnnotatedError(Severity.MINOR, "Other", None, 2, reason="not marked")
+    other = AnnotatedError(Severity.MAJOR, "Accuracy", None, 2, reason="not marked")
+    n = 40
+    rows_a = tuple((Rating("r", (error,) if i == 3 else (other,) * (i % 3 == 0), 2),) for i in range(n))
+    rows_b = tuple((Rating("r", (error,) if i == 3 else (), 2),) for i in range(n))
+    annotations = Annotations(Scheme.MQM, n, {"a": rows_a, "b": rows_b})
+    outputs = {"a": [f"w{i} x" for i in range(n)], "b": [f"w{i} x y" for i in range(n)]}
+    rows = all_category_rows(annotations, outputs)
+    found = {d.cell: d for d in compare_categories(rows["a"], rows["b"], n_samples=1000)}
+    same = found[Cell("Other", Severity.MINOR)]
+    # one minor Other error each, on the same segment: per segment the systems are identical (words differ)
+    assert same.identical and same.difference == 0 and same.p_corrected == 1.0
+    assert not found[Cell("Accuracy")].identical and found[Cell("Accuracy")].difference < 0
+    per_words = {d.cell: d for d in compare_categories(rows["a"], rows["b"], Rate.PER_100_WORDS, n_samples=1000)}
+    assert not per_words[Cell("Other", Severity.MINOR)].identical
