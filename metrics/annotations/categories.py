@@ -172,14 +172,18 @@ def category_rows(
     return CategoryRows(system, tuple(cells), rows, unit.label)
 
 
-def all_category_rows(annotations: Annotations, outputs: Mapping[str, Sequence[str]]) -> dict[str, CategoryRows]:
-    """Rows of every annotated system, over the cells of the whole file and one word unit for all systems."""
-    missing = [s for s in annotations.systems if s not in outputs]
+def all_category_rows(
+    annotations: Annotations, outputs: Mapping[str, Sequence[str]], systems: Sequence[str] | None = None
+) -> dict[str, CategoryRows]:
+    """Rows of ``systems`` (default: every annotated system), over the cells of the whole file and one word unit
+    for all of them; each needs its output lines in ``outputs``."""
+    chosen = list(annotations.systems if systems is None else systems)
+    missing = [s for s in chosen if s not in outputs or s not in annotations.ratings]
     if missing:
-        raise ValueError(f"annotated system(s) with no loaded output: {', '.join(missing)}")
+        raise ValueError(f"system(s) without both annotations and loaded output: {', '.join(missing)}")
     cells = cells_of(annotations)
-    unit = word_unit([outputs[s] for s in annotations.systems])
-    return {s: category_rows(annotations, s, outputs[s], cells, unit) for s in annotations.systems}
+    unit = word_unit([outputs[s] for s in chosen])
+    return {s: category_rows(annotations, s, outputs[s], cells, unit) for s in chosen}
 
 
 @dataclass(frozen=True)
@@ -254,8 +258,10 @@ def category_tables(
 
 
 class _CellRate:
-    """One cell's rate as the paired test scores it: pooled ``(rated, words, count)`` → count per segment or per
-    100 words (lower is better: fewer errors)."""
+    """One cell's rate as the paired test scores it: pooled ``(denominator, count)`` → count per rated segment
+    (denominator ``rated``) or per 100 words (``words``); lower is better (fewer errors). Only the columns the rate
+    reads are given, so that two systems with the same counts on the same segments are *identical* to the test
+    (:attr:`~metrics.stats.significance.PairResult.identical`: p = 1), not at sacrebleu's p-value floor."""
 
     higher_is_better = False
 
@@ -266,9 +272,7 @@ class _CellRate:
 
     def score_pooled(self, pooled: np.ndarray) -> np.ndarray:
         pooled = np.asarray(pooled, dtype=np.float64)
-        column = 0 if self.rate is Rate.PER_SEGMENT else 1
-        scale = 1.0 if self.rate is Rate.PER_SEGMENT else 100.0
-        return _ratio(pooled[..., 2], pooled[..., column], scale)
+        return _ratio(pooled[..., 1], pooled[..., 0], 1.0 if self.rate is Rate.PER_SEGMENT else 100.0)
 
     def corpus_score(self, stats: SegmentStats) -> float:
         return float(self.score_pooled(stats.pooled()))
@@ -277,7 +281,9 @@ class _CellRate:
 @dataclass(frozen=True)
 class CategoryDifference:
     """``system − baseline`` in one cell's rate on the segments both had rated (negative: fewer errors), its
-    paired-bootstrap interval, p-value, and the Holm-adjusted p-value across the tested cells."""
+    paired-bootstrap interval, p-value, and the Holm-adjusted p-value across the tested cells. ``identical``: both
+    systems have the same counts (and denominators) of this cell on every tested segment, so no test can tell them
+    apart: ``p_value`` is then sacrebleu's floor 1/(n+1), and the correction counts the cell as p = 1."""
 
     cell: Cell
     baseline: str
@@ -290,6 +296,8 @@ class CategoryDifference:
     p_value: float
     p_corrected: float
     n_segments: int
+    n_samples: int
+    identical: bool = False
 
     def significant(self, alpha: float = DEFAULT_ALPHA) -> bool:
         return self.p_corrected < alpha
@@ -330,9 +338,10 @@ def compare_categories(
     tested, results = [], []
     for column in columns_tested:
         cell = baseline.cells[column - len(_FIXED)]
-        columns = ("rated", "words", cell.label)
+        denominator = 0 if rate is Rate.PER_SEGMENT else 1
+        columns = (_FIXED[denominator], cell.label)
         stats = {
-            name: SegmentStats(cell.label, columns, r.rows[index][:, [0, 1, column]], "sum")
+            name: SegmentStats(cell.label, columns, r.rows[index][:, [denominator, column]], "sum")
             for name, r in ((baseline.system, baseline), (system.system, system))
         }
         metric = _CellRate(cell, rate)
@@ -355,6 +364,8 @@ def compare_categories(
             pair.p_value,
             float(p),
             len(index),
+            count,
+            pair.identical,
         )
         for (cell, base, mine, pair), p in zip(results, adjusted, strict=True)
     )

@@ -73,6 +73,27 @@ class FlagOptions:
         chrf = "highest" if self.chrf_order is None else str(self.chrf_order)
         return f"bleu-order:{self.bleu_order}|chrf-order:{chrf}|bertscore-below:{self.bertscore_threshold:g}"
 
+    @classmethod
+    def parse(cls, spec: str) -> FlagOptions:
+        """Options from ``"bleu-order=2,chrf-order=3,bertscore-below=0.85"`` (unnamed ones keep their default)."""
+        values: dict[str, Any] = {}
+        for item in (s.strip() for s in spec.split(",")):
+            if not item:
+                continue
+            key, sep, text = (part.strip() for part in item.partition("="))
+            try:
+                if key in ("bleu-order", "chrf-order") and sep:
+                    values[key.replace("-", "_")] = int(text)
+                elif key == "bertscore-below" and sep:
+                    values["bertscore_threshold"] = float(text)
+                else:
+                    raise ValueError
+            except ValueError:
+                raise ValueError(
+                    f"span flag option {item!r}: expected bleu-order=N, chrf-order=N or bertscore-below=X"
+                ) from None
+        return cls(**values)
+
 
 DEFAULT_FLAG_OPTIONS = FlagOptions()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.reports import annotation_analysis
 from metrics.reports.analysis import Analysis, analysis_tables
 from metrics.reports.results import Cell, Table, csv_cell
 
@@ -57,6 +58,7 @@ def format_analysis(analysis: Analysis) -> str:
         f"alpha {s.buckets.alpha}; tokens: {s.tokens}",
     ]
     for table in analysis_tables(analysis):
-        lines += ["", _TITLES[table.name], *text_table(table, _SHOWN.get(table.name))]
+        titles, shown = {**_TITLES, **annotation_analysis.TITLES}, {**_SHOWN, **annotation_analysis.SHOWN}
+        lines += ["", titles[table.name], *text_table(table, shown.get(table.name))]
     lines += ["", *(f"{m.id}: {m.signature}" for m in analysis.results.metrics)]
     return "\n".join(lines) + "\n"

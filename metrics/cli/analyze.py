@@ -39,6 +39,7 @@ from metrics.analysis.plan import build, parse_spec
 from metrics.analysis.scoring import BucketSettings, bucket_scores
 from metrics.analysis.units import Lengths, lengths, unit_for, word_unit
 from metrics.analysis.words import FREQUENCY_EDGES, WordAccuracy, frequencies, reference_frequencies, word_accuracy
+from metrics.cli import annotation_analysis
 from metrics.cli.analysis_text import format_analysis
 from metrics.cli.analyze_args import DEFAULT_BUCKETS
 from metrics.cli.common import Scored, print_notes, score_files
@@ -254,6 +255,7 @@ def analyse(args: argparse.Namespace) -> Analysis:
         segment = {r.name: dict(r.segment_scores) for r in evaluation.systems}
         higher = {m: bool(metric.higher_is_better) for m, metric in evaluation.metrics.items()}
         found = disagreements(a, b, segment, higher)
+    annotated = annotation_analysis.annotation_analyses(args, scored, settings, [s.bucketing for s in sections])
     return Analysis(
         results=analysis_header(evaluation, settings, notes=scored.notes),
         settings=settings,
@@ -268,7 +270,9 @@ def analyse(args: argparse.Namespace) -> Analysis:
             *(metadata.notes if metadata else ()),
             *notes,
             *([OFF_TASK.format(task=args.task)] if off_task else _fit_notes(evaluation)),
+            *(n for a in annotated for n in a.notes),
         ),
+        annotations=annotated,
     )
 
 

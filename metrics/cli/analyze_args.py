@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from metrics.analysis.defaults import NGRAM_ALPHA, NGRAM_TOP
+from metrics.cli import annotation_analysis
 from metrics.cli.common import add_input_arguments
 from metrics.stats.defaults import DEFAULT_ALPHA
 
@@ -15,6 +16,7 @@ DEFAULT_BUCKETS = "ref-length,length-diff"
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("analyze", help="error analysis: buckets, n-grams, word accuracy, documents, agreement")
     add_input_arguments(parser)
+    annotation_analysis.add_arguments(parser)
     parser.add_argument(
         "--buckets",
         default=DEFAULT_BUCKETS,

@@ -23,6 +23,8 @@ section that was computed — a section not computed is left out — and ``notes
                     humans agreed with a difference this large; not a probability that a is better), ``fit`` the
                     mt-thresholds fit
 ``disagreements``   ``[{"segment", "line", "a", "b", "for_a", "delta_for_a", "for_b", "delta_for_b", "size"}]``
+``categories``, ``category_differences``, ``category_buckets``, ``span_agreement``, ``annotation_analysis``: the
+                    sections of ``--annotations`` (:mod:`metrics.reports.annotation_analysis`)
 
 Segment numbers: ``segment`` and ``segments`` are 0-based indices (positions in the score lists, as sacrebleu and
 mt-metrics-eval count); ``line`` and ``lines`` are the same segments' 1-based line numbers in the input files — the
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from metrics.analysis.agreement import SOURCE, Agreement
 from metrics.analysis.buckets import Bucketing
@@ -56,6 +58,9 @@ from metrics.reports.results import (
     header,
 )
 from metrics.reports.results import json_text as results_json_text
+
+if TYPE_CHECKING:  # the annotation sections are imported only when an analysis has them (they load the families)
+    from metrics.annotations.analysis import AnnotationAnalysis
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,7 @@ class Analysis:
     agreement: tuple[Agreement, ...] = ()
     disagreements: tuple[Disagreement, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    annotations: tuple[AnnotationAnalysis, ...] = ()
 
 
 def analysis_header(
@@ -216,6 +222,10 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
             }
             for d in analysis.disagreements
         ]
+    if analysis.annotations:
+        from metrics.reports.annotation_analysis import annotation_json
+
+        document.update(annotation_json(analysis.annotations))
     document["notes"] = [
         *({"metric": n.metric, "systems": list(n.systems), "message": n.message} for n in analysis.results.notes),
         *({"metric": None, "systems": [], "message": text} for text in analysis.notes),
@@ -323,4 +333,10 @@ def analysis_tables(analysis: Analysis) -> tuple[Table, ...]:
     """One table per computed section (``segments_of``: the system whose segments a per-system bucket holds;
     n-gram ``segments`` are space-separated 0-based indices, ``lines`` the same as 1-based line numbers)."""
     found = (Table(name, columns, tuple(rows(analysis))) for name, columns, rows in TABLES)
-    return tuple(t for t in found if t.rows)
+    tables = tuple(t for t in found if t.rows)
+    if not analysis.annotations:
+        return tables
+    from metrics.reports.annotation_analysis import annotation_tables
+
+    notes = tuple(t for t in tables if t.name == "notes")  # the notes stay last
+    return (*(t for t in tables if t.name != "notes"), *annotation_tables(analysis.annotations), *notes)
