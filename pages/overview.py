@@ -15,6 +15,7 @@ from metrics.reports.latex import to_latex
 from metrics.reports.overview import overview_results
 from metrics.reports.results import to_json
 from rendering.analysis import agreement_caption, fit_reasons, with_agreement
+from rendering.annotations import rated_text
 from rendering.correlation import METHOD_LABELS, correlation_table
 from rendering.figures import rankings_figure, scores_figure
 from rendering.tables import (
@@ -205,6 +206,10 @@ if reports is not None:
         )
     for metric_id, metric_groups in groups.items():
         st.markdown(f"- {escape_markdown(labels[metric_id])}: {escape_markdown(groups_text(metric_groups))}")
+
+for metric_id in evaluation.metrics:
+    if metric_id in data.annotations:  # a human score: how many segments it rests on
+        st.caption(escape_markdown(rated_text(metric_id, data.annotations[metric_id], names, len(data))))
 
 tab_scores, tab_ranks = st.tabs(["Scores", "Rankings"])
 with tab_scores:

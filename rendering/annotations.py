@@ -58,6 +58,19 @@ def segment_marks(sets: Mapping[str, Annotations], system: str, segment: int) ->
     return SegmentMarks(tuple(spans), tuple(dict.fromkeys(raters)), "; ".join(said))
 
 
+def rated_text(name: str, marked: Annotations, systems: Sequence[str], n_segments: int) -> str:
+    """How much of the data the annotations ``name`` rate, as the Overview states it beside their scores: what was
+    kept, and per system the rated segments (its score is the mean over those; the others are left out)."""
+    counts = {s: int(marked.rated(s).sum()) if s in marked.ratings else 0 for s in systems}
+    if set(counts.values()) == {n_segments}:
+        coverage = f"every system rated on all {n_segments} segments"
+    else:
+        coverage = "rated segments (the score is their mean; unrated ones are left out): " + ", ".join(
+            f"{s} {c} of {n_segments}" for s, c in counts.items()
+        )
+    return f"{name}: {marked.summary()}; {coverage}."
+
+
 def human_parts(
     output: str,
     source: str | None,
