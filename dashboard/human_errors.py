@@ -140,7 +140,7 @@ def span_agreement(data: Dataset, evaluation: Evaluation, name: str, metric_id: 
         N_SAMPLES,
         SEED,
     )
-    return _one(key, f"Span agreement of {metric.name}", run)  # type: ignore[no-any-return]
+    return _one(key, f"Span agreement of {metric.name}", run)
 
 
 def top_categories(data: Dataset, name: str) -> tuple[str, ...]:

@@ -663,14 +663,13 @@ def show_human_errors(scope: Scope) -> None:
             "(negative: fewer errors); paired bootstrap, p-values Holm-corrected across the categories tested."
         )
         shown = comparison_frame(found)
-        show_table(
+        numbers = [c for c in shown.columns if c != "category · severity" and not c.startswith("significant")]
+        st.dataframe(
             shown,
-            "an_he_compare",
-            **{
-                c: st.column_config.NumberColumn(format="%.4f")
-                for c in shown.columns
-                if c not in ("category · severity",) and not c.startswith("significant")
-            },
+            hide_index=True,
+            key="an_he_compare",
+            height=table_height(len(shown)),
+            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in numbers},
         )
 
     st.markdown("**Do the metrics see what the raters saw?**")

@@ -447,13 +447,17 @@ def annotation_form(data: Dataset) -> None:
     upload = files[0]
     name = intake.upload_name(upload)
     offered = list(Scheme)
-    scheme = st.radio(
-        "Format",
-        offered,
-        index=offered.index(annotation_io.guessed_scheme(name, upload.getvalue())),
-        format_func=lambda scheme: escape_markdown(annotation_io.FORMAT_WORDS[scheme]),
-        horizontal=True,
-        key=f"annotation_format{suffix}",
+    guessed = annotation_io.guessed_scheme(name, upload.getvalue())
+    scheme = (
+        st.radio(
+            "Format",
+            offered,
+            index=offered.index(guessed),
+            format_func=lambda scheme: escape_markdown(annotation_io.FORMAT_WORDS[scheme]),
+            horizontal=True,
+            key=f"annotation_format{suffix}",
+        )
+        or guessed
     )
     label = st.text_input(
         "Name (the metric and the tables name them so)",
