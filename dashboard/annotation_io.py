@@ -41,8 +41,8 @@ def guessed_scheme(name: str, content: bytes) -> Scheme:
     return guess_scheme(name, content[:65536].decode("utf-8", errors="replace"))
 
 
-def loaded_texts(data: Dataset, aliases: dict[str, str] | None = None, ids: Sequence[str] | None = None) -> LoadedTexts:
-    return LoadedTexts(data.systems, data.source, aliases or {}, ids)
+def loaded_texts(data: Dataset, ids: Sequence[str] | None = None, *, skip_unloaded: bool = False) -> LoadedTexts:
+    return LoadedTexts(data.systems, data.source, {}, ids, skip_unloaded)
 
 
 def parse_annotation_upload(
@@ -53,16 +53,19 @@ def parse_annotation_upload(
     *,
     ids: Sequence[str] | None = None,
     notes: list[str] | None = None,
+    skip_unloaded: bool = False,
 ) -> Annotations:
     """The annotations of one uploaded file, located in the loaded texts; :class:`InputError` (file and line) when
-    a record does not fit them. ``ids``: the id of each loaded line, where the file names segments by id."""
+    a record does not fit them. ``ids``: the id of each loaded line, where the file names segments by id;
+    ``skip_unloaded``: records of systems not loaded are left out and counted (the summary says so) instead of
+    refused."""
     if len(content) > MAX_UPLOAD_BYTES:
         raise too_large(name, len(content))
     if ids is not None and len(ids) != len(data):
         raise InputError(name, f"{len(ids)} segment ids for {len(data)} loaded segments")
     text = decode_text(content, name, notes if notes is not None else [])
     digest = hashlib.sha256(content).hexdigest()[:12]  # as metrics.annotations.collect.read_file makes it
-    return READERS[scheme](text, loaded_texts(data, ids=ids), name, digest)
+    return READERS[scheme](text, loaded_texts(data, ids, skip_unloaded=skip_unloaded), name, digest)
 
 
 def default_name(scheme: Scheme, taken: Sequence[str]) -> str:

@@ -49,7 +49,7 @@ _KEYS = frozenset(
     {"format", "version", "title", "references", "systems", "source", "human", "external", "annotations", "settings"}
 )
 _SETTINGS_KEYS = frozenset({"metrics", "options", "view", "slices", "metadata", "mqm_weights"})
-_ANNOTATION_KEYS = frozenset({"name", "scheme", "source", "digest", "records"})
+_ANNOTATION_KEYS = frozenset({"name", "scheme", "source", "digest", "skipped", "records"})
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,7 @@ def _annotations_document(name: str, marked: Annotations) -> dict[str, Any]:
         "scheme": marked.scheme.value,
         "source": marked.source,
         "digest": marked.digest,
+        "skipped": [[system, count] for system, count in marked.skipped],
         "records": list(span_records(marked)),
     }
 
@@ -172,11 +173,23 @@ def _annotations(
             raise InputError(source, f"{where}.scheme must be one of {', '.join(schemes)}")
         origin = _name(item.get("source", ""), f"{where}.source", source)
         digest = _name(item.get("digest", ""), f"{where}.digest", source)
+        skipped = item.get("skipped", [])
+        counted = isinstance(skipped, list) and all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and isinstance(p[1], int) for p in skipped
+        )
+        if not counted:
+            raise InputError(source, f"{where}.skipped must be a list of [system name, records] pairs")
         lines = [json.dumps(record, ensure_ascii=False) for record in item["records"]]
         marked = parse_spans_jsonl(lines, LoadedTexts(systems, text), f"{source} {where}.records")
         if name in found:
             raise InputError(source, f"two sets of annotations are named {name!r}")
-        found[name] = replace(marked, scheme=schemes[item["scheme"]], source=origin, digest=digest)
+        found[name] = replace(
+            marked,
+            scheme=schemes[item["scheme"]],
+            source=origin,
+            digest=digest,
+            skipped=tuple((str(system), int(count)) for system, count in skipped),
+        )
     return found
 
 

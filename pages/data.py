@@ -464,6 +464,11 @@ def annotation_form(data: Dataset) -> None:
         value=annotation_io.default_name(scheme, list(data.annotations)),
         key=f"annotation_name{suffix}",
     ).strip()
+    skip = st.checkbox(
+        "Leave out the records of systems that are not loaded (they are counted)",
+        key=f"annotation_skip{suffix}",
+        help="A WMT file rates every submitted system; without this, a record of a system not loaded is an error.",
+    )
     notes: list[str] = []
     try:
         ids = None
@@ -472,7 +477,9 @@ def annotation_form(data: Dataset) -> None:
             ids = [s.strip() for s in _segments(parsed_ids).texts]
         if not label:
             raise InputError(name, "give the annotations a name")
-        marked = annotation_io.parse_annotation_upload(name, upload.getvalue(), scheme, data, ids=ids, notes=notes)
+        marked = annotation_io.parse_annotation_upload(
+            name, upload.getvalue(), scheme, data, ids=ids, notes=notes, skip_unloaded=skip
+        )
         with_annotations = data.with_annotations(label, marked)
     except InputError as err:
         show_error(err)

@@ -21,8 +21,11 @@ from dashboard import annotation_io, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
 from metrics.annotations.model import Scheme
+from metrics.core.spans import ErrorSpan, Severity, Side
 from metrics.io.inputs import InputError
+from rendering.annotations import human_parts
 from tests.support.ui import (
+    ROOT,
     SCRIPT,
     app,
     assert_escaped_markdown,
@@ -288,3 +291,58 @@ def test_analysis_without_annotations_says_where_to_load_them():
 
 def test_sample_folder_is_listed_for_the_first_run():
     assert Path(SAMPLES["mqm"].path / "SLICE.json").exists()
+
+
+def test_esa_file_with_unloaded_systems_left_out_becomes_the_esa_metric():
+    """tests/data/mqm/esa.jsonl (WMT24's ESA form over the first lines of the en-de set) also rates ``ref``, which
+    the bundled sample does not load: refused unless the user asks to leave such records out, then counted."""
+    data = load_sample("mqm")
+    content = (ROOT / "tests" / "data" / "mqm" / "esa.jsonl").read_bytes()
+    records = [json.loads(line) for line in content.decode().splitlines() if line.strip()]
+    at = app("pages/data.py", data, ["chrf"]).run()
+    at.file_uploader(key="up_annotations").set_value(("esa.jsonl", content, "application/json")).run()
+    assert at.radio(key="annotation_format").value is Scheme.ESA
+    assert any(shown(e.value).startswith("esa.jsonl, line 6: unknown system 'ref'") for e in at.error)
+    at.checkbox(key="annotation_skip").check().run()
+    assert any("skipped 1 records of systems not loaded (ref)" in shown(m) for m in markdown_bodies(at))
+    at.text_input(key="annotation_name").set_value("esa").run()
+    at.button(key="load_annotations").click().run()
+    loaded: Dataset = at.session_state["dataset"]
+    assert loaded.annotations["esa"].scheme is Scheme.ESA and loaded.annotations["esa"].skipped == (("ref", 1),)
+    again, _ = workspace.loads(workspace.dumps(loaded, workspace.Settings()))
+    assert again.annotations["esa"].summary() == loaded.annotations["esa"].summary()
+
+    overview = app("pages/overview.py", loaded, ["esa"]).run()
+    assert not overview.exception, overview.exception
+    table = overview.dataframe[0].value
+    for system in ("Facebook-AI", "Nemo"):  # the mean over rated segments of the mean over annotators
+        by_line: dict[int, list[float]] = defaultdict(list)
+        for r in records:
+            if r["system"] == system:
+                by_line[r["line_id"]].append(float(r["esa_score"]))
+        assert table.loc[system, "ESA"] == pytest.approx(np.mean([np.mean(v) for v in by_line.values()]), abs=1e-9)
+    assert any(
+        "Facebook-AI 2 of 100" in shown(c.value) and "UEdin 0 of 100" in shown(c.value) for c in overview.caption
+    )
+
+
+def test_human_and_learned_spans_share_one_line_per_origin():
+    """An xCOMET span and two raters' spans of one output: one text, a line per origin in the legend (raters
+    first), the omission on the source, every origin in the tooltips."""
+    output, source = "Das ist ein Test .", "This is a small test ."
+    human = (
+        ErrorSpan(8, 11, "ein", Severity.MAJOR, origin="rater1", category="Accuracy/Mistranslation"),
+        ErrorSpan(8, 16, "ein Test", Severity.MINOR, origin="rater2", category="Style/Awkward"),
+        ErrorSpan(10, 15, "small", Severity.MAJOR, Side.SOURCE, origin="rater2", category="Accuracy/Omission"),
+    )
+    learned = (ErrorSpan(12, 16, "Test", Severity.CRITICAL, origin="xCOMET-XL", confidence=0.8),)
+    parts = human_parts(output, source, human, learned, raters=("rater1", "rater2"), summary="mqm: MQM -11")
+    source_html, output_html = (p.payload for p in parts if p.kind == "html")
+    assert assert_safe_html(source_html) == source and assert_safe_html(output_html).startswith(output)
+    assert "1. rater1, 2. rater2, 3. xCOMET-XL" in output_html
+    assert 'title="rater2: major · Accuracy/Omission"' in source_html
+    assert (
+        "xCOMET-XL: critical · confidence 0.800" in output_html
+        and "rater1: major · Accuracy/Mistranslation" in output_html
+    )
+    assert parts[-1].payload == "mqm: MQM -11"
