@@ -611,6 +611,24 @@ ANY = "(all segments)"
 EVERY = "every error"
 
 
+BUCKET_VALUES = 30  # a metadata column with more values than this (a document id) is no bucketing to choose from
+
+
+def segment_groups() -> dict[str, tuple[int, ...]]:
+    """The segment sets a human-error table can be restricted to: every saved slice, and every value's bucket of
+    each segment-metadata column with at most :data:`BUCKET_VALUES` values (domain, annotator's batch…)."""
+    groups = {f"slice: {s.name}": tuple(s.segments) for s in slices.saved()}
+    meta = compute.metadata()
+    if meta is None:
+        return groups
+    for column in meta.columns:
+        values = meta.values[column]
+        if len(set(values)) <= BUCKET_VALUES:
+            for value in dict.fromkeys(values):
+                groups[f"{column} = {value}"] = tuple(i for i, v in enumerate(values) if v == value)
+    return groups
+
+
 @st.fragment
 def show_human_errors(scope: Scope) -> None:
     data = scope.data
@@ -628,11 +646,11 @@ def show_human_errors(scope: Scope) -> None:
     with c3:
         depth = select("Categories down to", [1, 2, 3], keys.AN_HE_DEPTH, index=1, format_func=lambda d: f"level {d}")
     with c4:
-        pieces = {s.name: s for s in slices.saved()}
-        on = select("On the segments of", [ANY, *pieces], keys.AN_HE_ON)
+        groups = segment_groups()
+        on = select("On the segments of", [ANY, *groups], keys.AN_HE_ON)
     toggle = keys.AN_HE_SEVERITY
     by_severity = toggle.keep(st.toggle("Split by severity", value=True, key=toggle.widget()))
-    segments = None if on == ANY else list(pieces[on].segments)
+    segments = None if on == ANY else list(groups[on])
     tables = human_errors.tables(data, name, segments)
     if not tables:
         st.info("No segment of these is rated.")

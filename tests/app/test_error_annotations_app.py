@@ -20,9 +20,11 @@ import pytest
 from dashboard import annotation_io, workspace
 from dashboard.dataset import Dataset
 from dashboard.samples import SAMPLES, load_sample
+from metrics.analysis.slices import Slice
 from metrics.annotations.model import Scheme
 from metrics.core.spans import ErrorSpan, Severity, Side
 from metrics.io.inputs import InputError
+from metrics.io.metadata import Metadata
 from rendering.annotations import human_parts
 from tests.support.ui import (
     ROOT,
@@ -346,3 +348,27 @@ def test_human_and_learned_spans_share_one_line_per_origin():
         and "rater1: major · Accuracy/Mistranslation" in output_html
     )
     assert parts[-1].payload == "mqm: MQM -11"
+
+
+def test_analysis_tables_on_a_slice_and_a_metadata_bucket_count_only_their_segments():
+    data = load_sample("mqm")
+    half = ("first half",) * 50 + ("second half",) * 50
+    meta = Metadata("halves.tsv", ("part",), {"part": half})
+    piece = Slice("odd", "odd segments", tuple(range(1, 100, 2)))
+    at = app("pages/analysis.py", data, ["mqm"], analysis_metadata=meta, slices=(piece,)).run()
+    at.segmented_control(key=at.segmented_control[0].key).set_value("Human errors").run()
+    assert at.selectbox(key="an_he_on").options == [
+        "(all segments)",
+        "slice: odd",
+        "part = first half",
+        "part = second half",
+    ]
+    errors = [r for r in _rows() if r["severity"] != "No-error"]
+    for choice, wanted in (("slice: odd", set(range(1, 100, 2))), ("part = second half", set(range(50, 100)))):
+        at.selectbox(key="an_he_on").set_value(choice).run()
+        assert not at.exception, at.exception
+        table = at.dataframe[0].value
+        for system in data.systems:
+            count = sum(r["system"] == system and int(r["seg_id"]) - 1 in wanted for r in errors)
+            assert table.loc["All · any", system].startswith(f"{count / len(wanted):.2f} [")
+            assert table.loc["rated segments", system] == str(len(wanted))
