@@ -198,6 +198,17 @@ def test_segment_view_draws_each_raters_spans_escaped_beside_the_metric_evidence
     assert any('title="rater4: minor · Accuracy/Mistranslation"' in b for b in marked)
     assert sum(shown(c.value) == "Human error spans on this output" for c in at.caption) == len(data.systems)
 
+    # the MQM score's own evidence: each rater's errors with their weights, from the TSV's lines
+    at = app("pages/segment.py", data, ["mqm"], segment=0).run()
+    tables = [d.value for d in at.dataframe if "rater" in d.value.columns]
+    first = tables[0]  # Facebook-AI, TSV line 2
+    assert first.loc[0, ["rater", "text", "weight", "file line"]].tolist() == [
+        "rater1",
+        "in Betracht zu ziehen",
+        1.0,
+        2,
+    ]
+
     hostile = hostile_dataset()
     system = next(iter(hostile.systems))
     text = hostile.systems[system][0]
