@@ -70,7 +70,8 @@ def _file_and_scheme(spec: str) -> tuple[str, str | None]:
     return spec, None
 
 
-def _segment_ids(spec: str) -> list[str]:
+def read_segment_ids(spec: str) -> list[str]:
+    """``--annotation-ids``: one id per line of FILE, or the COLUMN of a TSV with a header (``meta.tsv:seg_id``)."""
     from metrics.annotations.collect import read_file
     from metrics.io.inputs import InputError, table_rows
 
@@ -110,7 +111,7 @@ def annotation_metrics(
         {**systems, **rated_refs},
         source,
         read_system_map(args.annotation_systems) if args.annotation_systems else {},
-        _segment_ids(args.annotation_ids) if args.annotation_ids else None,
+        read_segment_ids(args.annotation_ids) if args.annotation_ids else None,
         skip_unloaded=args.annotation_skip_unloaded,
     )
     result: dict[str, AnnotationMetric] = {}
