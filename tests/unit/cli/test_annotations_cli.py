@@ -98,3 +98,8 @@ def test_spans_out_writes_what_was_read(capsys, tmp_path):
     original = read_mqm_tsv(FOLDER / "mqm.tsv", texts)
     assert again.kept == original.kept == 116 and again.n_errors == original.n_errors
     assert all(again.spans(s, i) == original.spans(s, i) for s in texts.systems for i in range(texts.n_segments))
+
+
+def test_annotations_stay_on_the_local_engine(capsys):
+    assert main(["score", *BASE, "--engine", "dask"]) != 0
+    assert "--annotations are read on this machine" in capsys.readouterr().err
