@@ -66,11 +66,16 @@ def test_comet_spans_and_bertscore_threshold() -> None:
     hyp = "Das ist falsch hier"
     span = ErrorSpan(8, 14, "falsch", Severity.MAJOR, origin="xCOMET")
     source_span = ErrorSpan(0, 3, "Thi", Severity.MINOR, Side.SOURCE)
-    common = dict(score=0.5, row=(0.5,), model="xcomet", hypothesis=hyp, source="This is wrong", reference=None)
-    explanation = CometExplanation(estimator=Estimator.XCOMET, spans=(span, source_span), **common)
-    assert flags(explanation, hyp).spans == ((8, 14),)
+
+    def comet(estimator: Estimator, spans: tuple[ErrorSpan, ...] = ()) -> CometExplanation:
+        return CometExplanation(
+            score=0.5, row=(0.5,), model="xcomet", estimator=estimator, hypothesis=hyp, source="This is wrong",
+            reference=None, spans=spans,
+        )  # fmt: skip
+
+    assert flags(comet(Estimator.XCOMET, (span, source_span)), hyp).spans == ((8, 14),)
     with pytest.raises(Unflaggable):
-        flags(CometExplanation(estimator=Estimator.REGRESSION, **common), hyp)
+        flags(comet(Estimator.REGRESSION), hyp)
     tokens = (Token("Das", 0, 3), Token("ist", 4, 7), Token("falsch", 8, 14), Token("</s>", None, None))
     match = ReferenceMatch(
         tokens=(Token("x", 0, 1),), weights=(1.0,), similarity=np.zeros((4, 1)), hyp_match=(0, 0, 0, 0),
