@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from metrics.annotations.mqm import segment_mqm
+from metrics.annotations.spans_jsonl import read_spans_jsonl
 from metrics.annotations.wmt import read_mqm_tsv
 from metrics.cli.main import main
 from tests.unit.annotations.support import DATA, loaded
@@ -86,3 +87,19 @@ def test_unknown_system_names_file_and_line(capsys):
 def test_annotation_flags_need_a_file(capsys):
     assert main(["score", str(FOLDER / "ref.A.txt"), "-i", SYSTEMS[0], "--mqm-weights", "major=5"]) != 0
     assert "--mqm-weights needs --annotations FILE" in capsys.readouterr().err
+
+
+def test_spans_out_writes_what_was_read(capsys, tmp_path):
+    out = tmp_path / "spans.jsonl"
+    assert main(["score", *BASE, "--spans-out", str(out)]) == 0
+    capsys.readouterr()
+    texts = loaded(FOLDER)
+    again = read_spans_jsonl(out, type(texts)(texts.systems, texts.source))
+    original = read_mqm_tsv(FOLDER / "mqm.tsv", texts)
+    assert again.kept == original.kept == 116 and again.n_errors == original.n_errors
+    assert all(again.spans(s, i) == original.spans(s, i) for s in texts.systems for i in range(texts.n_segments))
+
+
+def test_annotations_stay_on_the_local_engine(capsys):
+    assert main(["score", *BASE, "--engine", "dask"]) != 0
+    assert "--annotations are read on this machine" in capsys.readouterr().err
