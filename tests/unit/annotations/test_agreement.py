@@ -166,3 +166,13 @@ def test_rows_need_flags_of_every_rated_segment() -> None:
         agreement_rows(annotations, "Nemo", outputs["Nemo"], {0: SegmentFlags(())}, [EVERY_ERROR], "BLEU")
     with pytest.raises(ValueError, match="does not lie"):
         character_mask("abc", [(1, 5)])
+
+
+def test_flag_options_parse_and_refuse() -> None:
+    options = FlagOptions.parse("bleu-order=2, chrf-order=3,bertscore-below=0.85")
+    assert options == FlagOptions(2, 3, 0.85)
+    assert options.describe() == "bleu-order:2|chrf-order:3|bertscore-below:0.85"
+    assert FlagOptions.parse("") == DEFAULT_FLAG_OPTIONS
+    for bad in ("bleu-order", "bleu-order=x", "rouge=1", "bleu-order=0", "bertscore-below=2"):
+        with pytest.raises(ValueError):
+            FlagOptions.parse(bad)
