@@ -9,6 +9,7 @@ import pytest
 from metrics.annotations.agreement import agreement_rows, agreement_table, character_mask
 from metrics.annotations.categories import EVERY_ERROR, Cell, cells_of
 from metrics.annotations.flags import DEFAULT_FLAG_OPTIONS, FlagOptions, SegmentFlags, Unflaggable, flags, metric_flags
+from metrics.annotations.model import AnnotatedError, Annotations, Rating, Scheme
 from metrics.core.base import explain_segment
 from metrics.core.spans import ErrorSpan, Severity, Side
 from metrics.core.tokens import Token
@@ -176,3 +177,26 @@ def test_flag_options_parse_and_refuse() -> None:
     for bad in ("bleu-order", "bleu-order=x", "rouge=1", "bleu-order=0", "bertscore-below=2"):
         with pytest.raises(ValueError):
             FlagOptions.parse(bad)
+
+
+def test_raters_spans_are_a_union_and_source_spans_are_not_output() -> None:
+    text = "Das ist ein Hund hier"
+
+    def error(start: int, end: int, severity: Severity, side: Side = Side.TARGET) -> AnnotatedError:
+        span = ErrorSpan(start, end, text[start:end], severity, side, category=None)
+        return AnnotatedError(severity, None, span, 1)
+
+    # rater 1 marks "ein Hund", rater 2 "Hund hier" and a source-side omission: H = "einHundhier" (11 characters)
+    first = Rating("r1", (error(8, 16, Severity.MAJOR),), 1)
+    second = Rating("r2", (error(12, 21, Severity.MINOR), error(0, 3, Severity.MINOR, Side.SOURCE)), 2)
+    annotations = Annotations(Scheme.SPANS, 1, {"s": ((first, second),)})
+    flagged = {0: SegmentFlags(((4, 7), (12, 16)))}  # "ist", "Hund"
+    cells = [c for c in cells_of(annotations) if c.category == "All"]
+    table = agreement_table(agreement_rows(annotations, "s", [text], flagged, cells, "m"), n_samples=10)
+    assert table is not None
+    every = table.estimate(EVERY_ERROR)
+    assert (every.flagged, every.marked, every.overlap, every.characters) == (7, 11, 4, 17)
+    assert every.f1.score == pytest.approx(8 / 18) and every.chance_precision == pytest.approx(11 / 17)
+    major = table.estimate(Cell("All", Severity.MAJOR))
+    assert (major.marked, major.overlap) == (7, 4)  # "einHund"; "Hund" flagged
+    assert table.estimate(Cell("All", Severity.MINOR)).marked == 8  # "Hundhier": the source span is not output
