@@ -48,6 +48,11 @@ ROOMS = (
     Room("annotations", ("metrics.annotations",)),  # human error annotations; their scores are metrics
     Room("stats", ("metrics.stats",)),
     Room("analysis", ("metrics.analysis",)),
+    # errors by category and span agreement: annotations read with the statistics, buckets and metric evidence
+    Room(
+        "annotation analysis",
+        tuple(f"metrics.annotations.{m}" for m in ("categories", "flags", "agreement", "analysis")),
+    ),
     Room("reports", ("metrics.reports",)),
     Room("cli", ("metrics.cli",)),
     Room("rendering", ("rendering",)),

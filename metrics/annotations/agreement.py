@@ -92,9 +92,9 @@ def agreement_rows(
     if missing:
         raise ValueError(f"{metric}/{system}: no flags for rated segment(s) {missing[:5]}")
     rows = np.zeros((len(rated), len(_FIXED) + len(_PER_CELL) * len(cells)))
-    for r, i in enumerate(rated):
-        text, spans = hyps[i], annotations.spans(system, int(i))
-        flagged = character_mask(text, flags[int(i)].spans)
+    for r, i in enumerate(int(i) for i in rated):
+        text, spans = hyps[i], annotations.spans(system, i)
+        flagged = character_mask(text, flags[i].spans)
         rows[r, :2] = character_mask(text, [(0, len(text))]).sum(), flagged.sum()
         for k, cell in enumerate(cells):
             marked = character_mask(text, _target_spans(spans, cell))
@@ -193,6 +193,6 @@ def agreement_table(
         observed, sampled = _ratios(total, k), _ratios(pooled, k)
         p, r, f, macro = (_interval(float(o), s) for o, s in zip(observed, sampled, strict=True))
         marked, overlap = int(total[2 + 4 * k]), int(total[3 + 4 * k])
-        counts = (int(total[1]), marked, overlap, int(total[0]), len(picked))
-        estimates.append(AgreementEstimate(cell, p, r, f, macro, *counts))
+        sizes = (int(total[1]), marked, overlap, int(total[0]), len(picked))
+        estimates.append(AgreementEstimate(cell, p, r, f, macro, *sizes))
     return AgreementTable(rows.metric, rows.system, rows.options, tuple(estimates), rows.unlocated, n_samples, seed)

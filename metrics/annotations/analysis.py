@@ -61,7 +61,8 @@ class AnnotationAnalysis:
 
 
 def pooled_rows(rows: Sequence[AgreementRows]) -> AgreementRows:
-    """The rows of several systems (same metric and cells) as one corpus of (system, segment) units."""
+    """The rows of several systems (same metric and cells) as one corpus of (system, segment) units, system after
+    system; its ``segments`` number those units (0-based), not lines."""
     first = rows[0]
     stacked = np.concatenate([r.rows for r in rows])
     return AgreementRows(

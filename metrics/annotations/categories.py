@@ -109,7 +109,7 @@ def cells_of(annotations: Annotations) -> tuple[Cell, ...]:
             for rating in ratings:
                 for error in rating.errors:
                     found.update(error_cells(error))
-    order = {None: -1, **{s: k for k, s in enumerate(Severity)}}
+    order: dict[Severity | None, int] = {None: -1, **{s: k for k, s in enumerate(Severity)}}
     return tuple(sorted(found, key=lambda c: (c.category != ALL, c.category, order[c.severity])))
 
 

@@ -50,6 +50,14 @@ from metrics.families.ter.metric import TERExplanation
 DEFAULT_BERTSCORE_THRESHOLD = 0.9
 
 
+# command-line spelling → (field, type) of FlagOptions
+_OPTIONS: dict[str, tuple[str, type[int] | type[float]]] = {
+    "bleu-order": ("bleu_order", int),
+    "chrf-order": ("chrf_order", int),
+    "bertscore-below": ("bertscore_threshold", float),
+}
+
+
 @dataclass(frozen=True)
 class FlagOptions:
     """The choices the rules leave open (module docstring). ``chrf_order=None``: the metric's highest character
@@ -81,17 +89,15 @@ class FlagOptions:
             if not item:
                 continue
             key, sep, text = (part.strip() for part in item.partition("="))
+            found = _OPTIONS.get(key)
+            problem = f"span flag option {item!r}: expected bleu-order=N, chrf-order=N or bertscore-below=X"
+            if not sep or found is None:
+                raise ValueError(problem)
+            name, kind = found
             try:
-                if key in ("bleu-order", "chrf-order") and sep:
-                    values[key.replace("-", "_")] = int(text)
-                elif key == "bertscore-below" and sep:
-                    values["bertscore_threshold"] = float(text)
-                else:
-                    raise ValueError
+                values[name] = kind(text)
             except ValueError:
-                raise ValueError(
-                    f"span flag option {item!r}: expected bleu-order=N, chrf-order=N or bertscore-below=X"
-                ) from None
+                raise ValueError(problem) from None
         return cls(**values)
 
 

@@ -153,7 +153,7 @@ def annotation_json(analyses: Sequence[AnnotationAnalysis]) -> dict[str, Any]:
     for table in annotation_tables(analyses):
         records = []
         for row in table.rows:
-            record = dict(zip(table.columns, row, strict=True))
+            record: dict[str, Any] = dict(zip(table.columns, row, strict=True))
             for key in [c[: -len("_lo")] for c in table.columns if c.endswith("_lo")]:
                 record[f"{key}_ci"] = [record.pop(f"{key}_lo"), record.pop(f"{key}_hi")]
             records.append(record)

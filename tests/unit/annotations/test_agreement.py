@@ -9,6 +9,7 @@ import pytest
 from metrics.annotations.agreement import agreement_rows, agreement_table, character_mask
 from metrics.annotations.categories import EVERY_ERROR, Cell, cells_of
 from metrics.annotations.flags import DEFAULT_FLAG_OPTIONS, FlagOptions, SegmentFlags, Unflaggable, flags, metric_flags
+from metrics.annotations.model import AnnotatedError, Annotations, Rating, Scheme
 from metrics.core.base import explain_segment
 from metrics.core.spans import ErrorSpan, Severity, Side
 from metrics.core.tokens import Token
@@ -66,11 +67,16 @@ def test_comet_spans_and_bertscore_threshold() -> None:
     hyp = "Das ist falsch hier"
     span = ErrorSpan(8, 14, "falsch", Severity.MAJOR, origin="xCOMET")
     source_span = ErrorSpan(0, 3, "Thi", Severity.MINOR, Side.SOURCE)
-    common = dict(score=0.5, row=(0.5,), model="xcomet", hypothesis=hyp, source="This is wrong", reference=None)
-    explanation = CometExplanation(estimator=Estimator.XCOMET, spans=(span, source_span), **common)
-    assert flags(explanation, hyp).spans == ((8, 14),)
+
+    def comet(estimator: Estimator, spans: tuple[ErrorSpan, ...] = ()) -> CometExplanation:
+        return CometExplanation(
+            score=0.5, row=(0.5,), model="xcomet", estimator=estimator, hypothesis=hyp, source="This is wrong",
+            reference=None, spans=spans,
+        )  # fmt: skip
+
+    assert flags(comet(Estimator.XCOMET, (span, source_span)), hyp).spans == ((8, 14),)
     with pytest.raises(Unflaggable):
-        flags(CometExplanation(estimator=Estimator.REGRESSION, **common), hyp)
+        flags(comet(Estimator.REGRESSION), hyp)
     tokens = (Token("Das", 0, 3), Token("ist", 4, 7), Token("falsch", 8, 14), Token("</s>", None, None))
     match = ReferenceMatch(
         tokens=(Token("x", 0, 1),), weights=(1.0,), similarity=np.zeros((4, 1)), hyp_match=(0, 0, 0, 0),
@@ -161,3 +167,36 @@ def test_rows_need_flags_of_every_rated_segment() -> None:
         agreement_rows(annotations, "Nemo", outputs["Nemo"], {0: SegmentFlags(())}, [EVERY_ERROR], "BLEU")
     with pytest.raises(ValueError, match="does not lie"):
         character_mask("abc", [(1, 5)])
+
+
+def test_flag_options_parse_and_refuse() -> None:
+    options = FlagOptions.parse("bleu-order=2, chrf-order=3,bertscore-below=0.85")
+    assert options == FlagOptions(2, 3, 0.85)
+    assert options.describe() == "bleu-order:2|chrf-order:3|bertscore-below:0.85"
+    assert FlagOptions.parse("") == DEFAULT_FLAG_OPTIONS
+    for bad in ("bleu-order", "bleu-order=x", "rouge=1", "bleu-order=0", "bertscore-below=2"):
+        with pytest.raises(ValueError):
+            FlagOptions.parse(bad)
+
+
+def test_raters_spans_are_a_union_and_source_spans_are_not_output() -> None:
+    text = "Das ist ein Hund hier"
+
+    def error(start: int, end: int, severity: Severity, side: Side = Side.TARGET) -> AnnotatedError:
+        span = ErrorSpan(start, end, text[start:end], severity, side, category=None)
+        return AnnotatedError(severity, None, span, 1)
+
+    # rater 1 marks "ein Hund", rater 2 "Hund hier" and a source-side omission: H = "einHundhier" (11 characters)
+    first = Rating("r1", (error(8, 16, Severity.MAJOR),), 1)
+    second = Rating("r2", (error(12, 21, Severity.MINOR), error(0, 3, Severity.MINOR, Side.SOURCE)), 2)
+    annotations = Annotations(Scheme.SPANS, 1, {"s": ((first, second),)})
+    flagged = {0: SegmentFlags(((4, 7), (12, 16)))}  # "ist", "Hund"
+    cells = [c for c in cells_of(annotations) if c.category == "All"]
+    table = agreement_table(agreement_rows(annotations, "s", [text], flagged, cells, "m"), n_samples=10)
+    assert table is not None
+    every = table.estimate(EVERY_ERROR)
+    assert (every.flagged, every.marked, every.overlap, every.characters) == (7, 11, 4, 17)
+    assert every.f1.score == pytest.approx(8 / 18) and every.chance_precision == pytest.approx(11 / 17)
+    major = table.estimate(Cell("All", Severity.MAJOR))
+    assert (major.marked, major.overlap) == (7, 4)  # "einHund"; "Hund" flagged
+    assert table.estimate(Cell("All", Severity.MINOR)).marked == 8  # "Hundhier": the source span is not output
