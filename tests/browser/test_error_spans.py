@@ -1,7 +1,8 @@
 """Human error spans beside the metric evidence in the real browser at 1400 px: a workspace with MQM annotations
 loaded on the Data page, the Segment view showing each output's raters' spans (tooltip: rater, severity, category)
 above chrF's evidence of the same output, nothing run that the text holds, and a screenshot kept in artifacts/ —
-WMT21 TED en→de (the bundled example's data) and zh→en (omissions marked on the Chinese source)."""
+WMT21 TED en→de (the bundled example's data) and zh→en (omissions marked on the Chinese source); and the bundled
+example reached from the Data page in one click."""
 
 from __future__ import annotations
 
@@ -81,3 +82,25 @@ def test_segment_view_shows_mqm_spans_beside_chrf_evidence_en_de(browser, tmp_pa
 def test_segment_view_marks_omissions_on_the_chinese_source_zh_en(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     data = _zh_en()
     _open_segment(browser, tmp_path, data, 1, "WMT21 TED zh-en, 8 segments", "segment_mqm_spans_zh_en.png")
+
+
+def test_the_bundled_mqm_example_shows_human_spans_after_one_click(app_url, browser) -> None:  # type: ignore[no-untyped-def]
+    """A first-time user: Data → Bundled examples → the MQM example → Load example; the Segment view then draws
+    the raters' spans on every output."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/data")
+    page.get_by_role("heading", name="Data").wait_for(timeout=90_000)
+    page.get_by_role("tab", name="Bundled examples").click()
+    page.get_by_role("combobox", name="Bundled example", exact=True).click()
+    page.get_by_role("option", name="MQM error annotations").first.click()
+    page.get_by_text("Default metrics: mqm, chrf, bleu").wait_for(timeout=30_000)
+    page.get_by_role("button", name="Load example").click()
+    page.get_by_text("WMT21 TED English→German with MQM error annotations").first.wait_for(timeout=60_000)
+    idle(page)
+    page.get_by_role("link", name="Segment", exact=True).click()
+    page.get_by_text("Human error spans on this output").first.wait_for(timeout=120_000)
+    idle(page)
+    assert page.get_by_text("Human error spans on this output").count() == 5
+    assert page.locator(".sl-err[title^='rater']").count() >= 5  # segment 1: every system has an error marked
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
