@@ -1,6 +1,6 @@
 """Human error spans beside the metric evidence in the real browser at 1400 px: a workspace with MQM annotations
 loaded on the Data page, the Segment view showing each output's raters' spans (tooltip: rater, severity, category)
-above chrF's evidence of the same output, nothing run that the text holds, and a screenshot kept in artifacts/ —
+above chrF's evidence of the same output, and a screenshot kept in artifacts/ —
 WMT21 TED en→de (the bundled example's data) and zh→en (omissions marked on the Chinese source); and the bundled
 example reached from the Data page in one click."""
 
