@@ -43,7 +43,7 @@ def segment_marks(sets: Mapping[str, Annotations], system: str, segment: int) ->
         spans += marked.spans(system, segment)
         raters += [r.rater for r in ratings]
         words = [f"{len(ratings)} rating{'s' if len(ratings) > 1 else ''}"]
-        if marked.scheme is Scheme.MQM:
+        if marked.scheme is not Scheme.ESA:  # MQM and span files are scored as MQM
             words.append(f"MQM {segment_mqm(ratings) + 0.0:g}")  # + 0.0: no error reads 0, not −0
         given = [f"{r.rater} {r.score:g}" for r in ratings if r.score is not None]
         if given:

@@ -6,6 +6,7 @@ example reached from the Data page in one click."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def _zh_en() -> Dataset:
 
 def _open_segment(browser, tmp_path: Path, data: Dataset, segment: int, title: str, picture: str) -> None:  # type: ignore[no-untyped-def]
     saved = tmp_path / "workspace.json"
-    settings = workspace.Settings(("chrf", "mqm"), view={"segment": segment})
+    settings = workspace.Settings(("chrf", *data.annotations), view={"segment": segment})
     saved.write_text(workspace.dumps(data, settings), encoding="utf-8")
     with streamlit_server() as server:
         guard = Guard(server.url)
@@ -57,7 +58,7 @@ def _open_segment(browser, tmp_path: Path, data: Dataset, segment: int, title: s
         idle(page)
         n = len(data.systems)
         assert page.get_by_text("Human error spans on this output").count() == n, server.printed()
-        assert page.locator(".sl-err[title^='rater']").count() >= 1
+        assert page.locator(".sl-err[title^='rater']").count() >= 1, server.printed()
         assert page.get_by_text("1-gram precision").count() == 0  # chrF's evidence, not BLEU's
         assert page.locator(".sl-legend", has_text="severity:").count() >= n
         assert page.locator("[data-testid='stException']").count() == 0
@@ -104,3 +105,32 @@ def test_the_bundled_mqm_example_shows_human_spans_after_one_click(app_url, brow
     assert page.locator(".sl-err[title^='rater']").count() >= 5  # segment 1: every system has an error marked
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
+
+
+EN_ZH = DATA / "wmt22-en-zh"
+
+
+def test_two_raters_spans_on_chinese_output_stay_apart(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A Chinese target (no MQM set with one is on this machine: a hand-made span file over WMT22 en→zh outputs):
+    two raters' overlapping spans on one output, each on its own line, wrapped with the characters."""
+    systems = {p.stem: tuple(p.read_text(encoding="utf-8").splitlines()[:4]) for p in sorted((EN_ZH / "sys").iterdir())}
+    refs = tuple((EN_ZH / "ref.A.txt").read_text(encoding="utf-8").splitlines()[:4])
+    data = Dataset("WMT22 en-zh, 4 segments", systems, (refs,), ("ref.A",))
+    text = systems["Online-B"][1]
+    records = [
+        {"system": "Online-B", "segment": 1, "rater": "rater A", "start": 0, "end": text.index("，"),
+         "severity": "minor", "category": "Style/Awkward"},
+        {"system": "Online-B", "segment": 1, "rater": "rater B", "start": 2, "end": text.index("，") + 6,
+         "severity": "major", "category": "Accuracy/Mistranslation"},
+        {"system": "Lan-Bridge", "segment": 1, "rater": "rater A"},
+    ]  # fmt: skip
+    content = "\n".join(json.dumps(r, ensure_ascii=False) for r in records).encode()
+    marked = annotation_io.parse_annotation_upload("spans.jsonl", content, Scheme.SPANS, data)
+    _open_segment(
+        browser,
+        tmp_path,
+        data.with_annotations("spans", marked),
+        1,
+        "WMT22 en-zh, 4 segments",
+        "segment_spans_en_zh.png",
+    )
