@@ -18,6 +18,7 @@ from dashboard import state
 from dashboard.compute import LRU, Job, run_cached
 from dashboard.dataset import Dataset
 from metrics.annotations.agreement import AgreementTable, agreement_rows, agreement_table
+from metrics.annotations.analysis import AnnotationAnalysis, analyse_annotations
 from metrics.annotations.categories import (
     ALL,
     CategoryDifference,
@@ -141,6 +142,36 @@ def span_agreement(data: Dataset, evaluation: Evaluation, name: str, metric_id: 
         SEED,
     )
     return _one(key, f"Span agreement of {metric.name}", run)
+
+
+def analysis(data: Dataset, evaluation: Evaluation, name: str, baseline: str, rate: Rate) -> AnnotationAnalysis:
+    """The whole analysis of the annotations ``name`` as the command line's ``analyze --annotations`` makes it (every
+    system's table, each system against ``baseline``, span agreement of every chosen metric with token evidence):
+    the Human errors section's downloads."""
+    marked = data.annotations[name]
+    outputs = {s: list(data.systems[s]) for s in marked.systems}
+    refs = [list(stream) for stream in data.refs]
+    source = None if data.source is None else list(data.source)
+    metrics = {m: metric for m, metric in evaluation.metrics.items() if m not in data.annotations}
+    signatures = tuple(evaluation.segment_signatures[m] for m in metrics)
+
+    def run() -> AnnotationAnalysis:
+        return analyse_annotations(
+            marked, outputs, refs, metrics, label=name, source=source, baseline=baseline, rate=rate,
+            n_samples=N_SAMPLES, seed=SEED,
+        )  # fmt: skip
+
+    key = (
+        "annotation analysis",
+        *_systems_key(data, name),
+        baseline,
+        rate,
+        signatures,
+        data.refs_hash,
+        data.source_hash,
+    )
+    found: AnnotationAnalysis = _one(key, "Analysing the annotations", run)
+    return found
 
 
 def top_categories(data: Dataset, name: str) -> tuple[str, ...]:

@@ -714,6 +714,17 @@ def show_human_errors(scope: Scope) -> None:
         "Chance precision: what flags at random characters would reach."
         + ("" if not reasons else " No agreement for " + escape_markdown("; ".join(reasons)) + ".")
     )
+    baseline = scope.baseline if scope.baseline in data.annotations[name].systems else data.annotations[name].systems[0]
+    st.caption(
+        f"Downloads: every section on all segments, each system against {escape_markdown(baseline)} (the page's "
+        "baseline), as `scorelens analyze --annotations` writes them."
+    )
+    downloads(
+        scope.document(
+            scope.settings(), annotations=(human_errors.analysis(data, scope.evaluation, name, baseline, rate),)
+        ),
+        "human-errors",
+    )
 
 
 SECTIONS: dict[str, Callable[[Scope], None]] = {

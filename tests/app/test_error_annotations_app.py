@@ -36,6 +36,7 @@ from tests.support.ui import (
     markdown_bodies,
     shown,
     small_dataset,
+    with_downloads,
 )
 
 TSV = SAMPLES["mqm"].path / "mqm.tsv"
@@ -291,6 +292,12 @@ def test_analysis_counts_errors_by_category_as_the_tsv_does():
     assert (compared["p (Holm)"] >= compared["p"] - 1e-12).all() and len(compared)
     agreement = at.dataframe[2].value
     assert set(agreement["system"]) == set(data.systems) and set(agreement["metric"]) == {"chrF2"}
+    at, files = with_downloads(at)
+    document = json.loads(files["scorelens-human-errors.json"])
+    every = {r["system"]: r for r in document["categories"] if r["category"] == "All" and r["severity"] == "any"}
+    for system in data.systems:
+        assert every[system]["per_segment"] == pytest.approx(sum(r["system"] == system for r in errors) / 100)
+    assert {r["system"] for r in document["category_differences"]} == set(data.systems) - {"Facebook-AI"}
 
 
 def test_analysis_without_annotations_says_where_to_load_them():
