@@ -30,7 +30,7 @@ from metrics.annotations.categories import (
     category_table,
     compare_categories,
 )
-from metrics.annotations.flags import Unflaggable, flaggable, metric_flags
+from metrics.annotations.flags import Unflaggable, metric_flags
 from metrics.core.evaluation import Evaluation
 from metrics.core.spans import Severity
 
@@ -107,9 +107,7 @@ class MetricAgreement:
 def span_agreement(data: Dataset, evaluation: Evaluation, name: str, metric_id: str) -> MetricAgreement:
     """Character-level precision, recall and F1 of ``metric_id``'s flags against the raters' output spans, per
     annotated system, with intervals."""
-    metric = evaluation.metrics[metric_id]
-    if not flaggable(metric):
-        return MetricAgreement(metric_id, {}, "its evidence marks no characters of the output")
+    metric = evaluation.metrics[metric_id]  # one whose evidence marks characters (metrics.annotations.flags)
     marked = data.annotations[name]
     refs = [list(stream) for stream in data.refs]
     source = None if data.source is None else list(data.source)

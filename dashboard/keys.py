@@ -217,6 +217,8 @@ AN_HE_SEVERITY: Choice[bool] = Choice("an_he_severity")
 AN_HE_ON: Choice[str] = Choice("an_he_on")  # all segments or a saved slice
 AN_HE_A: Choice[str] = Choice("an_he_a")
 AN_HE_B: Choice[str] = Choice("an_he_b")
+AN_HE_DOWNLOADS: Choice[bool] = Choice("an_he_downloads")  # the section's downloads are computed when asked for
+AN_HE_METRIC: Choice[str] = Choice("an_he_metric")  # span agreement: which metric's flags
 AN_HE_CELL: Choice[str] = Choice("an_he_cell")  # span agreement: every error or one top-level category
 
 # -------------------------------------------------------------------------------------------------------- Segment

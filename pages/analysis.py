@@ -25,6 +25,7 @@ from metrics.analysis.plan import BucketSpec, parse_spec
 from metrics.analysis.slices import Slice, parse_ranges
 from metrics.analysis.units import token_unit
 from metrics.annotations.categories import ALL, Cell, Rate
+from metrics.annotations.flags import flaggable
 from metrics.core.evaluation import Evaluation
 from metrics.io.inputs import InputError, parse_segments
 from metrics.reports.analysis import Analysis, AnalysisSettings, BucketSection, analysis_header, to_json
@@ -692,20 +693,23 @@ def show_human_errors(scope: Scope) -> None:
 
     st.markdown("**Do the metrics see what the raters saw?**")
     top = human_errors.top_categories(data, name)
-    cell_name = select("Human spans of", [EVERY, *top], keys.AN_HE_CELL)
+    flagging = [m for m, metric in scope.evaluation.metrics.items() if m not in data.annotations and flaggable(metric)]
+    left, right = st.columns(2)
+    with left:
+        cell_name = select("Human spans of", [EVERY, *top], keys.AN_HE_CELL)
     cell = Cell(ALL) if cell_name == EVERY else Cell(cell_name)
-    found_agreement = {}
     reasons = []
-    for metric_id in scope.evaluation.metrics:
-        if metric_id in data.annotations:
-            continue
+    if flagging:
+        # one metric at a time: its flags read an explanation of every rated segment of every system
+        with right:
+            metric_id = select("Metric", flagging, keys.AN_HE_METRIC, format_func=scope.labels.__getitem__)
         agreement = human_errors.span_agreement(data, scope.evaluation, name, metric_id)
         if agreement.tables:
-            found_agreement[metric_id] = agreement.tables
+            show_table(span_agreement_frame({metric_id: agreement.tables}, scope.labels, cell), "an_he_agreement")
         else:
             reasons.append(f"{scope.labels[metric_id]}: {agreement.reason}")
-    if found_agreement:
-        show_table(span_agreement_frame(found_agreement, scope.labels, cell), "an_he_agreement")
+    else:
+        reasons.append("the chosen metrics: none has token-level evidence")
     st.caption(
         "Character-level agreement of each metric's token evidence (BLEU/chrF unmatched n-grams, TER edits, METEOR "
         "unaligned words, BERTScore low-similarity tokens, xCOMET spans) with the raters' spans on the output: "
@@ -714,17 +718,15 @@ def show_human_errors(scope: Scope) -> None:
         "Chance precision: what flags at random characters would reach."
         + ("" if not reasons else " No agreement for " + escape_markdown("; ".join(reasons)) + ".")
     )
+    # The downloads analyse every system against the baseline with every metric's span agreement: a minute or
+    # more on a full WMT set, so they are made when asked for.
+    wanted = keys.AN_HE_DOWNLOADS
     baseline = scope.baseline if scope.baseline in data.annotations[name].systems else data.annotations[name].systems[0]
-    st.caption(
-        f"Downloads: every section on all segments, each system against {escape_markdown(baseline)} (the page's "
-        "baseline), as `scorelens analyze --annotations` writes them."
-    )
-    downloads(
-        scope.document(
-            scope.settings(), annotations=(human_errors.analysis(data, scope.evaluation, name, baseline, rate),)
-        ),
-        "human-errors",
-    )
+    label = f"Prepare the downloads (CSV, JSON, LaTeX: every system against {escape_markdown(baseline)})"
+    if wanted.keep(st.toggle(label, key=wanted.widget())):
+        found = human_errors.analysis(data, scope.evaluation, name, baseline, rate)
+        downloads(scope.document(scope.settings(), annotations=(found,)), "human-errors")
+        st.caption("As `scorelens analyze --annotations` writes them, on all segments.")
 
 
 SECTIONS: dict[str, Callable[[Scope], None]] = {

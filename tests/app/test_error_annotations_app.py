@@ -292,6 +292,8 @@ def test_analysis_counts_errors_by_category_as_the_tsv_does():
     assert (compared["p (Holm)"] >= compared["p"] - 1e-12).all() and len(compared)
     agreement = at.dataframe[2].value
     assert set(agreement["system"]) == set(data.systems) and set(agreement["metric"]) == {"chrF2"}
+    assert not any(b.label == "Download JSON" for b in at.get("download_button"))  # made when asked for
+    at.toggle(key="an_he_downloads").set_value(True)
     at, files = with_downloads(at)
     document = json.loads(files["scorelens-human-errors.json"])
     every = {r["system"]: r for r in document["categories"] if r["category"] == "All" and r["severity"] == "any"}
