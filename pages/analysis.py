@@ -724,8 +724,8 @@ def show_human_errors(scope: Scope) -> None:
     baseline = scope.baseline if scope.baseline in data.annotations[name].systems else data.annotations[name].systems[0]
     label = f"Prepare the downloads (CSV, JSON, LaTeX: every system against {escape_markdown(baseline)})"
     if wanted.keep(st.toggle(label, key=wanted.widget())):
-        found = human_errors.analysis(data, scope.evaluation, name, baseline, rate)
-        downloads(scope.document(scope.settings(), annotations=(found,)), "human-errors")
+        analysed = human_errors.analysis(data, scope.evaluation, name, baseline, rate)
+        downloads(scope.document(scope.settings(), annotations=(analysed,)), "human-errors")
         st.caption("As `scorelens analyze --annotations` writes them, on all segments.")
 
 
