@@ -13,7 +13,6 @@ reused through :func:`rendering.lessons.build_lesson`, not redrawn. Lessons are 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -29,10 +28,7 @@ from metrics.families.bleu.metric import BLEUExplanation
 from metrics.families.meteor.metric import MeteorAlignment, MeteorExplanation
 from metrics.families.rouge.metric import LcsEvidence, LsumEvidence, RougeExplanation
 from rendering.teach import Lesson, Step, Table, aligned, frac, tex
-from rendering.text import escape_html, escape_markdown
-
-# sacrebleu's my_log(0): a stand-in for −∞ that keeps the arithmetic finite; the lesson never prints it as a number.
-SACREBLEU_LOG_ZERO = -9999999999.0
+from rendering.text import escape_html
 
 
 class CorpusTopic(Enum):
@@ -178,7 +174,7 @@ def bleu_pooling(hyp_text: str, ref_text: str) -> Lesson:
                 rf"c = {tex(c)},\ r = {tex(r)} \;\Rightarrow\; BP = {tex(bp)}",
                 aligned(
                     r"\mathrm{BLEU}",
-                    r"BP \cdot \exp\Big(\frac{1}{N}\sum_n \log p_n\Big)",
+                    r"BP \cdot 100\,\exp\Big(\frac{1}{N}\sum_n \log p_n\Big)",
                     rf"{tex(bp)} \cdot {tex(float(combined.geometric_mean[0]))}",
                     tex(corpus, 2),
                 ),
