@@ -49,10 +49,10 @@ CONTRASTS: tuple[Contrast, ...] = (
             ("wrong meaning", "the meeting was postponed because the manager was well ."),
         ),
         ("paraphrase", "wrong meaning"),
-        "The paraphrase says the same with other words: BLEU finds few shared n-grams and scores it low; chrF "
-        "credits the shared characters (meeting, manager) and scores it less low; learned metrics (BERTScore, COMET) "
-        "compare meanings and should rank it first. The copy with one word changed keeps almost every n-gram and "
-        "wins on every surface metric although it says the opposite.",
+        "The paraphrase says the same with other words: BLEU finds few shared n-grams and scores it lowest; chrF "
+        "credits the shared characters (meeting, manager) and scores it less low. The copy with one word changed "
+        "keeps almost every n-gram and wins on every surface metric although it says the opposite. Whether a "
+        "learned metric (BERTScore, COMET) puts the paraphrase first depends on its model: compare them here.",
     ),
     Contrast(
         "A word-order change: TER's shift against BLEU's n-grams",
@@ -80,7 +80,8 @@ CONTRASTS: tuple[Contrast, ...] = (
         ("negation kept", "negation dropped"),
         "Dropping 'not' removes one word and turns the meaning around. Surface metrics see one missing word and "
         "score the wrong statement high — higher than the correct rewording 'has no fever'. Embedding metrics "
-        "(BERTScore) also score it high: 'does have' and 'does not have' sit close together.",
+        "(BERTScore) score it high too: 'does have' and 'does not have' sit close together, so even where they "
+        "rank the rewording first the gap is small.",
     ),
 )
 
