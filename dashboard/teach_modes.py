@@ -12,12 +12,15 @@ import streamlit as st
 
 from dashboard.keys import Key
 from dashboard.server_config import server_config
+from metrics.annotations.mqm import MqmWeights
 from metrics.core.base import Metric
 from metrics.core.config import Resource, config_options
 from metrics.core.registry import SPECS, metric_class
 from metrics.core.selection import Selection
 from rendering import cards
 from rendering.lessons.corpus import EXAMPLES, CorpusTopic, corpus_lesson
+from rendering.lessons.mqm_scoring import EXAMPLE as MQM_EXAMPLE
+from rendering.lessons.mqm_scoring import mqm_lesson
 from rendering.lessons.perplexity import EXAMPLE, perplexity_lesson
 from rendering.lessons.side_by_side import CONTRASTS, compare, ranking_text
 from rendering.teach import Lesson, label
@@ -33,6 +36,7 @@ class TeachMode(Enum):
     CORPUS = "Several sentences"
     SIDE_BY_SIDE = "Metrics side by side"
     PERPLEXITY = "Perplexity"
+    MQM = "MQM from error spans"
 
 
 MODE: Key[str] = Key("teach_mode")
@@ -47,6 +51,10 @@ SBS_METRICS: Key[list[str]] = Key("teach_sbs_metrics")
 PPL_TRAIN: Key[str] = Key("teach_ppl_train")
 PPL_TEST: Key[str] = Key("teach_ppl_test")
 PPL_K: Key[float] = Key("teach_ppl_k")
+MQM_SOURCE: Key[str] = Key("teach_mqm_source")
+MQM_TARGET: Key[str] = Key("teach_mqm_target")
+MQM_LINES: Key[str] = Key("teach_mqm_lines")
+MQM_WEIGHT: Key[float] = Key("teach_mqm_weight")  # .at(field name)
 
 OWN = "(your own text)"
 # Metrics a side-by-side comparison offers: sentence scores of one reference, no corpus statistics (CIDEr-D's
@@ -269,10 +277,48 @@ def _perplexity() -> None:
     show_lesson(lesson, "teach_ppl", "perplexity")
 
 
+def _mqm() -> None:
+    if not MQM_TARGET.exists():
+        MQM_SOURCE.set(MQM_EXAMPLE.source)
+        MQM_TARGET.set(MQM_EXAMPLE.target)
+        MQM_LINES.set(MQM_EXAMPLE.annotations)
+    st.text_input("Source", key=MQM_SOURCE.name, max_chars=MAX_CHARS)
+    target = st.text_input("Output (the translation the raters marked)", key=MQM_TARGET.name, max_chars=MAX_CHARS)
+    annotations = st.text_area(
+        "Errors, one a line: `rater | severity | category | erroneous text` (no text: an omission; "
+        "`rater | none`: a rater who found no error)",
+        key=MQM_LINES.name,
+        height=150,
+        max_chars=MAX_CHARS,
+    )
+    defaults = MqmWeights()
+    values: dict[str, float] = {}
+    with st.expander("Weights (what-if; WMT's by default)", expanded=False):
+        cols = st.columns(3)
+        for i, name in enumerate(("major", "minor", "critical", "neutral", "minor_punctuation", "non_translation")):
+            values[name] = float(
+                cols[i % 3].number_input(
+                    name.replace("_", " "),
+                    min_value=0.0,
+                    max_value=100.0,
+                    value=float(getattr(defaults, name)),
+                    step=0.1,
+                    key=MQM_WEIGHT.at(name).name,
+                )
+            )
+    try:
+        lesson = mqm_lesson(target, annotations, MqmWeights(**values))
+    except ValueError as error:
+        _failed(error)
+        return
+    show_lesson(lesson, "teach_mqm", "mqm")
+
+
 _MODES: dict[TeachMode, Callable[[], None]] = {
     TeachMode.CORPUS: _corpus,
     TeachMode.SIDE_BY_SIDE: _side_by_side,
     TeachMode.PERPLEXITY: _perplexity,
+    TeachMode.MQM: _mqm,
 }
 
 

@@ -62,7 +62,7 @@ def test_corpus_topics_load_their_examples_and_refuse_unpaired_lines() -> None:
     at.selectbox(key="teach_corpus_topic").set_value(CorpusTopic.METEOR_PARAGRAPH.name).run()
     assert card_shown(at, "meteor")
     at.text_area(key="teach_corpus_ref").set_value("one line only").run()
-    assert any("one reference per line" in e.value for e in at.error)
+    assert any("one reference per line" in e.value.replace("\\", "") for e in at.error)
 
 
 def test_side_by_side_names_the_disagreement_and_the_left_out_metrics() -> None:
@@ -92,3 +92,13 @@ def test_perplexity_lesson_and_its_k() -> None:
     at.number_input(key="teach_ppl_k").set_value(0.5).run()
     assert at.metric[0].value != first
     assert card_shown(at, "perplexity")
+
+
+def test_mqm_lesson_weights_what_if_and_bad_line() -> None:
+    at = mode("MQM")
+    assert at.metric[0].value == "-4.0333"
+    assert card_shown(at, "mqm")
+    at.number_input(key="teach_mqm_weight_major").set_value(10.0).run()
+    assert at.metric[0].value == f"{-(11.1 + 11 + 0) / 3:.4f}"
+    at.text_area(key="teach_mqm_lines").set_value("r1 | severe | Accuracy | budget").run()
+    assert any("severity 'severe'" in e.value.replace("\\", "") for e in at.error)
