@@ -12,6 +12,7 @@ import streamlit as st
 
 from dashboard.keys import Key
 from dashboard.server_config import server_config
+from dashboard.widgets import option_widget
 from metrics.annotations.mqm import MqmWeights
 from metrics.core.base import Metric
 from metrics.core.config import Resource, config_options
@@ -23,7 +24,7 @@ from rendering.lessons.mqm_scoring import EXAMPLE as MQM_EXAMPLE
 from rendering.lessons.mqm_scoring import mqm_lesson
 from rendering.lessons.perplexity import EXAMPLE, perplexity_lesson
 from rendering.lessons.side_by_side import CONTRASTS, compare, ranking_text
-from rendering.teach import Lesson, label
+from rendering.teach import Lesson, controls, label
 from rendering.text import escape_markdown
 
 MAX_CHARS = 5_000  # as the pair lesson: every step of a lesson is on screen
@@ -119,8 +120,9 @@ def _corpus() -> None:
     if not CORPUS_TOPIC.exists():
         CORPUS_TOPIC.set(CorpusTopic.BLEU_POOLING.name)
         _load_corpus_example()
+    top = st.columns([3, 1])
     topic = CorpusTopic[
-        st.selectbox(
+        top[0].selectbox(
             "Lesson",
             [t.name for t in CorpusTopic],
             format_func=lambda name: CorpusTopic[name].value,
@@ -129,12 +131,22 @@ def _corpus() -> None:
         )
         or CorpusTopic.BLEU_POOLING.name
     ]
-    st.caption(f"One line: {topic.lines_are}. Changing the lesson loads its example; edit the lines freely.")
+    options: dict[str, Any] = {}
+    if topic.tokenizer is not None:
+        metric_id, name = topic.tokenizer
+        control = next(c for c in controls(metric_id) if c.name == name)
+        option = control.option
+        key = f"teach_corpus_{metric_id}_{name}"
+        options[name] = option_widget(top[1], option, key, control.default, option.offered(), option.unavailable())
+    st.caption(
+        f"One line: {topic.lines_are}. Changing the lesson loads its example; edit the lines freely. Chinese or "
+        "Japanese without spaces needs its tokenizer (BLEU: zh, ja-mecab or char; ROUGE: unicode)."
+    )
     cols = st.columns(2)
     hyp = cols[0].text_area("Hypothesis lines", key=CORPUS_HYP.name, height=140, max_chars=MAX_CHARS)
     ref = cols[1].text_area("Reference lines", key=CORPUS_REF.name, height=140, max_chars=MAX_CHARS)
     try:
-        lesson = corpus_lesson(topic, hyp, ref)
+        lesson = corpus_lesson(topic, hyp, ref, options)
     except ValueError as error:
         _failed(error)
         return

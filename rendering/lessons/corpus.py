@@ -44,11 +44,18 @@ class CorpusTopic(Enum):
         return _CARDS[self]
 
     @property
+    def tokenizer(self) -> tuple[str, str] | None:
+        """(metric id, option) of the tokenizer the lesson offers as a setting: unsegmented Chinese or Japanese is
+        one token per sentence under BLEU's 13a and nothing under rouge-score's ASCII tokenizer."""
+        return _TOKENIZERS.get(self)
+
+    @property
     def lines_are(self) -> str:
         """What a line of the typed texts is, for the page's labels."""
         return "a sentence of one summary" if self is CorpusTopic.ROUGE_LSUM else "one sentence pair"
 
 
+_TOKENIZERS = {CorpusTopic.BLEU_POOLING: ("bleu", "tokenize"), CorpusTopic.ROUGE_LSUM: ("rougeLsum", "tokenizer")}
 _CARDS = {CorpusTopic.BLEU_POOLING: "bleu", CorpusTopic.ROUGE_LSUM: "rouge", CorpusTopic.METEOR_PARAGRAPH: "meteor"}
 
 
@@ -119,9 +126,9 @@ def _bleu_pair_rows(explanations: Sequence[BLEUExplanation], n_max: int) -> list
     return rows
 
 
-def bleu_pooling(hyp_text: str, ref_text: str) -> Lesson:
+def bleu_pooling(hyp_text: str, ref_text: str, options: Mapping[str, Any]) -> Lesson:
     hyps, refs = _pairs(hyp_text, ref_text)
-    metric = _metric("bleu")
+    metric = _metric("bleu", options)
     n_max = metric.config.max_ngram_order
     stats = metric.stats(hyps, [refs])
     pooled = stats.pooled()
@@ -154,20 +161,22 @@ def bleu_pooling(hyp_text: str, ref_text: str) -> Lesson:
         p = float(combined.precisions[0, n - 1]) / 100
         smoothed = m == 0 and t > 0 and p > 0
         pooled_rows.append(
-            {"n": n, "Σ matches": m, "Σ n-grams": t, "p_n": p, "log p_n": _log_text(combined.logs[0, n - 1], p)}
+            {"n": n, "Σ matches": m, "Σ n-grams": t, "p_n": p, "log(100·p_n)": _log_text(combined.logs[0, n - 1], p)}
         )
         numbers[f"pooled p{n}"] = p
         line = rf"p_{n} = {frac(m, t)} = {tex(p)}"
-        if smoothed:
+        if smoothed and metric.config.smooth == "exp":
             halvings = int(combined.exp_halvings[0, n - 1])
-            line = rf"p_{n} = \frac{{0}}{{{t}}} \;\to\; \frac{{1}}{{2^{{{halvings}}} \cdot {t}}} = {tex(p)}\quad(\text{{exp smoothing}})"
+            line = rf"p_{n} = \frac{{0}}{{{t}}} \to \frac{{1}}{{2^{{{halvings}}} \cdot {t}}} = {tex(p)}"
         p_formulas.append(line)
     bp = float(combined.brevity_penalty[0])
     steps.append(
         Step(
             "2. Corpus BLEU pools the counts",
             "Corpus BLEU adds the clipped matches, the n-gram totals and the lengths of all pairs first, and only then "
-            "divides: one precision per order for the whole corpus, one brevity penalty from the summed lengths.",
+            "divides: one precision per order for the whole corpus, one brevity penalty from the summed lengths. "
+            "An order without any match in the whole corpus is smoothed by sacrebleu's default exp smoothing "
+            "(the k-th zero count becomes 1/2ᵏ).",
             formulas=(
                 r"p_n = \frac{\sum_s m_n^{(s)}}{\sum_s t_n^{(s)}}",
                 *p_formulas,
@@ -212,16 +221,16 @@ def bleu_pooling(hyp_text: str, ref_text: str) -> Lesson:
     )
     numbers["mean of sentence BLEU"] = mean_sentence
 
-    strict = _metric("bleu", {"smooth": "none", "segment_effective_order": False})
+    strict = _metric("bleu", {**options, "smooth": "none", "segment_effective_order": False})
     rows = []
     for k, (h, ref) in enumerate(zip(hyps, refs, strict=True)):
         e = strict.explain(h, [ref])
         row: dict[str, Any] = {"pair": k + 1}
         for o, lg in zip(e.orders, e.log_precisions, strict=False):
-            row[f"log p{o.order} (no smoothing)"] = _log_text(lg, o.precision)
-        row["BLEU, no smoothing, full order"] = round(e.score, 4)
-        row["effective order"] = explained[k].effective_order
-        row["BLEU, sentence_bleu default"] = round(explained[k].score, 4)
+            row[f"log p{o.order}"] = _log_text(lg, o.precision)
+        row["BLEU"] = round(e.score, 4)
+        row["eff. order"] = explained[k].effective_order
+        row["BLEU, smoothed"] = round(explained[k].score, 4)
         rows.append(row)
         numbers[f"unsmoothed BLEU {k + 1}"] = e.score
     zero = [row["pair"] for row in rows if any("−∞" in str(v) for v in row.values())]
@@ -239,11 +248,11 @@ def bleu_pooling(hyp_text: str, ref_text: str) -> Lesson:
         Step(
             "4. Sentence level: effective order and smoothing",
             text,
-            formulas=(
-                r"\log 0 = -\infty \;\Rightarrow\; \exp\Big(\frac{1}{N}\sum_n \log p_n\Big) = 0",
-                r"\text{sacrebleu: } \log 0 \mapsto -9999999999 \text{ (a sentinel for } -\infty\text{)}",
-            ),
+            formulas=(r"\log 0 = -\infty \;\Rightarrow\; \exp\Big(\frac{1}{N}\sum_n \log p_n\Big) = 0",),
             tables=(Table("sentence level", pd.DataFrame(rows)),),
+            html="<small>log p<sub>n</sub> and BLEU: no smoothing, every order (sacrebleu's "
+            "<code>BLEU(smooth_method='none', effective_order=False)</code>); BLEU, smoothed: "
+            "<code>sentence_bleu</code>'s exp smoothing with effective order.</small>",
         )
     )
     numbers["corpus BLEU"] = corpus
@@ -266,6 +275,17 @@ CSS = (
     ".cl-clip{background:#ffd6a5;border-radius:3px;padding:0 2px}.cl-off{color:#777}"
     ".cl-row sup{color:#1f4e99;font-size:.7em;margin-left:1px}</style>"
 )
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """``1,3–6``: sorted distinct numbers with runs of three or more shortened, so a word on many LCS stays short."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ",".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs)
 
 
 def union_drawing(explanation: RougeExplanation) -> str:
@@ -291,20 +311,20 @@ def union_drawing(explanation: RougeExplanation) -> str:
                 css = "cl-clip"
             else:
                 css = "cl-off"
-            sup = f"<sup>{','.join(str(k) for k in by_word[i])}</sup>" if i in by_word else ""
+            sup = f"<sup>{_ranges(by_word[i])}</sup>" if i in by_word else ""
             parts.append(f'<span class="{css}">{escape_html(word)}</span>{sup}')
         out.append(f'<div class="cl-row"><b>r{sentence.index + 1}</b> ' + " ".join(parts) + "</div>")
     return "".join(out)
 
 
-def rouge_lsum(hyp_text: str, ref_text: str) -> Lesson:
+def rouge_lsum(hyp_text: str, ref_text: str, options: Mapping[str, Any]) -> Lesson:
     from rendering.lessons import build_lesson  # the package imports this module: import at call time
 
     hyp = "\n".join(lines(hyp_text))
     ref = "\n".join(lines(ref_text))
     if not hyp or not ref:
         raise ValueError("type a summary and a reference summary, one sentence per line")
-    rouge_l, rouge_lsum_metric = _metric("rougeL"), _metric("rougeLsum")
+    rouge_l, rouge_lsum_metric = _metric("rougeL", options), _metric("rougeLsum", options)
     el: RougeExplanation = rouge_l.explain(hyp, [ref])
     es: RougeExplanation = rouge_lsum_metric.explain(hyp, [ref])
     lesson_l = build_lesson(rouge_l, hyp, [ref])
@@ -402,9 +422,9 @@ def _meteor_row(label: str, a: MeteorAlignment) -> dict[str, Any]:
     }
 
 
-def meteor_paragraph(hyp_text: str, ref_text: str) -> Lesson:
+def meteor_paragraph(hyp_text: str, ref_text: str, options: Mapping[str, Any]) -> Lesson:
     hyps, refs = _pairs(hyp_text, ref_text)
-    metric = _metric("meteor")
+    metric = _metric("meteor", options)
     per: list[MeteorExplanation] = [metric.explain(h, [r]) for h, r in zip(hyps, refs, strict=True)]
     whole: MeteorExplanation = metric.explain(" ".join(hyps), [" ".join(refs)])
     a = whole.chosen
@@ -463,13 +483,14 @@ def meteor_paragraph(hyp_text: str, ref_text: str) -> Lesson:
     )
 
 
-_BUILDERS: Mapping[CorpusTopic, Callable[[str, str], Lesson]] = {
+_BUILDERS: Mapping[CorpusTopic, Callable[[str, str, Mapping[str, Any]], Lesson]] = {
     CorpusTopic.BLEU_POOLING: bleu_pooling,
     CorpusTopic.ROUGE_LSUM: rouge_lsum,
     CorpusTopic.METEOR_PARAGRAPH: meteor_paragraph,
 }
 
 
-def corpus_lesson(topic: CorpusTopic, hyp_text: str, ref_text: str) -> Lesson:
-    """The lesson of ``topic`` on the typed lines (a line: one pair, or one sentence of a summary for ROUGE-Lsum)."""
-    return _BUILDERS[topic](hyp_text, ref_text)
+def corpus_lesson(topic: CorpusTopic, hyp_text: str, ref_text: str, options: Mapping[str, Any] | None = None) -> Lesson:
+    """The lesson of ``topic`` on the typed lines (a line: one pair, or one sentence of a summary for ROUGE-Lsum),
+    its metric built with ``options`` (the tokenizer of :attr:`CorpusTopic.tokenizer`)."""
+    return _BUILDERS[topic](hyp_text, ref_text, options or {})

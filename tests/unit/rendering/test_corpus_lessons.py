@@ -45,7 +45,7 @@ def test_bleu_corpus_is_not_the_mean_and_the_sentinel_is_a_log_of_zero() -> None
     table = lesson.steps[3].tables[0].frame
     cells = [str(v) for v in table.to_numpy().ravel()]
     # Pair 2 ("it rained" / "it was raining") has no matching bigram: its log is −∞, never the sentinel's digits.
-    assert table.loc[1, "log p2 (no smoothing)"] == "−∞ (log 0)"
+    assert table.loc[1, "log p2"] == "−∞ (log 0)"
     assert not any("9999999999" in c for c in cells)
     assert "−9999999999" in lesson.steps[3].text  # named for what it is
     assert lesson.numbers["unsmoothed BLEU 2"] == 0.0
@@ -108,3 +108,16 @@ def test_meteor_paragraph_lesson_equals_nltk(hyp: str, ref: str, nltk_wordnet) -
     assert abs(lesson.numbers["mean of sentence METEOR"] - sum(sentences) / len(sentences)) < 1e-12
     m, ch = lesson.numbers["paragraph matches"], lesson.numbers["paragraph chunks"]
     assert math.isclose(lesson.numbers["paragraph penalty"], 0.5 * (ch / m) ** 3)
+
+
+def test_tokenizer_option_reaches_the_lesson() -> None:
+    hyp, ref = "今天天气很好。\n我们去公园散步吧。", "今天的天气很不错。\n我们一起去公园散步。"
+    plain = corpus_lesson(CorpusTopic.BLEU_POOLING, hyp, ref)
+    zh = corpus_lesson(CorpusTopic.BLEU_POOLING, hyp, ref, {"tokenize": "zh"})
+    assert plain.score == 0.0  # one 13a token per line, and no line matches
+    assert abs(zh.score - sacrebleu.corpus_bleu(lines(hyp), [lines(ref)], tokenize="zh").score) < 1e-9
+    assert zh.score > 0
+    summary = corpus_lesson(
+        CorpusTopic.ROUGE_LSUM, "今天 天气\n我们 去", "今天 天气 好\n我们 去 公园", {"tokenizer": "unicode"}
+    )
+    assert summary.score > 0
