@@ -224,6 +224,9 @@ def _side_by_side() -> None:
             + "; ".join(f"{escape_markdown(name)} ({escape_markdown(why)})" for name, why in skipped.items())
             + "."
         )
+    neural = [label(m) for m in offered if SPECS[m].requires and m not in chosen]
+    if neural:
+        st.caption("Learned metrics that can run here: " + escape_markdown(", ".join(neural)) + " — add them above.")
     if any(SPECS[m].requires for m in chosen):
         st.caption("Neural metrics load their model on first use: the first comparison takes a while.")
     source = st.text_input("Source (COMET reads it)", key=SBS_SOURCE.name, max_chars=MAX_CHARS)

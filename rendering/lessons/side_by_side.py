@@ -21,6 +21,7 @@ from metrics.core.base import Metric, ReadsSource
 from metrics.core.explanation import Explanation
 from metrics.families.bertscore.metric import BERTScoreExplanation
 from metrics.families.bleu.metric import BLEUExplanation
+from metrics.families.chrf.metric import CHRFExplanation
 from metrics.families.meteor.metric import MeteorExplanation
 from metrics.families.rouge.metric import RougeExplanation
 from metrics.families.ter.metric import TERExplanation
@@ -96,6 +97,14 @@ def evidence(explanation: Explanation) -> str:
 def _(explanation: BLEUExplanation) -> str:
     matches = " ".join(f"{o.correct}/{o.total}" for o in explanation.orders)
     return f"n-gram matches {matches}, BP {explanation.brevity_penalty:.3f}"
+
+
+@evidence.register
+def _(explanation: CHRFExplanation) -> str:
+    chars = [o for o in explanation.orders if o.kind == "char"]
+    words = [o for o in explanation.orders if o.kind == "word"]
+    text = "char n-gram matches " + " ".join(str(o.n_match) for o in chars)
+    return text + ("; word " + " ".join(str(o.n_match) for o in words) if words else "")
 
 
 @evidence.register
@@ -182,12 +191,9 @@ def compare(
             score_rows[label][column] = explanation.score
             evidence_rows[label][name] = evidence(explanation)
         rankings[name] = _ranking(labels, scores, metric.higher_is_better)
-    if expected:
-        for name, ranking in rankings.items():
-            if ranking[0] != (expected[0],):
-                notes.append(
-                    f"{name} does not put “{expected[0]}” alone first, as a reader does: {ranking_text(ranking)}."
-                )
+    wrong = [name for name, ranking in rankings.items() if expected and ranking[0] != (expected[0],)]
+    if wrong:
+        notes.append(f"Not “{expected[0]}” alone first, as a reader puts it: {', '.join(wrong)}.")
     distinct = {ranking for ranking in rankings.values()}
     if len(distinct) > 1:
         groups = {ranking: [name for name, r in rankings.items() if r == ranking] for ranking in rankings.values()}

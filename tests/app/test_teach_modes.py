@@ -68,7 +68,7 @@ def test_corpus_topics_load_their_examples_and_refuse_unpaired_lines() -> None:
 def test_side_by_side_names_the_disagreement_and_the_left_out_metrics() -> None:
     at = mode("SIDE_BY_SIDE")
     text = markdown(at)
-    assert "does not put “paraphrase” alone first" in text
+    assert "Not “paraphrase” alone first, as a reader puts it" in text
     assert "The point." in "\n".join(e.value for e in at.info)
     scores = at.dataframe[0].value
     assert list(scores["hypothesis"]) == ["paraphrase", "wrong meaning"]

@@ -26,7 +26,9 @@ def test_scores_equal_sacrebleu_and_rankings_follow_direction() -> None:
         assert abs(values["_3"] - sacrebleu.sentence_ter(text, [case.ref]).score) < 1e-9  # ter ↓
     # TER is better lower: the one-word error (1 edit) ranks first, as in BLEU.
     assert ranking_text(result.rankings["ter"]) == "wrong meaning > paraphrase"
-    assert any("bleu does not put “paraphrase” alone first" in d for d in result.disagreements)
+    assert "Not “paraphrase” alone first, as a reader puts it: bleu, chrf, ter, rougeL, meteor." in result.disagreements
+    evidence = dict(zip(result.evidence["hypothesis"], result.evidence["chrf"], strict=True))
+    assert evidence["wrong meaning"].startswith("char n-gram matches ")
 
 
 def test_word_order_case_shows_ters_shift_against_bleus_ngrams() -> None:
