@@ -102,8 +102,8 @@ def mqm_lesson(target: str, annotations: str, weights: MqmWeights | None = None)
                     "severity": error.severity.value,
                     "category": error.category or "",
                     "text": error.span.text if error.span else "(not located)",
-                    "rule": _rule(weights, error.severity, error.category),
                     "weight": weight,
+                    "rule": _rule(weights, error.severity, error.category),
                 }
             )
             numbers[f"weight, line {error.line}"] = weight
@@ -127,14 +127,16 @@ def mqm_lesson(target: str, annotations: str, weights: MqmWeights | None = None)
             "Critical has no WMT weight; ScoreLens weighs it 10, as xCOMET does. An error whose text was not marked "
             "(an omission) still counts.",
             formulas=(
-                r"w(e) = \begin{cases} 25 & \text{major non-translation} \\ 0.1 & \text{minor fluency/punctuation}"
-                r" \\ 5,\ 1,\ 0 & \text{major, minor, neutral} \end{cases}",
+                rf"w(e) = \begin{{cases}} {weights.non_translation:g} & \text{{major non-transl.}} \\ "
+                rf"{weights.minor_punctuation:g} & \text{{minor punct.}} \\ "
+                rf"{weights.critical:g},\ {weights.major:g},\ {weights.minor:g},\ {weights.neutral:g} & "
+                r"\text{crit., maj., min., neutr.} \end{cases}",
             ),
             tables=(
                 Table(
-                    "errors", pd.DataFrame(rows, columns=["rater", "severity", "category", "text", "rule", "weight"])
+                    "errors", pd.DataFrame(rows, columns=["rater", "severity", "category", "text", "weight", "rule"])
                 ),
-            ),  # fmt: skip
+            ),
             html=(spans_html(target, spans, lanes=lanes) + spans_legend(lanes)) if spans else "",
         ),
         Step(
