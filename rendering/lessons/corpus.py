@@ -81,7 +81,7 @@ EXAMPLES: Mapping[CorpusTopic, Example] = {
     ),
     CorpusTopic.METEOR_PARAGRAPH: Example(
         CorpusTopic.METEOR_PARAGRAPH,
-        "the old house stood on the hill\nit was empty for many years\nchildren said it was haunted",
+        "the old house stood on the hill\nfor many years it was empty\nthe children said it was haunted",
         "the old house stood on a hill\nfor many years it was empty\nthe children said that it was haunted",
     ),
 }

@@ -121,3 +121,10 @@ def test_tokenizer_option_reaches_the_lesson() -> None:
         CorpusTopic.ROUGE_LSUM, "今天 天气\n我们 去", "今天 天气 好\n我们 去 公园", {"tokenizer": "unicode"}
     )
     assert summary.score > 0
+
+
+def test_meteor_example_runs_chunks_across_sentence_boundaries() -> None:
+    example = EXAMPLES[CorpusTopic.METEOR_PARAGRAPH]
+    lesson = corpus_lesson(CorpusTopic.METEOR_PARAGRAPH, example.hyp, example.ref)
+    # "hill | for many years it was empty | the children said" runs on: 6 chunks alone, 4 in the paragraph.
+    assert (lesson.numbers["sum of sentence chunks"], lesson.numbers["paragraph chunks"]) == (6, 4)
