@@ -24,7 +24,7 @@ import pandas as pd
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.core.selection import Selection
-from metrics.families.bleu.metric import BLEUExplanation
+from metrics.families.bleu.metric import BLEU, BLEUExplanation
 from metrics.families.meteor.metric import MeteorAlignment, MeteorExplanation
 from metrics.families.rouge.metric import LcsEvidence, LsumEvidence, RougeExplanation
 from rendering.teach import Lesson, Step, Table, aligned, frac, tex
@@ -129,6 +129,8 @@ def _bleu_pair_rows(explanations: Sequence[BLEUExplanation], n_max: int) -> list
 def bleu_pooling(hyp_text: str, ref_text: str, options: Mapping[str, Any]) -> Lesson:
     hyps, refs = _pairs(hyp_text, ref_text)
     metric = _metric("bleu", options)
+    if not isinstance(metric, BLEU):
+        raise TypeError(f"the BLEU lesson needs sacrebleu's BLEU, not {type(metric).__name__}")
     n_max = metric.config.max_ngram_order
     stats = metric.stats(hyps, [refs])
     pooled = stats.pooled()
