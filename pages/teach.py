@@ -10,6 +10,7 @@ import streamlit as st
 from dashboard import keys
 from dashboard.server_config import ENV, check_browser_options, server_config
 from dashboard.sidebar import page_setup
+from dashboard.teach_modes import other_mode, show_card
 from dashboard.widgets import model_widget, option_widget
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
@@ -31,6 +32,9 @@ st.caption(
     "Every number below is read from the metric's own evidence for your sentence pair, so the derivation and the "
     "score cannot disagree."
 )
+
+if other_mode():  # several sentences, metrics side by side, perplexity: dashboard/teach_modes.py
+    st.stop()
 
 ready, missing = lessons.lesson_status()
 if not ready:
@@ -319,3 +323,4 @@ if lesson.mistakes:
         st.markdown("\n".join(f"- {m}" for m in lesson.mistakes))
 for note in lesson.notes:
     st.caption(escape_markdown(note))
+show_card(SPECS[metric_id].family)
