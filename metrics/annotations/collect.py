@@ -103,6 +103,7 @@ class Collector:
         self._lines: dict[tuple[str, int, str], int] = {}
         self._scores: dict[tuple[str, int, str], float] = {}
         self._skipped: dict[str, int] = {}
+        self.checks = 0
 
     def error(self, message: str, line: int | None = None) -> InputError:
         return InputError(self.source, message, line)
@@ -198,5 +199,5 @@ class Collector:
         }
         return Annotations(
             self.scheme, self.texts.n_segments, MappingProxyType(ratings), self.source, digest,
-            tuple(self._skipped.items()),
+            tuple(self._skipped.items()), self.checks,
         )  # fmt: skip

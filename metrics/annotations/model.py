@@ -77,8 +77,9 @@ class Annotations:
 
     ``source`` is the file read; ``scheme`` how it was read; ``digest`` the file's SHA-256 prefix ("" when the
     annotations were not read from a file); ``skipped``: (system name, records) left out because the system was
-    not loaded and the reader was asked to skip such systems (never silently: :meth:`summary` says so). Every
-    system has ``n_segments`` entries."""
+    not loaded and the reader was asked to skip such systems (never silently: :meth:`summary` says so);
+    ``checks``: attention-check records read as a rating without an error (WMT's ``HOTW-test`` rows, counted so
+    :meth:`summary` can say how many). Every system has ``n_segments`` entries."""
 
     scheme: Scheme
     n_segments: int
@@ -86,6 +87,7 @@ class Annotations:
     source: str = ""
     digest: str = ""
     skipped: tuple[tuple[str, int], ...] = ()
+    checks: int = 0
 
     def __post_init__(self) -> None:
         for system, rows in self.ratings.items():
@@ -137,7 +139,12 @@ class Annotations:
             if self.skipped
             else ""
         )
+        checks = (
+            f"; {self.checks:,} attention-check records (HOTW-test) read as ratings without an error"
+            if self.checks
+            else ""
+        )
         return (
             f"{self.kept:,} ratings by {len(self.raters)} raters of {rated:,} segments of {len(self.systems)} "
-            f"systems; {self.n_errors:,} errors, {self.n_unlocated:,} of them not located{skipped}"
+            f"systems; {self.n_errors:,} errors, {self.n_unlocated:,} of them not located{checks}{skipped}"
         )

@@ -2,9 +2,14 @@
 
 One row per error, tab-separated, no quoting, a header naming at least ``system, seg_id, rater, source, target,
 category, severity`` (WMT's files also have ``doc, doc_id`` and, some years, ``comment`` and further columns, which
-are read as the header names them: ``comment`` becomes the error's comment, others are ignored). The error is marked
+are read as the header names them: ``comment`` becomes the error's comment, others are ignored). The 2023–2024
+files (``generalMT2023``, ``generalMT2024``) name the segment ``globalSegId`` (and its place in the document
+``docSegId``): ``globalSegId`` is read as ``seg_id`` where there is no ``seg_id``. The error is marked
 ``<v>…</v>`` in the source (an omission) or the target; the texts without the marks must be the loaded ones. A row
-whose category or severity is ``No-error`` marks a segment its rater rated and found no error in.
+whose category or severity is ``No-error`` marks a segment its rater rated and found no error in. A row whose
+severity is ``HOTW-test`` (2023–: an attention check, "hands on the wheel", category ``Found``) is read as
+mt-metrics-eval's ``converters/score_mqm.py`` scores it: the rater rated the segment, the row weighs nothing; such
+rows are counted (:attr:`Annotations.checks`).
 
 * **Segments**: ``seg_id`` is looked up among the ids of the loaded lines (:class:`LoadedTexts.segment_ids`, e.g. the
   ``seg_id`` column of a ``meta.tsv``); without ids it is the 1-based line number.
@@ -26,8 +31,11 @@ from metrics.core.spans import ErrorSpan, Severity, Side
 
 REQUIRED = ("system", "seg_id", "rater", "source", "target", "category", "severity")
 NO_ERROR = "no-error"
+ATTENTION_CHECK = "hotw-test"
+SEGMENT_ALIASES = {"seg_id": "globalSegId"}
 OPEN, CLOSE = "<v>", "</v>"
 _MARK = re.compile(r"</?v>")
+_PIECES = re.compile(r"</?v>|.", re.DOTALL)
 _SEVERITIES = {s.value: s for s in Severity}
 
 
@@ -39,7 +47,7 @@ def parse_mqm_tsv(text: str, texts: LoadedTexts, source: str = "<MQM TSV>", dige
     collect = Collector(texts, source, Scheme.MQM)
     if not lines:
         raise collect.error("empty file")
-    header = lines[0].rstrip("\r").split("\t")
+    header = _canonical(lines[0].rstrip("\r").split("\t"))
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise collect.error(
@@ -63,10 +71,16 @@ def parse_mqm_tsv(text: str, texts: LoadedTexts, source: str = "<MQM TSV>", dige
         rater = field["rater"]
         src_marked, tgt_marked = field["source"], field["target"]
         src_text, tgt_text = _MARK.sub("", src_marked), _MARK.sub("", tgt_marked)
+        src_marked, src_text = _loaded_copy(collect, Side.SOURCE, system, segment, src_marked, src_text)
+        tgt_marked, tgt_text = _loaded_copy(collect, Side.TARGET, system, segment, tgt_marked, tgt_text)
         collect.check_text(Side.SOURCE, system, segment, src_text, number)
         collect.check_text(Side.TARGET, system, segment, tgt_text, number)
         category = field["category"].strip()
         severity_text = field["severity"].strip()
+        if severity_text.lower() == ATTENTION_CHECK:
+            collect.checks += 1
+            collect.add(system, segment, rater, number)
+            continue
         if NO_ERROR in (category.lower(), severity_text.lower()):
             if _MARK.search(src_marked) or _MARK.search(tgt_marked):
                 raise collect.error("a No-error row marks a span with <v>…</v>", number)
@@ -84,6 +98,34 @@ def parse_mqm_tsv(text: str, texts: LoadedTexts, source: str = "<MQM TSV>", dige
         )  # fmt: skip
         collect.add(system, segment, rater, number, error)
     return collect.build(digest)
+
+
+def _loaded_copy(collect: Collector, side: Side, system: str, segment: int, marked: str, plain: str) -> tuple[str, str]:
+    """The row's text with the loaded text's trailing whitespace where the two differ only there. Raters' tools
+    trim or pad the end (WMT23 zh-en: 39 rows mark a span ending in a space the other rows of that output lack,
+    and rows of one output disagree on a final space): the loaded text is what the offsets must index, so the
+    row's characters past the loaded text's last non-space are replaced by its trailing whitespace, outside any
+    span; the marks stay."""
+    loaded = collect.text(side, system, segment)
+    if loaded is None or plain == loaded or plain.rstrip() != loaded.rstrip():
+        return marked, plain
+    core = len(loaded.rstrip())
+    kept: list[str] = []
+    position = 0
+    for piece in _PIECES.findall(marked):
+        if _MARK.fullmatch(piece) or position < core:
+            kept.append(piece)
+        position += not _MARK.fullmatch(piece)
+    return "".join(kept) + loaded[core:], loaded
+
+
+def _canonical(header: list[str]) -> list[str]:
+    """The header's names as the reader knows them: ``globalSegId`` is ``seg_id`` in a header without ``seg_id``;
+    a last field starting with ``#`` is a note, not a column (generalMT2023's header ends in a link to its docs)."""
+    if header and header[-1].startswith("#"):
+        header = header[:-1]
+    alias = {a: c for c, a in SEGMENT_ALIASES.items() if c not in header}
+    return [alias.get(name, name) for name in header]
 
 
 def _error(

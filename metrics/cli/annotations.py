@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _file_and_scheme(spec: str) -> tuple[str, str | None]:
+def file_and_scheme(spec: str) -> tuple[str, str | None]:
     path, sep, scheme = spec.rpartition(":")
     if sep and scheme in SCHEMES and path:
         return path, scheme
@@ -123,7 +123,7 @@ def annotation_metrics(
     result: dict[str, AnnotationMetric] = {}
     read = []
     for spec in args.annotations:
-        path, scheme = _file_and_scheme(spec)
+        path, scheme = file_and_scheme(spec)
         annotations = read_annotations(path, texts, scheme)
         read.append(annotations)
         kinds = [HumanScore.ESA] if annotations.scheme is Scheme.ESA else [HumanScore.MQM]

@@ -9,6 +9,7 @@ import argparse
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.cli import annotations as cli_annotations
@@ -29,17 +30,28 @@ LANGUAGES = ("auto", "none", *(lang.value for lang in Language))
 REFS_HINT = "give the reference files, as REFS (scorelens score ref.txt -i sys.txt) or with -r/--refs"
 
 
-def metric_list(items: Sequence[str]) -> list[str]:
-    """``-m bleu chrf`` (as sacrebleu) or ``-m bleu,chrf``: the ids, checked."""
+def metric_list(items: Sequence[str], supplied: Sequence[str] = ()) -> list[str]:
+    """``-m bleu chrf`` (as sacrebleu) or ``-m bleu,chrf``: the ids to compute, checked. ``supplied``: ids other
+    flags bring (``--external NAME=…``; ``mqm``/``esa`` with ``--annotations``), which ``-m`` may name too — they
+    are scored whether named or not, so they are left out of the ids returned."""
     ids = [m.strip() for item in items for m in item.split(",") if m.strip()]
-    unknown = [m for m in ids if m not in SPECS]
-    if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; valid metrics: {', '.join(SPECS)}")
     if len(set(ids)) != len(ids):
         raise ValueError(f"metric listed twice in {' '.join(items)!r}")
+    unknown = [m for m in ids if m not in SPECS and m not in supplied]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; valid metrics: {', '.join((*SPECS, *supplied))}")
     if not ids:
         raise ValueError("-m/--metrics names no metric")
-    return ids
+    return [m for m in ids if m in SPECS]
+
+
+def supplied_metrics(args: argparse.Namespace) -> list[str]:
+    """The metric ids ``--external`` and ``--annotations`` bring (an annotation file's own ids are known only once
+    it is read: ``mqm``/``esa`` with one file, ``mqm-STEM``/``esa-STEM`` with several)."""
+    names = [spec.partition("=")[0].strip() for spec in getattr(args, "external", None) or ()]
+    files = getattr(args, "annotations", None) or ()
+    stems = [""] if len(files) == 1 else [f"-{Path(cli_annotations.file_and_scheme(spec)[0]).stem}" for spec in files]
+    return names + [f"{kind}{stem}" for stem in stems for kind in ("mqm", "esa")]
 
 
 def language_code(text: str) -> str:
@@ -207,7 +219,7 @@ def build_metrics(
     with a message that says what to give."""
     chosen: Mapping[str, Mapping[str, Any]] = {}
     if args.metrics:
-        metric_ids = metric_list(args.metrics)
+        metric_ids = metric_list(args.metrics, supplied_metrics(args))
     else:
         from metrics.core.defaults import choose_metrics  # here: it reads the references' sentences, -m does not
 
