@@ -103,3 +103,12 @@ def test_spans_out_writes_what_was_read(capsys, tmp_path):
 def test_annotations_stay_on_the_local_engine(capsys):
     assert main(["score", *BASE, "--engine", "dask"]) != 0
     assert "--annotations are read on this machine" in capsys.readouterr().err
+
+
+def test_metrics_option_may_name_mqm(capsys):
+    args = [a if a != "chrf" else "chrf,mqm" for a in BASE]
+    assert main(["score", *args, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert set(document["signatures"]) == {"chrf", "mqm"}
+    assert main(["score", *[a if a != "chrf" else "chrf,esa2" for a in BASE]]) != 0
+    assert "unknown metric(s) esa2" in capsys.readouterr().err
