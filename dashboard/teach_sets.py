@@ -163,7 +163,7 @@ def _item(raw: object, path: str, lines: Mapping[int, int], problems: list[str])
         problems.append(f"{at}.source: must be text of at most {MAX_CHARS} characters")
     exercises = raw.get("exercises", [])
     if not isinstance(exercises, list) or not all(isinstance(e, str) and 0 < len(e) <= 60 for e in exercises):
-        problems.append(f"{at}.exercises: must be a list of exercise keys (e.g. [\"m1\", \"bp\"])")
+        problems.append(f'{at}.exercises: must be a list of exercise keys (e.g. ["m1", "bp"])')
         exercises = []
     note = _string(raw.get("note", ""), MAX_CHARS)
     if note is None:
@@ -216,6 +216,8 @@ def from_link(value: str) -> TeachSet:
         raw = inflater.decompress(packed, MAX_FILE_BYTES)
     except (binascii.Error, ValueError, zlib.error):
         raise SetError(("the link's set is damaged (was the link cut short?)",)) from None
+    if not inflater.eof and not inflater.unconsumed_tail:
+        raise SetError(("the link's set is damaged (was the link cut short?)",))
     if inflater.unconsumed_tail:
         raise SetError((f"the link's set unpacks to more than {MAX_FILE_BYTES // 1024} KiB",))
     return parse(raw)

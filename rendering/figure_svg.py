@@ -59,8 +59,8 @@ def figure_svg(figure: go.Figure, font: str = SANS) -> str:
 def _grid(figure: go.Figure, heatmap: go.Heatmap, style: str) -> tuple[str, int, int]:
     cols = [str(x) for x in heatmap.x] if heatmap.x is not None else []
     rows = [str(y) for y in heatmap.y] if heatmap.y is not None else []
-    z: Sequence[Sequence[float | None]] = heatmap.z or []
-    if not cols and z:
+    z: Sequence[Sequence[float | None]] = heatmap.z if heatmap.z is not None else []
+    if not cols and len(z):
         cols = [str(k) for k in range(len(z[0]))]
     if not rows:
         rows = [str(k) for k in range(len(z))]
@@ -73,12 +73,12 @@ def _grid(figure: go.Figure, heatmap: go.Heatmap, style: str) -> tuple[str, int,
     parts: list[str] = []
     for j, col in enumerate(cols):
         x, y = left + j * CELL_W + CELL_W / 2, top - 6
-        parts.append(
-            f'<text x="{x}" y="{y}" transform="rotate(-45 {x} {y})" style="{style}">{_label(col)}</text>'
-        )
+        parts.append(f'<text x="{x}" y="{y}" transform="rotate(-45 {x} {y})" style="{style}">{_label(col)}</text>')
     for i, row in enumerate(rows):
         y = top + i * CELL_H
-        parts.append(f'<text x="{left - 6}" y="{y + CELL_H / 2 + 4}" text-anchor="end" style="{style}">{_label(row)}</text>')
+        parts.append(
+            f'<text x="{left - 6}" y="{y + CELL_H / 2 + 4}" text-anchor="end" style="{style}">{_label(row)}</text>'
+        )
         for j in range(len(cols)):
             value = z[i][j] if i < len(z) and j < len(z[i]) else None
             x = left + j * CELL_W

@@ -15,6 +15,7 @@ as the same SVG and a Unicode font from the system (:data:`FONT_PATHS`; CJK thro
 from __future__ import annotations
 
 import html
+import importlib.util
 import io
 import re
 from collections.abc import Sequence
@@ -93,10 +94,11 @@ def _cell(value: Any) -> str:
 
 
 def table_html(label: str, frame: pd.DataFrame) -> str:
+    """A step's table with its label as caption; every cell escaped (``to_html(escape=True)``)."""
     shown = frame.map(_cell) if len(frame) else frame
-    return shown.to_html(index=False, escape=True, border=0, na_rep="").replace(
-        "<table", f"<table><caption>{html.escape(label)}</caption", 1
-    ).replace("<table><caption>", "<table>\n<caption>", 1)
+    table = shown.to_html(index=False, escape=True, border=0, na_rep="")
+    caption = f"<caption>{html.escape(label)}</caption>"
+    return re.sub(r"<table[^>]*>", lambda m: m.group(0) + caption, table, count=1)
 
 
 def _worksheet(asked: Sequence[Exercise]) -> str:
@@ -104,7 +106,7 @@ def _worksheet(asked: Sequence[Exercise]) -> str:
         return ""
     items = "".join(
         f"<li>{markdown_html(e.question).strip().removeprefix('<p>').removesuffix('</p>')} "
-        f"<span class=\"blank\"></span> <small>({html.escape(e.tolerance)})</small></li>"
+        f'<span class="blank"></span> <small>({html.escape(e.tolerance)})</small></li>'
         for e in asked
     )
     return f'<div class="predict"><strong>Predict before reading on:</strong><ol>{items}</ol></div>'
@@ -157,9 +159,7 @@ def handout_html(
     if card:
         body.append(f'<section class="step card"><h2>Limitations</h2>{markdown_html(card)}</section>')
     if exercises:
-        answers = "".join(
-            f"<li>{html.escape(e.key)}: {html.escape(e.shown())}</li>" for e in exercises
-        )
+        answers = "".join(f"<li>{html.escape(e.key)}: {html.escape(e.shown())}</li>" for e in exercises)
         body.append(f'<section class="step"><h2>Answers</h2><ol>{answers}</ol></section>')
     notes = "".join(f"<p>{html.escape(n)}</p>" for n in lesson.notes)
     body.append(f"<footer>{notes}<p>Made with ScoreLens's Teach page.</p></footer>")
@@ -196,6 +196,15 @@ class HandoutUnavailable(RuntimeError):
     """The PDF cannot be made here; the message says what to install."""
 
 
+def pdf_missing() -> str:
+    """Why no PDF can be made here ("" when it can): fpdf2 or a Unicode font missing."""
+    if importlib.util.find_spec("fpdf") is None:
+        return 'A PDF needs fpdf2: pip install "scorelens[handout]" (the HTML prints to PDF from a browser too).'
+    if fonts()[0] is None:
+        return "A PDF needs a Unicode font on the server (fonts-dejavu-core); the HTML prints to PDF from a browser."
+    return ""
+
+
 def fonts() -> tuple[Path | None, Path | None]:
     """(the Unicode text font, the CJK fallback font) found on this machine."""
     found = [next((Path(p) for p in group if Path(p).is_file()), None) for group in FONT_PATHS]
@@ -206,17 +215,24 @@ _LATEX_WORDS = {
     r"\cdot": "·", r"\times": "×", r"\le": "≤", r"\ge": "≥", r"\to": "→", r"\Rightarrow": "⇒", r"\infty": "∞",
     r"\sum": "Σ", r"\beta": "β", r"\alpha": "α", r"\gamma": "γ", r"\approx": "≈", r"\neq": "≠", r"\top": "ᵀ",
     r"\lVert": "‖", r"\rVert": "‖", r"\quad": "  ", r"\qquad": "    ", r"\;": " ", r"\,": " ", r"\ ": " ",
-    r"\{": "{", r"\}": "}", r"\%": "%", r"\&": "&", r"\#": "#", r"\_": "_", r"\$": "$",
+    r"\%": "%", r"\#": "#", r"\_": "_", r"\$": "$", r"\textbackslash": "\\", r"\^": "^", r"\~": "~",
 }  # fmt: skip
 _FRAC = re.compile(r"\\[dt]?frac\{((?:[^{}]|\{[^{}]*\})*)\}\{((?:[^{}]|\{[^{}]*\})*)\}")
-_WRAPPER = re.compile(r"\\(?:text|mathrm|mathit|mathbf|operatorname|hat|bar)\{((?:[^{}]|\{[^{}]*\})*)\}")
+_KEPT = {r"\{": "\ue000", r"\}": "\ue001", r"\&": "\ue002"}  # held in private-use characters meanwhile
+_ACCENT = {"bar": "\u0304", "hat": "\u0302"}  # combining macron and circumflex: p̄, x̂
+_WRAPPER = re.compile(r"\\(?:text|mathrm|mathit|mathbf|operatorname)\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
 def plain_formula(latex: str) -> str:
     """A LaTeX formula as readable plain text (the PDF has no maths typesetting): fractions as (a)/(b), aligned lines
     as lines, Greek letters and operators as their Unicode characters."""
-    text = latex
+    text = latex.replace("\\\\", "\n")  # aligned and cases lines first: "\\ " is no "\ " (a space)
+    for escaped, kept in _KEPT.items():  # user text's braces and ampersands are no LaTeX structure
+        text = text.replace(escaped, kept)
     text = re.sub(r"\\begin\{(?:aligned|cases)\}|\\end\{(?:aligned|cases)\}", "", text)
+    text = re.sub(
+        r"\\(bar|hat)\s*(?:\{([^{}]*)\}|(\w))", lambda m: (m.group(2) or m.group(3)) + _ACCENT[m.group(1)], text
+    )
     text = re.sub(r"\\(?:big|Big|bigg|Bigg|left|right)(?=[()\[\]|.])", "", text)
     for _ in range(6):  # nested fractions and wrappers, innermost first
         text = _WRAPPER.sub(lambda m: m.group(1), text)
@@ -224,7 +240,9 @@ def plain_formula(latex: str) -> str:
     for word, char in sorted(_LATEX_WORDS.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(word, char)
     text = re.sub(r"\\([A-Za-z]+)", r"\1", text)  # \log, \exp, \max, \min … as words
-    text = text.replace("\\\\", "\n").replace("&", "").replace("{", "").replace("}", "")
+    text = text.replace("&", "").replace("{", "").replace("}", "")
+    for escaped, kept in _KEPT.items():
+        text = text.replace(kept, escaped[1:])
     return "\n".join(re.sub(r"\s+", " ", line).strip() for line in text.splitlines() if line.strip())
 
 
