@@ -138,7 +138,7 @@ def set_picker(ready: Sequence[str]) -> None:
 
 def item_note(item: SetItem | None) -> None:
     if item is not None and item.note:
-        st.info(escape_markdown(item.note), icon="📝")
+        st.info(escape_markdown(item.note))
 
 
 # ---------------------------------------------------------------------------------------------------------------

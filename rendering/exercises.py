@@ -213,6 +213,7 @@ def _bleu(explanation: BLEUExplanation, lesson: Lesson) -> tuple[Exercise, ...]:
         n = order.order
         if order.total == 0:
             continue
+        step = 0 if n == 1 else n  # the tokens step colours the credited and clipped words: unigrams come before it
         unclipped, summed = _bleu_counts(order)
         out.append(
             _exercise(
@@ -220,7 +221,7 @@ def _bleu(explanation: BLEUExplanation, lesson: Lesson) -> tuple[Exercise, ...]:
                 f"How many **{n}-grams** of the hypothesis are credited (clipped matches m{n})?",
                 numbers[f"matches m{n}"],
                 0,
-                n,
+                step,
                 ((Mistake.UNCLIPPED, unclipped), (Mistake.SUM_OVER_REFERENCES, summed)),
             )
         )
@@ -231,7 +232,7 @@ def _bleu(explanation: BLEUExplanation, lesson: Lesson) -> tuple[Exercise, ...]:
                 f"What is the modified precision **p{n}** (a fraction, not a percentage)?",
                 numbers[f"p{n}"],
                 2,
-                n,
+                step,
                 ()
                 if smoothed
                 else (
@@ -457,7 +458,7 @@ def _meteor(explanation: MeteorExplanation, lesson: Lesson) -> tuple[Exercise, .
     numbers = lesson.numbers
     w = explanation.chosen
     out = [
-        _exercise("m", "How many words are **matched** (m)?", numbers["matches m"], 0, 1),
+        _exercise("m", "How many words are **matched** (m)?", numbers["matches m"], 0, 0),  # step 1 tables them
         _exercise(
             "chunks",
             "Into how many **chunks** do the matches fall?",
