@@ -331,7 +331,7 @@ def _svg_width(svg: bytes) -> float:
 def _markdown_text(text: str) -> str:
     """Markdown prose as plain text: emphasis and backslash escapes removed (the PDF shows text, not Markdown)."""
     plain = re.sub(r"\*\*(.+?)\*\*|\*(.+?)\*", lambda m: m.group(1) or m.group(2), text)
-    return re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>$~:])", r"\1", plain)
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", plain)  # CommonMark: any ASCII punctuation may be escaped
 
 
 def _pdf_table(pdf: Any, label: str, frame: pd.DataFrame) -> None:

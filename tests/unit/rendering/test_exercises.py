@@ -9,9 +9,11 @@ import pytest
 
 from rendering import exercises as ex
 from rendering.exercises import Mistake, Verdict
+from rendering import teach
 from rendering.teach import Lesson, Step
+from rendering.teach_classics import CLASSICS
 from tests.support.parity import rel_close
-from tests.unit.rendering.test_teach import lesson_for
+from tests.unit.rendering.test_teach import READY, lesson_for
 
 HYP, REFS = "the cat is on the mat", ("there is a cat on the mat",)  # the issue's typed triple (one reference)
 
@@ -230,3 +232,22 @@ def test_tolerance_is_half_a_unit_of_the_stated_decimal():
     assert ex.check(exercise, "0.42").verdict is Verdict.WRONG
     assert ex.check(exercise, "x").verdict is Verdict.UNREADABLE
     assert "2 decimals" in exercise.tolerance
+
+
+@pytest.mark.parametrize("classic", CLASSICS, ids=lambda c: c.key)
+def test_every_classic_lesson_has_exercises_whose_answers_are_its_numbers(classic):
+    """Whatever the lesson (registered builder or not), each answer is one of the numbers the lesson shows, asked
+    no later than the last step, and a right answer typed at the stated rounding is accepted."""
+    for metric_id in classic.metrics:
+        if metric_id not in READY or teach.reads_source(metric_id):
+            continue
+        lesson, _ = lesson_for(metric_id, classic.hyp, classic.refs)
+        found = ex.for_lesson(lesson)
+        assert found, metric_id
+        assert len({e.key for e in found}) == len(found), metric_id
+        shown = list(lesson.numbers.values())
+        for exercise in found:
+            assert any(exercise.answer == v for v in shown), (metric_id, exercise.key)
+            assert 0 <= exercise.step < len(lesson.steps)
+            typed = f"{exercise.answer:.{exercise.digits}f}"
+            assert ex.check(exercise, typed).verdict is Verdict.RIGHT, (metric_id, exercise.key, typed)
