@@ -155,7 +155,8 @@ def drill(lesson: Lesson, identity: str, item: SetItem | None) -> Drill | None:
         help="Each step waits for your prediction of its number; the check uses the numbers the lesson shows.",
     ):
         return None
-    chosen, unknown = offered, ()
+    chosen = offered
+    unknown: tuple[str, ...] = ()
     if item is not None and item.exercises:
         chosen = tuple(e for e in offered if e.key in item.exercises)
         unknown = tuple(k for k in item.exercises if k not in {e.key for e in offered})
@@ -321,16 +322,16 @@ def class_tools(
         st.caption(
             f"{len(draft.items)} item(s): " + "; ".join(escape_markdown(i.label(k)) for k, i in enumerate(draft.items))
         )
-        cols = st.columns(3)
-        cols[0].download_button(
+        actions = st.columns(3)
+        actions[0].download_button(
             "Download the set (JSON)",
             data=to_json(draft),
             file_name="scorelens-exercise-set.json",
             mime="application/json",
             key="teach_draft_download",
         )
-        cols[1].button("Open it here", key="teach_draft_try", on_click=_try_draft, args=(draft, ready))
-        cols[2].button("Start a new set", key="teach_draft_clear", on_click=keys.TEACH_DRAFT.pop)
+        actions[1].button("Open it here", key="teach_draft_try", on_click=_try_draft, args=(draft, ready))
+        actions[2].button("Start a new set", key="teach_draft_clear", on_click=keys.TEACH_DRAFT.pop)
         try:
             value = to_link(draft)
         except SetError as error:

@@ -78,15 +78,16 @@ def _decode_with_lines(text: str) -> tuple[Any, dict[int, int]]:
     decoder, with its object parser wrapped to note where each object starts (the pure-Python scanner calls it)."""
     lines: dict[int, int] = {}
     decoder = json.JSONDecoder()
-    parse_object = decoder.parse_object
+    parse_object = decoder.parse_object  # type: ignore[attr-defined]
 
     def noting(state: tuple[str, int], *args: Any) -> tuple[Any, int]:
         value, end = parse_object(state, *args)
         lines[id(value)] = text.count("\n", 0, state[1]) + 1
         return value, end
 
-    decoder.parse_object = noting  # type: ignore[assignment]
-    decoder.scan_once = scanner.py_make_scanner(decoder)
+    # parse_object, scan_once and py_make_scanner are the json module's documented-in-source hooks, not in its stubs.
+    decoder.parse_object = noting  # type: ignore[attr-defined]
+    decoder.scan_once = scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     return decoder.decode(text), lines
 
 

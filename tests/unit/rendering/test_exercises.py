@@ -8,8 +8,8 @@ import math
 import pytest
 
 from rendering import exercises as ex
-from rendering.exercises import Mistake, Verdict
 from rendering import teach
+from rendering.exercises import Mistake, Verdict
 from rendering.teach import Lesson, Step
 from rendering.teach_classics import CLASSICS
 from tests.support.parity import rel_close
