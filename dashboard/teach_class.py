@@ -255,27 +255,30 @@ def _try_draft(draft: TeachSet, ready: Sequence[str]) -> None:
     _opened(TeachSet(keys.TEACH_DRAFT_TITLE.get(""), draft.items), ready)
 
 
-def class_tools(
+def handout_downloads(
     lesson: Lesson,
-    metric_id: str,
-    pair: handout.Pair,
-    settings: Sequence[str],
-    card: str | None,
-    ready: Sequence[str],
+    name: str,
+    pair: handout.Pair | None = None,
+    settings: Sequence[str] = (),
+    card: str | None = None,
+    offered: Sequence[Exercise] | None = None,
+    key: str = "teach_handout",
 ) -> None:
-    """Handout downloads, and the teacher's set: add this pair with chosen exercises, download it, share a link."""
-    offered = for_lesson(lesson)
+    """The handout of ``lesson`` as HTML and PDF downloads (made on click), for any lesson: ``name`` names the files,
+    ``key`` the widgets (one per lesson shown on a page)."""
+    offered = for_lesson(lesson) if offered is None else offered
     with st.expander("Handout: this lesson as a file to print or share", expanded=False):
-        with_exercises = st.checkbox("With the exercises as a worksheet (answers at the end)", key="teach_handout_ex")
-        asked = offered if with_exercises else ()
-        name = f"scorelens-{metric_id}-lesson"
+        with_exercises = bool(offered) and st.checkbox(
+            "With the exercises as a worksheet (answers at the end)", key=f"{key}_ex"
+        )
+        asked = tuple(offered) if with_exercises else ()
         cols = st.columns(2)
         cols[0].download_button(
             "Download HTML",
             data=lambda: handout.handout_html(lesson, pair, card=card, exercises=asked, settings=settings),
             file_name=f"{name}.html",
             mime="text/html",
-            key="teach_handout_html",
+            key=f"{key}_html",
             help="One file: styles, formulas (MathML) and drawings (SVG) inline, no script, nothing loaded.",
         )
         missing = handout.pdf_missing()
@@ -287,9 +290,22 @@ def class_tools(
                 data=lambda: handout.handout_pdf(lesson, pair, card=card, exercises=asked, settings=settings),
                 file_name=f"{name}.pdf",
                 mime="application/pdf",
-                key="teach_handout_pdf",
+                key=f"{key}_pdf",
                 help="A4, for printing or slides; formulas as plain text.",
             )
+
+
+def class_tools(
+    lesson: Lesson,
+    metric_id: str,
+    pair: handout.Pair,
+    settings: Sequence[str],
+    card: str | None,
+    ready: Sequence[str],
+) -> None:
+    """Handout downloads, and the teacher's set: add this pair with chosen exercises, download it, share a link."""
+    offered = for_lesson(lesson)
+    handout_downloads(lesson, f"scorelens-{metric_id}-lesson", pair, settings, card, offered)
     with st.expander("Exercise set: prepare exercises for a class, or open one", expanded=False):
         files = uploader("Open a set file (JSON)", "teach_set_file", type=["json"])
         if files:

@@ -10,11 +10,12 @@ import streamlit as st
 from dashboard import keys, teach_class
 from dashboard.server_config import ENV, check_browser_options, server_config
 from dashboard.sidebar import page_setup
+from dashboard.teach_modes import other_mode, show_card
 from dashboard.widgets import model_widget, option_widget
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.core.selection import metric_key
-from rendering import handout, lessons, teach
+from rendering import cards, handout, lessons, teach
 from rendering.teach_classics import Classic, by_key, classics_for
 from rendering.text import escape_markdown
 
@@ -31,6 +32,9 @@ st.caption(
     "Every number below is read from the metric's own evidence for your sentence pair, so the derivation and the "
     "score cannot disagree."
 )
+
+if other_mode():  # several sentences, metrics side by side, perplexity: dashboard/teach_modes.py
+    st.stop()
 
 ready, missing = lessons.lesson_status()
 if not ready:
@@ -330,6 +334,12 @@ if lesson.mistakes and (drill is None or drill.pending is None):  # no hints whi
         st.markdown("\n".join(f"- {m}" for m in lesson.mistakes))
 for note in lesson.notes:
     st.caption(escape_markdown(note))
+show_card(SPECS[metric_id].family)
 teach_class.class_tools(
-    lesson, metric_id, handout.Pair(hyp, refs, source), teach.changed_options(options, defaults), None, ready
+    lesson,
+    metric_id,
+    handout.Pair(hyp, refs, source),
+    teach.changed_options(options, defaults),
+    cards.card(SPECS[metric_id].family),
+    ready,
 )

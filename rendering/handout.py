@@ -128,7 +128,7 @@ def step_html(step: Step, asked: Sequence[Exercise] = ()) -> str:
 
 def handout_html(
     lesson: Lesson,
-    pair: Pair,
+    pair: Pair | None = None,
     *,
     card: str | None = None,
     exercises: Sequence[Exercise] = (),
@@ -137,11 +137,13 @@ def handout_html(
 ) -> str:
     """The whole lesson as one HTML document (see the module's docstring for what it may hold)."""
     heading = html.escape(title or f"{lesson.name}, step by step")
-    pair_rows = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in pair.rows())
+    # A lesson of several sentences (corpus lessons, MQM) shows its texts in its own steps: no pair then.
+    rows = pair.rows() if pair is not None else []
+    pair_rows = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in rows)
     body = [
         f"<header><h1>{heading}</h1>",
         f'<p class="score">{html.escape(lesson.name)} = <strong>{html.escape(lesson.score_text)}</strong></p>',
-        f'<dl class="pair">{pair_rows}</dl>',
+        f'<dl class="pair">{pair_rows}</dl>' if pair_rows else "",
     ]
     if settings:
         body.append("<p>Settings: " + "; ".join(html.escape(s) for s in settings) + "</p>")
@@ -248,7 +250,7 @@ def plain_formula(latex: str) -> str:
 
 def handout_pdf(
     lesson: Lesson,
-    pair: Pair,
+    pair: Pair | None = None,
     *,
     card: str | None = None,
     exercises: Sequence[Exercise] = (),
@@ -285,7 +287,7 @@ def handout_pdf(
 
     write(title or f"{lesson.name}, step by step", 16, gap=2)
     write(f"{lesson.name} = {lesson.score_text}", 12)
-    for label, value in pair.rows():
+    for label, value in pair.rows() if pair is not None else []:
         write(f"{label}: {value}", 10, gap=0.5)
     if settings:
         write("Settings: " + "; ".join(settings), 9)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from metrics.cli import annotations as cli_annotations
 from metrics.cli import external as cli_external
 from metrics.cli.progress import ProgressBar
 from metrics.core.base import Metric, MissingInput, missing_input
@@ -125,6 +126,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, table: bool = False)
         help="worker processes (default: one per processor; the numbers are the same with any N)",
     )
     cli_external.add_arguments(parser)
+    cli_annotations.add_arguments(parser)
 
 
 def note(message: str) -> None:
@@ -265,15 +267,22 @@ def score_texts(
     systems: Mapping[str, Sequence[str]],
     refs: Sequence[Sequence[str | None]],
     source: Sequence[str] | None = None,
+    ref_names: Sequence[str] = (),
 ) -> Evaluation:
-    """Every system scored with the metrics of :func:`build_metrics` and the external scores of ``--external``,
-    under a progress bar (drawn only on a terminal), in ``--jobs`` processes (:mod:`metrics.parallel`)."""
+    """Every system scored with the metrics of :func:`build_metrics`, the external scores of ``--external`` and
+    the human scores of ``--annotations``, under a progress bar (drawn only on a terminal), in ``--jobs`` processes
+    (:mod:`metrics.parallel`). ``ref_names``: the reference streams' names, under which an annotation file may
+    rate a reference as a system."""
     if args.jobs < 1:
         raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
     metrics = build_metrics(args, refs, list(systems.values()), source)
     segments = len(next(iter(systems.values())))
     externals = cli_external.external_metrics(args.external, args.external_meta, list(metrics), list(systems), segments)
-    if not metrics and not externals:  # only without references: every task declares metrics that read them
+    human = cli_annotations.annotation_metrics(
+        args, systems, dict(zip(ref_names, refs, strict=False)), source, [*metrics, *externals]
+    )
+    given: dict[str, Metric] = {**externals, **human}
+    if not metrics and not given:  # only without references: every task declares metrics that read them
         raise ValueError(
             f"no references, and no metric chosen reads none: {refs_hint(args)}; or choose metrics that read no "
             "references with -m (perplexity with --set perplexity.corpus=FILE or model=causal, a source-reading "
@@ -297,7 +306,7 @@ def score_texts(
                     step["fraction"], f"{m}: {done}/{total} sentences embedded"
                 )
     try:
-        return evaluate(systems, refs, {**metrics, **externals}, report, jobs=args.jobs, source=source)
+        return evaluate(systems, refs, {**metrics, **given}, report, jobs=args.jobs, source=source)
     finally:
         progress.close()
 
@@ -309,7 +318,7 @@ def score_files(args: argparse.Namespace) -> Scored:
     streams = [list(r.texts) for r in ref_files]
     texts = {s.name: list(s.texts) for s in system_files}
     sources = list(source_files[0].texts) if source_files else None
-    evaluation = score_texts(args, texts, streams, sources)
+    evaluation = score_texts(args, texts, streams, sources, [r.name for r in ref_files])
     read = [*ref_files, *system_files, *source_files]
     return Scored(
         evaluation,
@@ -317,7 +326,8 @@ def score_files(args: argparse.Namespace) -> Scored:
         texts,
         [Note(n) for f in read for n in f.notes]
         + caveat_notes(evaluation, streams, list(texts.values()))
-        + cli_external.external_notes(evaluation),
+        + cli_external.external_notes(evaluation)
+        + cli_annotations.annotation_notes(evaluation),
         sources,
     )
 

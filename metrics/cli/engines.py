@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from metrics.cli import annotations as cli_annotations
 from metrics.cli import external as cli_external
 from metrics.cli.common import build_metrics, score_texts
 from metrics.cli.progress import ProgressBar
@@ -39,9 +40,10 @@ def check(args: argparse.Namespace) -> None:
         raise ValueError(f"{', '.join(given)} need --engine dask")
     if on_cluster(args) and STDIN in (*(args.refs or ()), *(args.systems or ()), args.source):
         raise ValueError(f"--engine dask reads files on its workers, not standard input ({STDIN}); give a file")
-    if on_cluster(args) and args.external:
+    if on_cluster(args) and (args.external or args.annotations):
         raise ValueError(
-            "--external scores are read on this machine; use them with the local engine (no --engine dask)"
+            "--external scores and --annotations are read on this machine; use them with the local engine "
+            "(no --engine dask)"
         )
 
 
@@ -53,7 +55,7 @@ def score_at_scale(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:
 
     table = read_table(args.table, args.source_column)
     evaluation = score_texts(args, dict(table.systems), table.refs, table.source)
-    return evaluation, cli_external.external_notes(evaluation)
+    return evaluation, cli_external.external_notes(evaluation) + cli_annotations.annotation_notes(evaluation)
 
 
 def _on_cluster(args: argparse.Namespace) -> tuple[Evaluation, list[Note]]:

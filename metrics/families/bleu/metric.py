@@ -385,6 +385,11 @@ class BLEU(Metric[BLEUConfig, BLEUExplanation]):
         scores = self._combine(pooled, self.config.effective_order).scores
         return scores if np.ndim(pooled) == 2 else scores[0]
 
+    def corpus_steps(self, pooled: np.ndarray) -> _Combined:
+        """The steps from a corpus' pooled counts to its score (smoothed precisions, logs, brevity penalty), as
+        :meth:`score_pooled` takes them: the Teach page's corpus lesson reads them."""
+        return self._combine(pooled, self.config.effective_order)
+
     def segment_scores(self, stats: SegmentStats) -> np.ndarray:
         """Sentence BLEU of every row: effective order as ``segment_effective_order`` says (sacrebleu.sentence_bleu's
         default: on). Every reader of segment scores — and :meth:`sentence_score` — gets them here."""

@@ -163,3 +163,29 @@ def test_pdf_embeds_a_font_that_draws_cjk():
         assert b"NotoSansCJK" in pdf
     assert b"/JavaScript" not in pdf and b"/JS" not in pdf
     assert handout.pdf_missing() == ""
+
+
+def _lessons_of_other_modes() -> list[tuple[str, teach.Lesson]]:
+    from rendering.lessons.corpus import EXAMPLES, corpus_lesson
+    from rendering.lessons.mqm_scoring import EXAMPLE as MQM
+    from rendering.lessons.mqm_scoring import mqm_lesson
+    from rendering.lessons.perplexity import EXAMPLE as PPL
+    from rendering.lessons.perplexity import perplexity_lesson
+
+    built = [(topic.value, corpus_lesson(topic, e.hyp, e.ref)) for topic, e in EXAMPLES.items()]
+    built.append(("perplexity", perplexity_lesson(PPL.training, PPL.test, PPL.k)))
+    built.append(("mqm", mqm_lesson(MQM.target, MQM.annotations)))
+    return built
+
+
+def test_lessons_built_outside_build_lesson_get_exercises_and_handouts():
+    """Corpus lessons, perplexity and MQM carry no explanation: their exercises are one per number they derive,
+    and their handout holds every step."""
+    for name, lesson in _lessons_of_other_modes():
+        asked = exercises.for_lesson(lesson)
+        assert asked, name
+        assert all(any(e.answer == v for v in lesson.numbers.values()) for e in asked), name
+        document = handout.handout_html(lesson, exercises=asked, card="**Rewards.** x")
+        no_script_nothing_loaded(document)
+        for step in lesson.steps:
+            assert f"<h2>{handout.html.escape(step.title)}</h2>" in document, (name, step.title)
