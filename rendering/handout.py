@@ -44,7 +44,7 @@ section.step{break-inside:avoid;page-break-inside:avoid;margin-top:1.2rem}
 .formulas{margin:.6rem 0}.formulas math{display:block;margin:.3rem 0;font-size:1.1rem}
 pre.tex{background:#f7f7f7;padding:.3rem .5rem;white-space:pre-wrap}
 table{border-collapse:collapse;margin:.4rem 0;font-size:.85rem}td,th{border:1px solid #ccc;padding:.15rem .4rem}
-th{background:#f0f0f0}caption{text-align:left;font-weight:bold;font-size:.85rem}
+th{background:#f0f0f0;text-align:left!important}caption{text-align:left;font-weight:bold;font-size:.85rem}
 figure{margin:.5rem 0;overflow-x:auto}
 .predict{border:1px dashed #999;padding:.4rem .6rem;margin:.5rem 0;background:#fffbea}
 .predict li{margin:.3rem 0}.blank{display:inline-block;min-width:6rem;border-bottom:1px solid #333}
