@@ -26,6 +26,7 @@ from rapidfuzz.distance import Levenshtein
 from metrics.core.explanation import Explanation
 from metrics.families.bleu.metric import BLEUExplanation, OrderEvidence
 from metrics.families.chrf.metric import AveragedF, CHRFConfig, CHRFExplanation, CHRFOrder
+from metrics.families.cider.metric import CiderExplanation
 from metrics.families.meteor.metric import MeteorAlignment, MeteorExplanation
 from metrics.families.rouge.metric import LcsEvidence, RougeExplanation
 from metrics.families.ter.metric import TERExplanation
@@ -58,6 +59,8 @@ class Mistake(Enum):
     HYPOTHESIS_ADJACENT = "counting runs adjacent in the hypothesis only; a chunk must be adjacent in both sentences"
     FRAGMENTATION_OVER_HYPOTHESIS = "dividing the chunks by the hypothesis length instead of the matches m"
     NO_PENALTY = "forgetting the fragmentation penalty"
+    NO_FACTOR_TEN = "leaving out CIDEr-D's factor of 10"
+    REFERENCES_SUMMED = "summing the similarities over the references instead of averaging them"
 
 
 class Verdict(Enum):
@@ -489,6 +492,29 @@ def _meteor(explanation: MeteorExplanation, lesson: Lesson) -> tuple[Exercise, .
         ),
     ]
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# CIDEr-D
+
+
+@exercises.register(CiderExplanation)
+def _cider(explanation: CiderExplanation, lesson: Lesson) -> tuple[Exercise, ...]:
+    """The numbers of the lesson (as any lesson's), the score with the two slips of its last line named."""
+    found = exercises.dispatch(object)(explanation, lesson)
+    refs = len(explanation.references)
+    score = _exercise(
+        "cider",
+        "What is **CIDEr-D** (10 × the mean similarity, averaged over the references)?",
+        lesson.numbers["CIDEr-D"],
+        4,
+        len(lesson.steps) - 1,
+        (
+            (Mistake.NO_FACTOR_TEN, explanation.mean_similarity / refs if refs else math.nan),
+            (Mistake.REFERENCES_SUMMED, 10 * explanation.mean_similarity),
+        ),
+    )
+    return (*(e for e in found if e.key != "CIDEr_D"), score)
 
 
 def by_key(found: Sequence[Exercise]) -> Mapping[str, Exercise]:

@@ -251,3 +251,15 @@ def test_every_classic_lesson_has_exercises_whose_answers_are_its_numbers(classi
             assert 0 <= exercise.step < len(lesson.steps)
             typed = f"{exercise.answer:.{exercise.digits}f}"
             assert ex.check(exercise, typed).verdict is Verdict.RIGHT, (metric_id, exercise.key, typed)
+
+
+def test_cider_score_and_its_last_line_slips():
+    refs = ("a man rides a horse", "a person on a horse")
+    lesson, metric = lesson_for("cider", "a man riding a horse", refs)
+    found = exercises_of("cider", "a man riding a horse", refs)
+    assert rel_close(found["cider"].answer, metric.sentence_score("a man riding a horse", list(refs)))
+    score = found["cider"].answer
+    assert mistake_of(found["cider"], f"{score / 10:.4f}") is Mistake.NO_FACTOR_TEN
+    assert mistake_of(found["cider"], f"{score * 2:.4f}") is Mistake.REFERENCES_SUMMED
+    assert found["cider"].step == len(lesson.steps) - 1
+    assert "CIDEr_D" not in found and "hypothesis_norm_order_1" in found  # the other numbers, as any lesson's
