@@ -161,6 +161,7 @@ TEACH_SET_ITEM: Key[int | None] = Key("teach_set_item")  # the index of the set'
 TEACH_SET_PICK: Key[int] = Key("teach_set_pick")  # the item chosen in the set's picker
 TEACH_SET_LINK: Key[str] = Key("teach_set_link")  # the link value opened last (a rerun does not reopen it)
 TEACH_SET_ERRORS: Key[tuple[str, ...]] = Key("teach_set_errors")  # why the last file or link was refused
+TEACH_SET_FILE: Key[bytes] = Key("teach_set_file_read")  # a set file read, opened by the next run's start
 TEACH_DRAFT: Key[Any] = Key("teach_draft")  # the TeachSet a teacher is putting together
 TEACH_DRAFT_TITLE: Key[str] = Key("teach_draft_title")
 TEACH_DRAFT_PICK: Key[list[str]] = Key("teach_draft_pick")  # the exercises of this pair to add to the draft

@@ -15,13 +15,14 @@ import streamlit as st
 
 from dashboard import keys
 from dashboard.teach_sets import SetError, SetItem, TeachSet, from_link, parse, to_json, to_link
-from dashboard.uploads import release, uploader
+from dashboard.uploads import empty, release, uploader
 from rendering import handout
 from rendering.exercises import Exercise, Feedback, Verdict, check, for_lesson
 from rendering.teach import Lesson
 from rendering.text import escape_markdown
 
 LINK_PARAM = "set"
+SET_FILE = "teach_set_file"  # the key of the set file's uploader
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,12 @@ def _opened(teach_set: TeachSet, ready: Sequence[str]) -> None:
 
 
 def open_link(ready: Sequence[str]) -> None:
-    """Open the set a link carries, once per link (a rerun or an edit of the texts does not reopen it)."""
+    """Open a set file read in the last run, or the set a link carries, once per link (a rerun or an edit of the
+    texts does not reopen it). Before the page's widgets: opening a set fills their values."""
+    data = keys.TEACH_SET_FILE.get(b"")
+    if data:
+        keys.TEACH_SET_FILE.pop()
+        _load_upload(data, ready)
     value = st.query_params.get(LINK_PARAM)
     if not value or value == keys.TEACH_SET_LINK.get(""):
         return
@@ -307,11 +313,12 @@ def class_tools(
     offered = for_lesson(lesson)
     handout_downloads(lesson, f"scorelens-{metric_id}-lesson", pair, settings, card, offered)
     with st.expander("Exercise set: prepare exercises for a class, or open one", expanded=False):
-        files = uploader("Open a set file (JSON)", "teach_set_file", type=["json"])
+        files = uploader("Open a set file (JSON)", SET_FILE, type=["json"])
         if files:
             data = files[0].getvalue()
             release(files)
-            _load_upload(data, ready)
+            empty(SET_FILE)  # the set lives in the session now; the box is free for the next file
+            keys.TEACH_SET_FILE.set(data)  # opened at the start of the next run, before the text boxes are drawn
             st.rerun()
         st.text_input("Title of the set", key=keys.TEACH_DRAFT_TITLE.name, max_chars=200)
         labels = {e.key: f"{e.key}: {e.question.replace('**', '')}" for e in offered}

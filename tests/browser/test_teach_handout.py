@@ -5,16 +5,33 @@ step and drawing, runs no script, loads nothing, and the PDF is a PDF."""
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from dashboard.navigation import Task
-from dashboard.teach_sets import SetItem, TeachSet, to_link
+from dashboard.teach_sets import SetItem, TeachSet, to_json, to_link
 from rendering import lessons, teach
 from tests.support.browser import HEADINGS, Guard, idle
 
 HYP = "police <script>window.__evil=1</script> killed <img src=x onerror=window.__evil=2> the gunman"
 REFS = ("police kill the gunman & <b>more</b>",)
+
+
+SET_BOX = "Exercise set: prepare exercises for a class, or open one"
+
+
+def choose_set(page: Any, path: Path) -> None:
+    """Pick ``path`` in the set file's uploader (opening its expander: a message above it re-draws it closed)."""
+    button = page.get_by_test_id("stFileUploader").filter(has_text="Open a set file (JSON)")
+    button = button.get_by_test_id("stBaseButton-secondary")
+    if not button.is_visible():
+        page.get_by_text(SET_BOX).click()
+        idle(page)
+    with page.expect_file_chooser() as chooser:
+        button.click()
+    chooser.value.set_files([str(path)])
 
 
 def _lesson() -> teach.Lesson:
@@ -72,3 +89,27 @@ def test_a_class_link_a_prediction_and_the_handout(app_url, browser, tmp_path):
         download.value.save_as(pdf)
         assert pdf.read_bytes().startswith(b"%PDF-")
     assert not guard.script_ran(page) and not guard.external and not guard.dialogs
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_set_file_opens_its_first_item_and_a_bad_file_is_refused_by_line(app_url, browser, tmp_path):
+    guard = Guard(app_url)
+    page = guard.watch(browser.new_page(viewport={"width": 1400, "height": 1100}))
+    page.goto(f"{app_url}/teach")
+    page.get_by_role("heading", name=HEADINGS[Task.TEACH]).wait_for(timeout=90_000)
+    idle(page)
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        '{\n  "scorelens_teach_set": 1,\n  "items": [\n    {"metric": "bleu", "hyp": 3, "refs": ["x"]}\n  ]\n}'
+    )
+    choose_set(page, bad)
+    idle(page)
+    page.get_by_text("line 4, items[0].hyp: must be text").wait_for()
+    good = tmp_path / "set.json"
+    good.write_text(to_json(TeachSet("Shifts", (SetItem("ter", "d e f a b c", ("a b c d e f",), ("shifts",)),))))
+    choose_set(page, good)
+    idle(page)
+    page.get_by_text("How many shifts").wait_for()
+    assert page.get_by_role("textbox", name="Hypothesis (system output)").input_value() == "d e f a b c"
+    assert not guard.external and not guard.dialogs
