@@ -45,6 +45,7 @@ ROOMS = (
     Room("parallel", ("metrics.parallel",)),  # the local engine's rows, which the dask engine computes too
     Room("distributed", ("metrics.distributed",)),
     Room("evaluate", ("metrics.evaluate",)),  # picks the engine
+    Room("annotations", ("metrics.annotations",)),  # human error annotations; their scores are metrics
     Room("stats", ("metrics.stats",)),
     Room("analysis", ("metrics.analysis",)),
     Room("reports", ("metrics.reports",)),

@@ -185,13 +185,16 @@ def _rating_records(system: str, segment: int, rating: Rating) -> Iterator[dict[
         yield {**record, **(scored if k == 0 else {})}
 
 
-def write_spans_jsonl(annotations: Annotations, path: str | Path) -> int:
-    """Write the format (UTF-8, one object per line); returns the number of lines."""
+def write_spans_jsonl(annotations: Annotations | Sequence[Annotations], path: str | Path) -> int:
+    """Write the format (UTF-8, one object per line) of one or several annotations, in turn; returns the number of
+    lines."""
+    every = [annotations] if isinstance(annotations, Annotations) else list(annotations)
     count = 0
     with Path(path).open("w", encoding="utf-8", newline="\n") as out:
-        for record in span_records(annotations):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            count += 1
+        for one in every:
+            for record in span_records(one):
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                count += 1
     return count
 
 

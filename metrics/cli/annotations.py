@@ -12,6 +12,7 @@ ESA file, and ``esa`` too for a span file whose ratings carry scores. With sever
 file name) and source. ``--annotation-systems FILE`` maps the file's system names to the loaded ones (a TSV with
 ``system`` and ``text`` columns, as WMT data's ``systems.tsv``); ``--annotation-ids FILE[:COLUMN]`` gives the id of
 each loaded line (one per line, or a TSV column), which the file's ``seg_id``/``line_id`` name.
+``--spans-out FILE`` writes what was read (every file) in the span format, e.g. to turn WMT's TSV into it.
 ``--annotation-skip-unloaded`` leaves out the records of systems that are not loaded (the note on the input counts
 them); without it such a record is an error.
 """
@@ -56,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="leave out (and count) the records of systems that are not loaded, instead of refusing them",
     )
     group.add_argument(
+        "--spans-out",
+        metavar="FILE",
+        help="write the annotations read, every file's, in ScoreLens's span JSON Lines format",
+    )
+    group.add_argument(
         "--mqm-weights",
         metavar="SPEC",
         help="MQM weights, e.g. major=5,minor=1,critical=10,neutral=0,minor-punctuation=0.1,non-translation=25 "
@@ -70,7 +76,8 @@ def _file_and_scheme(spec: str) -> tuple[str, str | None]:
     return spec, None
 
 
-def _segment_ids(spec: str) -> list[str]:
+def read_segment_ids(spec: str) -> list[str]:
+    """``--annotation-ids``: one id per line of FILE, or the COLUMN of a TSV with a header (``meta.tsv:seg_id``)."""
     from metrics.annotations.collect import read_file
     from metrics.io.inputs import InputError, table_rows
 
@@ -94,7 +101,7 @@ def annotation_metrics(
     """The MQM/ESA metrics of ``--annotations``, read against the loaded texts (``refs``: reference streams by
     file name, located when a file rates a reference as a system; ``taken``: metric ids already in use)."""
     if not args.annotations:
-        for flag in ("annotation_systems", "annotation_ids", "annotation_skip_unloaded", "mqm_weights"):
+        for flag in ("annotation_systems", "annotation_ids", "annotation_skip_unloaded", "spans_out", "mqm_weights"):
             if getattr(args, flag):
                 raise ValueError(f"--{flag.replace('_', '-')} needs --annotations FILE")
         return {}
@@ -110,13 +117,15 @@ def annotation_metrics(
         {**systems, **rated_refs},
         source,
         read_system_map(args.annotation_systems) if args.annotation_systems else {},
-        _segment_ids(args.annotation_ids) if args.annotation_ids else None,
+        read_segment_ids(args.annotation_ids) if args.annotation_ids else None,
         skip_unloaded=args.annotation_skip_unloaded,
     )
     result: dict[str, AnnotationMetric] = {}
+    read = []
     for spec in args.annotations:
         path, scheme = _file_and_scheme(spec)
         annotations = read_annotations(path, texts, scheme)
+        read.append(annotations)
         kinds = [HumanScore.ESA] if annotations.scheme is Scheme.ESA else [HumanScore.MQM]
         scored = any(r.score is not None for rows in annotations.ratings.values() for s in rows for r in s)
         if annotations.scheme is Scheme.SPANS and scored:
@@ -126,6 +135,10 @@ def annotation_metrics(
             if name in SPECS or name in taken or name in result:
                 raise ValueError(f"--annotations {spec!r}: the metric id {name!r} is already taken")
             result[name] = AnnotationMetric(annotations, kind, weights, name)
+    if args.spans_out:
+        from metrics.annotations.spans_jsonl import write_spans_jsonl
+
+        write_spans_jsonl(read, args.spans_out)
     return result
 
 

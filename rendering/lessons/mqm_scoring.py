@@ -48,7 +48,7 @@ def _rule(weights: MqmWeights, severity: Severity, category: str | None) -> str:
     if severity in (Severity.MAJOR, Severity.CRITICAL) and weight == weights.non_translation:
         return "non-translation"
     if severity is Severity.MINOR and weight == weights.minor_punctuation != weights.minor:
-        return "minor fluency/punctuation"
+        return "minor punctuation"
     return severity.value
 
 
@@ -127,10 +127,9 @@ def mqm_lesson(target: str, annotations: str, weights: MqmWeights | None = None)
             "Critical has no WMT weight; ScoreLens weighs it 10, as xCOMET does. An error whose text was not marked "
             "(an omission) still counts.",
             formulas=(
-                rf"w(e) = \begin{{cases}} {weights.non_translation:g} & \text{{major non-transl.}} \\ "
-                rf"{weights.minor_punctuation:g} & \text{{minor punct.}} \\ "
-                rf"{weights.critical:g},\ {weights.major:g},\ {weights.minor:g},\ {weights.neutral:g} & "
-                r"\text{crit., maj., min., neutr.} \end{cases}",
+                rf"w(e) = \begin{{cases}} {weights.non_translation:g} & \text{{non-transl.}} \\ "
+                rf"{weights.minor_punctuation:g} & \text{{minor punct.}} \\ {weights.critical:g} & \text{{critical}} \\ "
+                rf"{weights.major:g},\ {weights.minor:g},\ {weights.neutral:g} & \text{{maj., min., neutr.}} \end{{cases}}",
             ),
             tables=(
                 Table(

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from metrics.analysis.units import is_cjk
 from metrics.core.base import Metric, ReadsSource
 from metrics.core.explanation import Explanation
 from metrics.families.bertscore.metric import BERTScoreExplanation
@@ -194,6 +195,12 @@ def compare(
     wrong = [name for name, ranking in rankings.items() if expected and ranking[0] != (expected[0],)]
     if wrong:
         notes.append(f"Not “{expected[0]}” alone first, as a reader puts it: {', '.join(wrong)}.")
+    if is_cjk([ref, *(text for _, text in hyps)]):
+        notes.append(
+            "Chinese or Japanese without spaces: BLEU (13a), TER and METEOR read each unspaced sentence as one word, "
+            "and ROUGE's default tokenizer drops its letters, so their scores here say little; chrF reads "
+            "characters. The one-pair and corpus lessons offer BLEU's zh and ja-mecab and ROUGE's unicode tokenizers."
+        )
     distinct = {ranking for ranking in rankings.values()}
     if len(distinct) > 1:
         groups = {ranking: [name for name, r in rankings.items() if r == ranking] for ranking in rankings.values()}

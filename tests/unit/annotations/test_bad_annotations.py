@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from metrics.annotations.collect import read_system_map
 from metrics.annotations.esa import read_esa_jsonl
+from metrics.annotations.mqm import error_weights
 from metrics.annotations.read import read_annotations
 from metrics.annotations.spans_jsonl import read_spans_jsonl
 from metrics.annotations.wmt import read_mqm_tsv
+from metrics.cli.annotations import read_segment_ids
 from metrics.io.inputs import InputError
 from tests.unit.annotations.support import DATA, loaded
 
@@ -185,3 +188,36 @@ def test_unreadable_file_names_it(tmp_path: Path):
     with pytest.raises(InputError, match="cannot read") as caught:
         read_annotations(tmp_path / "absent.tsv", loaded(FOLDER))
     assert caught.value.source == str(tmp_path / "absent.tsv")
+
+
+def test_non_translation_without_marks_is_the_whole_target(tmp_path: Path):
+    plain = PLAIN
+    path = tsv_with(tmp_path, ERROR_ROW, {6: plain, 7: "Non-translation!", 8: "Major"})
+    annotations = read_mqm_tsv(path, loaded(FOLDER))
+    error = next(e for rows in annotations.ratings.values() for r in rows for x in r for e in x.errors
+                 if e.line == ERROR_ROW)  # fmt: skip
+    assert error.span is not None and (error.span.start, error.span.end, error.span.text) == (0, len(plain), plain)
+    assert error_weights([error]) == 25
+
+
+def test_row_without_marks_is_kept_unlocated(tmp_path: Path):
+    path = tsv_with(tmp_path, ERROR_ROW, {6: PLAIN})
+    annotations = read_mqm_tsv(path, loaded(FOLDER))
+    assert annotations.n_unlocated == 2  # the slice's own <v> without </v>, and this one
+    reasons = {e.reason for rows in annotations.ratings.values() for r in rows for x in r for e in x.errors}
+    assert "no <v>…</v> marks in the row" in reasons
+
+
+def test_bad_system_map_and_id_column(tmp_path: Path):
+    bad = tmp_path / "systems.tsv"
+    bad.write_text("name\tfile\nref\tref.A.txt\n", encoding="utf-8")
+    with pytest.raises(InputError, match="columns 'system' and 'text'") as caught:
+        read_system_map(bad)
+    assert caught.value.line == 1
+    bad.write_text("system\ttext\nref\tref.A.txt\nref\tref.B.txt\n", encoding="utf-8")
+    with pytest.raises(InputError, match="system 'ref' is mapped twice") as caught:
+        read_system_map(bad)
+    assert caught.value.line == 3
+    with pytest.raises(InputError, match="no column 'segid'"):
+        read_segment_ids(f"{FOLDER / 'meta.tsv'}:segid")
+    assert read_segment_ids(f"{FOLDER / 'meta.tsv'}:seg_id")[:3] == ["1", "2", "3"]

@@ -32,7 +32,7 @@ def test_exceptions_and_edited_weights() -> None:
     edited = mqm_lesson("x y", text, MqmWeights(non_translation=30, minor_punctuation=1))
     assert math.isclose(edited.score, -(40 + 1) / 2)
     rules = lesson.steps[0].tables[0].frame["rule"].tolist()
-    assert rules == ["non-translation", "critical", "minor fluency/punctuation"]
+    assert rules == ["non-translation", "critical", "minor punctuation"]
 
 
 @pytest.mark.parametrize(

@@ -58,3 +58,11 @@ def test_bertscore_joins_the_comparison() -> None:
     result = compare(metrics(("bleu", "bertscore")), case.ref, case.hyps, expected=case.expected)
     assert set(result.rankings) == {"bleu", "bertscore"}
     assert result.evidence["bertscore"][0].startswith("P ")
+
+
+def test_unsegmented_japanese_is_named() -> None:
+    ref = "会議は部長が病気のため延期された。"
+    result = compare(metrics(("bleu", "chrf")), ref, [("a", "会議は部長が元気のため延期された。"), ("b", ref)])
+    assert any(d.startswith("Chinese or Japanese without spaces") for d in result.disagreements)
+    plain = compare(metrics(("bleu",)), "the cat", [("a", "the cat")])
+    assert not any("Chinese" in d for d in plain.disagreements)
