@@ -156,6 +156,20 @@ TEACH_DS_INDEX: Key[int] = Key("teach_ds_index")
 TEACH_OPTION: Key[Any] = Key("teach")  # .at(f"{metric}_{option}"): the what-if widgets
 TEACH_LAST: Key[Any] = Key("teach_last")  # (metric, texts), options and lesson of the last run …
 TEACH_PREV: Key[Any] = Key("teach_prev")  # … and of the run before, when only the options changed
+# Exercises and class sets (dashboard/teach_class.py).
+TEACH_DRILL: Key[bool] = Key("teach_drill")  # the "predict, then reveal" toggle
+TEACH_ANSWERS: Key[Any] = Key("teach_answers")  # (the lesson they answer, {exercise key: Answer})
+TEACH_GUESS: Key[str] = Key("teach_guess")  # .at(exercise key): the text box of a prediction
+TEACH_SET: Key[Any] = Key("teach_set")  # the TeachSet a class opened (file or link), or None
+TEACH_SET_ITEM: Key[int | None] = Key("teach_set_item")  # the index of the set's item in the text boxes, if any
+TEACH_SET_PICK: Key[int] = Key("teach_set_pick")  # the item chosen in the set's picker
+TEACH_SET_LINK: Key[str] = Key("teach_set_link")  # the link value opened last (a rerun does not reopen it)
+TEACH_SET_ERRORS: Key[tuple[str, ...]] = Key("teach_set_errors")  # why the last file or link was refused
+TEACH_SET_FILE: Key[bytes] = Key("teach_set_file_read")  # a set file read, opened by the next run's start
+TEACH_DRAFT: Key[Any] = Key("teach_draft")  # the TeachSet a teacher is putting together
+TEACH_DRAFT_TITLE: Key[str] = Key("teach_draft_title")
+TEACH_DRAFT_PICK: Key[list[str]] = Key("teach_draft_pick")  # the exercises of this pair to add to the draft
+TEACH_DRAFT_NOTE: Key[str] = Key("teach_draft_note")
 
 # ------------------------------------------------------------------------------------------------------- Overview
 OV_DETAILS_CHOSEN: Key[list[str]] = Key("overview_details_chosen")  # the columns the user picked, once they did

@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import teach_class
 from dashboard.keys import Key
 from dashboard.server_config import server_config
 from dashboard.widgets import option_widget
@@ -93,6 +94,7 @@ def show_lesson(lesson: Lesson, prefix: str, card: str | None) -> None:
     for note in lesson.notes:
         st.caption(escape_markdown(note))
     show_card(card)
+    teach_class.handout_downloads(lesson, f"scorelens-{prefix}", card=cards.card(card) if card else None, key=prefix)
 
 
 def show_card(name: str | None) -> None:

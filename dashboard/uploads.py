@@ -124,6 +124,13 @@ def uploader(label: str, key: str, *, multiple: bool = False, **options: Any) ->
     return files
 
 
+def empty(key: str) -> None:
+    """Empty the uploader ``key`` (a new generation of its widget): for a box whose file was read and released, so
+    that the next file can be chosen in it."""
+    generations = keys.UPLOADER_GENERATIONS.get({})
+    keys.UPLOADER_GENERATIONS.set({**generations, key: generations.get(key, 0) + 1})
+
+
 def was_refused(key: str) -> bool:
     """Whether the uploader ``key`` shows files it refused (they are gone from it)."""
     return key in keys.UPLOAD_REFUSALS.get({})

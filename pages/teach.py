@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import keys
+from dashboard import keys, teach_class
 from dashboard.server_config import ENV, check_browser_options, server_config
 from dashboard.sidebar import page_setup
 from dashboard.teach_modes import other_mode, show_card
@@ -15,7 +15,7 @@ from dashboard.widgets import model_widget, option_widget
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
 from metrics.core.selection import metric_key
-from rendering import lessons, teach
+from rendering import cards, handout, lessons, teach
 from rendering.teach_classics import Classic, by_key, classics_for
 from rendering.text import escape_markdown
 
@@ -40,6 +40,7 @@ ready, missing = lessons.lesson_status()
 if not ready:
     st.error("No metric lessons are available in this installation.")
     st.stop()
+teach_class.open_link(ready)  # a class's link carries an exercise set: its first item fills the boxes below
 
 
 def _load(classic: Classic) -> None:
@@ -127,6 +128,7 @@ if data.systems and len(data):
         cols[0].selectbox("System", list(data.systems), key=keys.TEACH_DS_SYSTEM.name)
         cols[1].number_input(f"Segment (1–{len(data)})", 1, len(data), key=keys.TEACH_DS_INDEX.name)
         cols[2].button("Use it", key="teach_ds_load", on_click=_load_segment)
+teach_class.set_picker(ready)
 if missing:
     st.caption(
         "Without a lesson: "
@@ -280,13 +282,20 @@ def _result() -> None:
         st.dataframe(teach.compare(lesson, before), hide_index=True, key="teach_changes")
 
 
-# The result leads the derivation, except step by step, where it is what the last step arrives at.
+# The result leads the derivation, except step by step (or predicting each step), where it is what the last step
+# arrives at.
 result_slot = st.container()
 steps = lesson.steps
-stepwise = len(steps) > 1 and st.toggle("Reveal step by step", key="teach_stepwise")
-shown = (
-    st.slider("Steps shown", 1, len(steps), 1, key=f"teach_upto_{metric_id}_{len(steps)}") if stepwise else len(steps)
-)
+item = teach_class.active_item(metric_id, hyp, refs)
+teach_class.item_note(item)
+drill = teach_class.drill(lesson, repr((pair, sorted(options.items()))), item)
+stepwise = drill is not None or (len(steps) > 1 and st.toggle("Reveal step by step", key="teach_stepwise"))
+if drill is not None:
+    shown = drill.shown(len(steps))
+elif stepwise:
+    shown = st.slider("Steps shown", 1, len(steps), 1, key=f"teach_upto_{metric_id}_{len(steps)}")
+else:
+    shown = len(steps)
 if not stepwise:
     with result_slot:
         _result()
@@ -313,14 +322,24 @@ for i, step in enumerate(steps[:shown]):
         if step.html:
             st.html(step.html)
 
+if drill is not None:
+    teach_class.ask(drill)
 if stepwise and shown == len(steps):
     _result()
 elif stepwise:
     st.caption(f"The score follows the last step ({len(steps)}).")
 
-if lesson.mistakes:
+if lesson.mistakes and (drill is None or drill.pending is None):  # no hints while predicting
     with st.expander("Common mistakes", expanded=True):
         st.markdown("\n".join(f"- {m}" for m in lesson.mistakes))
 for note in lesson.notes:
     st.caption(escape_markdown(note))
 show_card(SPECS[metric_id].family)
+teach_class.class_tools(
+    lesson,
+    metric_id,
+    handout.Pair(hyp, refs, source),
+    teach.changed_options(options, defaults),
+    cards.card(SPECS[metric_id].family),
+    ready,
+)

@@ -66,6 +66,9 @@ class Lesson:
     summary: str = ""
     mistakes: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    # What the lesson was built from: exercises are found by the explanation's type and read the config's settings.
+    explanation: Explanation | None = None
+    config: object | None = None
 
 
 @dataclass(frozen=True)

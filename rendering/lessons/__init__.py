@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from metrics.core.base import Metric, MissingInput, ReadsSource
@@ -66,4 +67,5 @@ def build_lesson(
         explanation = metric.explain_source(hyp, source, list(refs))
     else:
         explanation = metric.explain(hyp, list(refs))
-    return lesson(explanation, metric, hyp, list(refs), context or Context())
+    built = lesson(explanation, metric, hyp, list(refs), context or Context())
+    return replace(built, explanation=explanation, config=metric.config)
