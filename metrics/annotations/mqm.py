@@ -94,7 +94,8 @@ def error_weights(errors: Iterable[AnnotatedError], weights: MqmWeights = WMT_WE
 def segment_mqm(ratings: Sequence[Rating], weights: MqmWeights = WMT_WEIGHTS) -> float:
     """The MQM score of one segment: minus the mean over raters of each rater's sum of weights; NaN if unrated.
 
-    Located and unlocated errors count alike (an error whose span was not marked is still an error)."""
+    Located and unlocated errors count alike (an error whose span was not marked is still an error). A segment
+    without errors scores 0, not -0 (which tables would print as "-0.00")."""
     if not ratings:
         return math.nan
-    return -sum(error_weights(r.errors, weights) for r in ratings) / len(ratings)
+    return 0.0 - sum(error_weights(r.errors, weights) for r in ratings) / len(ratings)

@@ -10,6 +10,7 @@ from collections import defaultdict
 import numpy as np
 
 from metrics.annotations.collect import LoadedTexts
+from metrics.annotations.model import Rating
 from metrics.annotations.mqm import segment_mqm
 from metrics.annotations.wmt import read_mqm_tsv
 from tests.unit.annotations.support import DATA, lines
@@ -63,3 +64,8 @@ def test_spans_index_the_loaded_text_even_where_a_rater_added_a_final_space():
     # IOL_Research, segment 15: the span "…wounds.\" " ends in a space the output does not have
     ends = [s for s in annotations.spans("IOL_Research", 2) if s.text.endswith('wounds."')]
     assert ends and all(s.end == len(loaded.systems["IOL_Research"][2]) for s in ends)
+
+
+def test_an_error_free_segment_scores_zero_not_minus_zero():
+    ratings = (Rating("rater1", (), 2), Rating("rater2", (), 3))
+    assert str(segment_mqm(ratings)) == "0.0"
