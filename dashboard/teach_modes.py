@@ -4,7 +4,7 @@ metric's limitations card (:mod:`rendering.cards`), the text the docs show."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -25,7 +25,7 @@ from rendering.lessons.mqm_scoring import EXAMPLE as MQM_EXAMPLE
 from rendering.lessons.mqm_scoring import mqm_lesson
 from rendering.lessons.perplexity import EXAMPLE, perplexity_lesson
 from rendering.lessons.side_by_side import CONTRASTS, compare, ranking_text
-from rendering.teach import Lesson, controls, label
+from rendering.teach import Lesson, Step, controls, label
 from rendering.text import escape_markdown
 
 MAX_CHARS = 5_000  # as the pair lesson: every step of a lesson is on screen
@@ -71,7 +71,16 @@ def show_lesson(lesson: Lesson, prefix: str, card: str | None) -> None:
     head[0].metric(lesson.name, lesson.score_text)
     if lesson.summary:
         head[1].code(lesson.summary, language=None, wrap_lines=True)
-    for i, step in enumerate(lesson.steps):
+    show_steps(lesson.steps, prefix)
+    for note in lesson.notes:
+        st.caption(escape_markdown(note))
+    show_card(card)
+    teach_class.handout_downloads(lesson, f"scorelens-{prefix}", card=cards.card(card) if card else None, key=prefix)
+
+
+def show_steps(steps: Sequence[Step], prefix: str) -> None:
+    """Each step: its prose and formulas, with its tables (tabs when several), figure and drawing beside them."""
+    for i, step in enumerate(steps):
         st.subheader(step.title)
         evidence = bool(step.tables or step.figure is not None or step.html)
         left, right = st.columns([2, 3]) if evidence else (st.container(), None)
@@ -91,10 +100,6 @@ def show_lesson(lesson: Lesson, prefix: str, card: str | None) -> None:
                 st.plotly_chart(step.figure, key=f"{prefix}_figure_{i}", width="stretch")
             if step.html:
                 st.html(step.html)
-    for note in lesson.notes:
-        st.caption(escape_markdown(note))
-    show_card(card)
-    teach_class.handout_downloads(lesson, f"scorelens-{prefix}", card=cards.card(card) if card else None, key=prefix)
 
 
 def show_card(name: str | None) -> None:

@@ -10,7 +10,7 @@ import streamlit as st
 from dashboard import keys, teach_class
 from dashboard.server_config import ENV, check_browser_options, server_config
 from dashboard.sidebar import page_setup
-from dashboard.teach_modes import other_mode, show_card
+from dashboard.teach_modes import other_mode, show_card, show_steps
 from dashboard.widgets import model_widget, option_widget
 from metrics.core.base import Metric
 from metrics.core.registry import SPECS
@@ -300,27 +300,7 @@ if not stepwise:
     with result_slot:
         _result()
 
-for i, step in enumerate(steps[:shown]):
-    st.subheader(step.title)
-    evidence = bool(step.tables or step.figure is not None or step.html)
-    left, right = st.columns([2, 3]) if evidence else (st.container(), None)
-    with left:
-        if step.text:
-            st.markdown(step.text)
-        for formula in step.formulas:
-            st.latex(formula)
-    if right is None:
-        continue
-    with right:
-        if len(step.tables) == 1:
-            st.dataframe(step.tables[0].frame, hide_index=True, key=f"teach_table_{i}_0")
-        elif step.tables:
-            for j, (tab, table) in enumerate(zip(st.tabs([t.label for t in step.tables]), step.tables, strict=True)):
-                tab.dataframe(table.frame, hide_index=True, key=f"teach_table_{i}_{j}")
-        if step.figure is not None:
-            st.plotly_chart(step.figure, key=f"teach_figure_{i}", width="stretch")
-        if step.html:
-            st.html(step.html)
+show_steps(steps[:shown], "teach")
 
 if drill is not None:
     teach_class.ask(drill)
