@@ -162,11 +162,15 @@ def length_edges(lengths: np.ndarray) -> tuple[float, ...]:
 def score_edges(scores: np.ndarray) -> tuple[float, ...]:
     """Tenths of the metric's scale, as compare-mt's score bucketer: the scale is the smallest of 1, 10 and 100
     that holds 95 % of the sentence scores (0–1 for ROUGE or METEOR, 0–10 for CIDEr-D, 0–100 for BLEU, chrF or
-    TER, whose scores above 100 land in the last bucket)."""
+    TER, whose scores above 100 land in the last bucket). A metric whose scores are never positive (MQM, a
+    negated error count: 0 is no error) gets the mirrored tenths and 0, so that error-free segments are a bucket
+    of their own rather than all in the top one."""
     finite = np.asarray(scores, dtype=np.float64)
     finite = finite[np.isfinite(finite)]
     top = float(np.quantile(np.abs(finite), 0.95)) if finite.size else 1.0
     scale = next((s for s in (1.0, 10.0) if top <= s), 100.0)
+    if finite.size and finite.max() <= 0 and finite.min() < 0:
+        return (*(round(-scale * k / 10, 10) for k in range(9, 0, -1)), 0.0)
     return tuple(round(scale * k / 10, 10) for k in range(1, 10))
 
 

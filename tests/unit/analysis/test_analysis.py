@@ -423,3 +423,13 @@ def test_length_buckets_widen_for_paragraphs_and_keep_compare_mts_edges_for_sent
     assert edges == (20.0, 40.0, 60.0, 80.0, 100.0, 120.0) and edges[-1] > np.quantile(words, 0.9) > 6 * 10
     index = by_values(BucketKind.REF_LENGTH, "ref-length", "ref", words, edges).index
     assert np.bincount(index).max() < 0.5 * len(words)  # no bucket holds most of the corpus
+
+
+def test_score_edges_of_a_never_positive_metric_mirror_and_keep_zero_apart():
+    from metrics.analysis.buckets import score_edges
+
+    mqm = np.array([0.0, 0.0, -1.0, -0.1, -5.0, -6.0, -25.0, -2.0, 0.0, -10.0])
+    edges = score_edges(mqm)
+    assert edges == (-90.0, -80.0, -70.0, -60.0, -50.0, -40.0, -30.0, -20.0, -10.0, 0.0)
+    assert score_edges(np.array([0.0, -1.0, -5.0, -6.0, -2.0]))[-2:] == (-1.0, 0.0)
+    assert score_edges(np.array([10.0, 55.0, 90.0])) == (10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0)
