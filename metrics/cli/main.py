@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from metrics.cli import analyze_args, engines
+from metrics.cli import analyze_args, engines, meta_args
 from metrics.cli import stats as cli_stats
 from metrics.cli.common import add_input_arguments, note, print_notes, resolve_inputs, score_files
 from metrics.cli.listing import list_metrics
@@ -109,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
     analyze_args.add_parser(sub)
+    meta_args.add_parser(sub)
     return parser
 
 
@@ -153,11 +154,18 @@ def run_analyze(args: argparse.Namespace) -> str:
     return analyze.run(resolve_inputs(args))
 
 
+def run_meta(args: argparse.Namespace) -> str:
+    from metrics.cli import meta  # the statistics and the metrics they name: only when asked
+
+    return meta.run(resolve_inputs(args))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze}
+        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze,
+                    "meta": run_meta}
         output = commands[args.command](args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)

@@ -1,0 +1,81 @@
+"""From an evaluation and human scores to a meta-evaluation document (:mod:`metrics.reports.meta`): what
+``scorelens meta`` and the app's Meta-evaluation page both run.
+
+The systems meta-evaluated are those with a human score on at least one segment of the scope. Each metric's
+segment scores are its own (computed or external); its system score is its corpus score over the scope's segments
+(BLEU's pooled n-gram counts, an external metric's mean), rated or not, as WMT's metric files score the whole test
+set or domain while the humans' system score is the mean over the rated segments. The statistics take higher as
+better: an error rate (TER) enters negated, and the document gives its numbers back in its own units.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from metrics.core.evaluation import Evaluation
+from metrics.meta import MetaInput, MetaSettings, meta_evaluate
+from metrics.reports.meta import MetaDocument, Scope
+from metrics.reports.results import MetricInfo
+from metrics.stats.human import HumanScores
+
+
+def metric_infos(evaluation: Evaluation) -> tuple[MetricInfo, ...]:
+    return tuple(
+        MetricInfo(m, metric.name, evaluation.signatures[m], bool(metric.higher_is_better),
+                   evaluation.segment_signatures[m])  # fmt: skip
+        for m, metric in evaluation.metrics.items()
+    )
+
+
+def scoped_input(evaluation: Evaluation, human: HumanScores, scope: Scope) -> tuple[MetaInput, list[str]]:
+    """The scores of the scope's segments, oriented higher-is-better, and notes on the systems left out."""
+    index = np.asarray(scope.segments, dtype=np.intp)
+    loaded = [r.name for r in evaluation.systems]
+    if index[-1] >= len(evaluation.systems[0].segment_scores[next(iter(evaluation.metrics))]):
+        raise ValueError(f"{scope.label}: segment {index[-1] + 1} is beyond the loaded segments")
+    judged = [s for s in loaded if s in human.scores and not np.isnan(human.scores[s][index]).all()]
+    notes = []
+    unjudged = [s for s in loaded if s not in judged]
+    if unjudged:
+        notes.append(f"no human score on {scope.label} for {', '.join(unjudged)}: left out")
+    if len(judged) < 2:
+        raise ValueError(
+            f"a meta-evaluation needs human scores of at least two loaded systems on {scope.label}; "
+            f"{len(judged)} ha{'s' if len(judged) == 1 else 've'} them ({', '.join(judged) or 'none'})"
+        )
+    signs = {m: 1.0 if metric.higher_is_better else -1.0 for m, metric in evaluation.metrics.items()}
+    segment_scores = {
+        m: np.array([evaluation.system(s).segment_scores[m][index] for s in judged]) * signs[m]
+        for m in evaluation.metrics
+    }
+    system_scores = {
+        m: np.array([_corpus_score(evaluation, s, m, index) for s in judged]) * signs[m] for m in evaluation.metrics
+    }
+    data = MetaInput(
+        tuple(judged), np.array([human.scores[s][index] for s in judged]), segment_scores, system_scores
+    )
+    return data, notes
+
+
+def _corpus_score(evaluation: Evaluation, system: str, metric_id: str, index: np.ndarray) -> float:
+    """The metric's corpus score of ``system`` over the segments ``index`` (its pooled statistics of those rows)."""
+    metric = evaluation.metrics[metric_id]
+    stats = evaluation.system(system).stats[metric_id]
+    return float(metric.score_pooled(stats.pooled(index)))
+
+
+def meta_document(
+    evaluation: Evaluation,
+    human: HumanScores,
+    scope: Scope,
+    settings: MetaSettings,
+    *,
+    title: str = "",
+    notes: Sequence[str] = (),
+) -> MetaDocument:
+    """Meta-evaluate every metric of ``evaluation`` against ``human`` on ``scope``."""
+    data, found = scoped_input(evaluation, human, scope)
+    report = meta_evaluate(data, settings)
+    return MetaDocument(report, scope, metric_infos(evaluation), title, human.source, (*notes, *found))
