@@ -50,7 +50,9 @@ def _cells(name: str, e: Estimate, rank: int | None) -> dict[str, object]:
     return cells
 
 
-def _level_table(doc: MetaDocument, columns: tuple[tuple[str, Statistic], ...], labels: Mapping[str, str]) -> pd.DataFrame:
+def _level_table(
+    doc: MetaDocument, columns: tuple[tuple[str, Statistic], ...], labels: Mapping[str, str]
+) -> pd.DataFrame:
     ranks = ranks_by_statistic(doc.report)
     rows = []
     for m in ordered_metrics(doc.report):
@@ -63,7 +65,9 @@ def _level_table(doc: MetaDocument, columns: tuple[tuple[str, Statistic], ...], 
     chance: dict[str, object] = {"metric": "chance"}
     chance.update({name: statistic_estimate(first, statistic).chance for name, statistic in columns})
     rows.append(chance)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    ranked = [c for c in frame.columns if c.endswith(" rank")]
+    return frame.astype(dict.fromkeys(ranked, "Int64"))  # whole ranks, none on the chance row
 
 
 def system_table(doc: MetaDocument, labels: Mapping[str, str]) -> pd.DataFrame:
@@ -80,7 +84,10 @@ def segment_table(doc: MetaDocument, labels: Mapping[str, str]) -> pd.DataFrame:
     for m in ordered_metrics(doc.report):
         segment = doc.report.metrics[m].segment
         kendall = {(k.variant.value, k.grouping.value): k.value for k in segment.kendall}
-        row: dict[str, object] = {"tie threshold ε": segment.calibration.threshold, "Pearson by item": segment.pearson_by_item}
+        row: dict[str, object] = {
+            "tie threshold ε": segment.calibration.threshold,
+            "Pearson by item": segment.pearson_by_item,
+        }
         row.update({f"τ_{v} {GROUPING_LABELS[g]}": kendall.get((v, g), math.nan) for v, g in KENDALL_COLUMNS})
         extra.append(row)
     extra.append({})

@@ -164,8 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze,
-                    "meta": run_meta}
+        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze, "meta": run_meta}
         output = commands[args.command](args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)

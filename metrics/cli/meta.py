@@ -19,14 +19,23 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from metrics.analysis.slices import parse_ranges
 from metrics.cli.common import print_notes, score_files
 from metrics.cli.meta_text import format_meta
 from metrics.io.metadata import read_metadata
 from metrics.io.outputs import check_writable, write_text
 from metrics.meta import MetaSettings
-from metrics.reports.meta import MetaDocument, Scope, all_segments, bucket, meta_latex, meta_tables, slice_scope, to_json
+from metrics.reports.meta import (
+    MetaDocument,
+    Scope,
+    all_segments,
+    bucket,
+    meta_latex,
+    meta_tables,
+    slice_scope,
+    to_json,
+)
 from metrics.reports.meta_build import meta_document
-from metrics.analysis.slices import parse_ranges
 from metrics.stats.human_table import read_human
 
 
@@ -58,7 +67,9 @@ def scope(args: argparse.Namespace, n_segments: int) -> Scope:
             raise ValueError(f"--bucket {args.bucket!r}: expected COLUMN=VALUE, e.g. domain=news")
         metadata = read_metadata(args.meta, n_segments)
         if column.strip() not in metadata.columns:
-            raise ValueError(f"--bucket: no column {column.strip()!r} in {args.meta}; it has {', '.join(metadata.columns)}")
+            raise ValueError(
+                f"--bucket: no column {column.strip()!r} in {args.meta}; it has {', '.join(metadata.columns)}"
+            )
         return bucket(metadata.column(column.strip()), column.strip(), value.strip())
     if args.meta:
         raise ValueError("--meta is read for --bucket COLUMN=VALUE; give one")

@@ -38,7 +38,9 @@ def _grid(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     line = "  ".join(h.ljust(w) if k == 0 else h.rjust(w) for k, (h, w) in enumerate(zip(header, widths, strict=True)))
     out = [line, "-" * len(line)]
     for row in rows:
-        out.append("  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths, strict=True))))
+        out.append(
+            "  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths, strict=True)))
+        )
     return out
 
 

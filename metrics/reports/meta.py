@@ -131,8 +131,15 @@ class MetaDocument:
         sign = self.sign(metric_id)
         return tuple(
             SystemPairError(
-                e.better, e.worse, e.outcome, e.human_delta, e.human_interval, sign * e.metric_delta,
-                _oriented(e.metric_interval, sign), e.human_p, e.metric_p,
+                e.better,
+                e.worse,
+                e.outcome,
+                e.human_delta,
+                e.human_interval,
+                sign * e.metric_delta,
+                _oriented(e.metric_interval, sign),
+                e.human_p,
+                e.metric_p,
             )  # fmt: skip
             for e in self.report.metrics[metric_id].system_errors
         )
@@ -143,8 +150,15 @@ class MetaDocument:
         sign = self.sign(metric_id)
         return tuple(
             SegmentPairError(
-                self.scope.segments[e.segment], e.system_a, e.system_b, e.outcome, e.human_a, e.human_b,
-                sign * e.metric_a, sign * e.metric_b, e.weight,
+                self.scope.segments[e.segment],
+                e.system_a,
+                e.system_b,
+                e.outcome,
+                e.human_a,
+                e.human_b,
+                sign * e.metric_a,
+                sign * e.metric_b,
+                e.weight,
             )  # fmt: skip
             for e in self.report.metrics[metric_id].segment_errors
         )
@@ -201,9 +215,14 @@ def _comparison_json(c: Comparison) -> dict[str, Any]:
             {"metric": m, "value": _number(v), "rank": r} for m, v, r in zip(c.metrics, c.values, c.ranks, strict=True)
         ],
         "p_values": [
-            {"better": c.metrics[i], "other": c.metrics[j], "p_value": _number(float(c.p_values[i, j])),
-             "resamples": int(c.k_used[i, j])}
-            for i in range(n) for j in range(i + 1, n)
+            {
+                "better": c.metrics[i],
+                "other": c.metrics[j],
+                "p_value": _number(float(c.p_values[i, j])),
+                "resamples": int(c.k_used[i, j]),
+            }
+            for i in range(n)
+            for j in range(i + 1, n)
         ],  # fmt: skip
     }
 
@@ -232,18 +251,33 @@ def json_document(doc: MetaDocument) -> dict[str, Any]:
         "comparisons": [_comparison_json(c) for c in report.comparisons.values()],
         "system_pairs": [
             {
-                "metric": m, "better": e.better, "worse": e.worse, "outcome": e.outcome.value,
-                "human_delta": e.human_delta, "human_ci": list(e.human_interval), "metric_delta": e.metric_delta,
-                "metric_ci": list(e.metric_interval), "human_p": e.human_p, "metric_p": e.metric_p,
+                "metric": m,
+                "better": e.better,
+                "worse": e.worse,
+                "outcome": e.outcome.value,
+                "human_delta": e.human_delta,
+                "human_ci": list(e.human_interval),
+                "metric_delta": e.metric_delta,
+                "metric_ci": list(e.metric_interval),
+                "human_p": e.human_p,
+                "metric_p": e.metric_p,
             }  # fmt: skip
             for m in report.metrics
             for e in doc.system_errors(m)
         ],
         "segment_pairs": [
             {
-                "metric": m, "segment": e.segment, "line": e.segment + 1, "a": e.system_a, "b": e.system_b,
-                "outcome": e.outcome.value, "human_a": e.human_a, "human_b": e.human_b, "metric_a": e.metric_a,
-                "metric_b": e.metric_b, "weight": e.weight,
+                "metric": m,
+                "segment": e.segment,
+                "line": e.segment + 1,
+                "a": e.system_a,
+                "b": e.system_b,
+                "outcome": e.outcome.value,
+                "human_a": e.human_a,
+                "human_b": e.human_b,
+                "metric_a": e.metric_a,
+                "metric_b": e.metric_b,
+                "weight": e.weight,
             }  # fmt: skip
             for m in report.metrics
             for e in doc.segment_errors(m)
@@ -345,8 +379,20 @@ def meta_tables(doc: MetaDocument) -> tuple[Table, ...]:
         Table("comparisons", ("statistic", "better", "other", "p_value", "resamples"), tuple(_p_value_rows(doc))),
         Table(
             "system_pairs",
-            ("metric", "better", "worse", "outcome", "human_delta", "human_lo", "human_hi", "delta", "delta_lo",
-             "delta_hi", "human_p", "metric_p"),  # fmt: skip
+            (
+                "metric",
+                "better",
+                "worse",
+                "outcome",
+                "human_delta",
+                "human_lo",
+                "human_hi",
+                "delta",
+                "delta_lo",
+                "delta_hi",
+                "human_p",
+                "metric_p",
+            ),  # fmt: skip
             tuple(_system_pair_rows(doc)),
         ),
         Table(

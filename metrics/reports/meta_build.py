@@ -23,8 +23,9 @@ from metrics.stats.human import HumanScores
 
 def metric_infos(evaluation: Evaluation) -> tuple[MetricInfo, ...]:
     return tuple(
-        MetricInfo(m, metric.name, evaluation.signatures[m], bool(metric.higher_is_better),
-                   evaluation.segment_signatures[m])  # fmt: skip
+        MetricInfo(
+            m, metric.name, evaluation.signatures[m], bool(metric.higher_is_better), evaluation.segment_signatures[m]
+        )  # fmt: skip
         for m, metric in evaluation.metrics.items()
     )
 
@@ -53,9 +54,7 @@ def scoped_input(evaluation: Evaluation, human: HumanScores, scope: Scope) -> tu
     system_scores = {
         m: np.array([_corpus_score(evaluation, s, m, index) for s in judged]) * signs[m] for m in evaluation.metrics
     }
-    data = MetaInput(
-        tuple(judged), np.array([human.scores[s][index] for s in judged]), segment_scores, system_scores
-    )
+    data = MetaInput(tuple(judged), np.array([human.scores[s][index] for s in judged]), segment_scores, system_scores)
     return data, notes
 
 

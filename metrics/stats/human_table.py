@@ -97,7 +97,9 @@ def _segment(text: str, first: int, n_segments: int, source: str, number: int) -
         raise InputError(source, f"segment {text!r} is not a whole number", number) from None
     if not 0 <= segment < n_segments:
         raise InputError(
-            source, f"segment {text} is out of range: the systems have {n_segments} segments, numbered from {first}", number
+            source,
+            f"segment {text} is out of range: the systems have {n_segments} segments, numbered from {first}",
+            number,
         )
     return segment
 
@@ -108,7 +110,9 @@ def _score(text: str, source: str, number: int) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise InputError(source, f"score {text!r} is not a number (write null for a segment not rated)", number) from None
+        raise InputError(
+            source, f"score {text!r} is not a number (write null for a segment not rated)", number
+        ) from None
     if not math.isfinite(value):
         raise InputError(source, f"score {text!r} is not finite", number)
     return value
@@ -136,7 +140,9 @@ def read_human(
             raise InputError(source, f"no human score of a loaded system ({', '.join(systems)}); the file rates: "
                                      f"{', '.join(judged.systems)}")  # fmt: skip
         others = [s for s in judged.systems if s not in kept]
-        notes = (f"{source}: left out the scores of systems that are not loaded: {', '.join(others)}",) if others else ()
+        notes = (
+            (f"{source}: left out the scores of systems that are not loaded: {', '.join(others)}",) if others else ()
+        )
         return ReadHuman(HumanScores(kept, source), notes)
     if segment_ids is not None:
         raise InputError(source, "segment ids map the ids of JSON-lines judgments; a table numbers its segments")
