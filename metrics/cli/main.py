@@ -9,6 +9,7 @@
     cat hyp.txt | scorelens score -r ref.txt -i -          # "-" reads a system from standard input
     scorelens score ref.txt -i hyp.txt -w 2 -tok intl     # sacrebleu's spelling: positional REFS, -w, -tok
     cat hyp.txt | scorelens score ref.txt                  # no -i: the system is standard input, as in sacrebleu
+    scorelens meta -r R -i S1 S2 … -m chrf --external COMET=FILE --human mqm.seg.tsv [--bucket domain=news …]
     scorelens --version
 
 Inputs are ``.txt`` (one segment per line) or ``.jsonl`` (one object per line with a ``"text"`` string, which may
