@@ -28,7 +28,7 @@ from metrics.stats.human import HumanScores, read_human_scores
 
 COLUMNS = ("system", "segment", "score")
 NOT_RATED = frozenset({"", "null", "none", "nan", "na"})
-TABLE_SUFFIXES = {".tsv": "\t", ".csv": ","}
+DELIMITERS = {".tsv": "\t", ".csv": ","}  # a table's delimiter by its suffix
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def read_human(
     lines in :mod:`metrics.stats.human`'s format (``segment_ids``, a list or a file of one id per line, maps its ids
     to lines)."""
     source = str(path)
-    delimiter = TABLE_SUFFIXES.get(Path(path).suffix.lower())
+    delimiter = DELIMITERS.get(Path(path).suffix.lower())
     if delimiter is None:
         if one_based:
             raise InputError(source, "one-based numbering is for a table; JSON-lines judgments count lines from 1")

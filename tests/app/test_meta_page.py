@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import CHRF
 
+from dashboard import intake
 from dashboard import meta as dashboard_meta
 from dashboard.dataset import Dataset
 from metrics.families.external import read_external
@@ -167,3 +168,11 @@ def test_system_names_reach_the_page_escaped():
     labels = [b.label for b in at.button if b.key.startswith("meta_open_")]
     assert all("*bold*" not in label for label in labels)
     assert not any(math.isnan(v) for v in at.dataframe[0].value["SPA"])
+
+
+def test_the_data_page_reads_a_wmt_human_table():
+    data = he_en().with_human(None)
+    human, notes = intake.parse_human_upload("mqm.seg.tsv", (META / "mqm.seg.tsv").read_bytes(), data)
+    assert human.systems == tuple(SYSTEMS) and human.source == "mqm.seg.tsv"
+    np.testing.assert_array_equal(human.scores["ONLINE-A"], he_en().human.scores["ONLINE-A"])
+    assert notes == ["mqm.seg.tsv: left out the scores of systems that are not loaded: refA"]
