@@ -165,8 +165,9 @@ class SystemPairError:
 
 @dataclass(frozen=True)
 class SegmentPairError:
-    """A pair of outputs of one segment that the metric orders against the humans (at its calibrated threshold).
-    ``segment`` is the column index in the input; ``weight`` is ``|human_a − human_b|``, the order of the list."""
+    """A pair of outputs of one item that the metric orders against the humans (at its calibrated threshold).
+    ``segment`` is the column index in the input (of ``system_a``'s output; ``other_segment`` that of ``system_b``'s
+    when an item spans several segments); ``weight`` is ``|human_a − human_b|``, the order of the list."""
 
     segment: int
     system_a: str
@@ -177,6 +178,7 @@ class SegmentPairError:
     metric_a: float
     metric_b: float
     weight: float
+    other_segment: int | None = None
 
 
 @dataclass(frozen=True)
