@@ -21,6 +21,7 @@ import os
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +95,8 @@ def cases(shared: Path) -> list[Case]:
     def reference() -> Timed:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "input.npz"
-            np.savez(path, human=human, **{f"metric:{m}": v for m, v in metrics.items()})
+            arrays: dict[str, Any] = {"human": human, **{f"metric:{m}": v for m, v in metrics.items()}}
+            np.savez(path, **arrays)
             done = subprocess.run(
                 [str(MTME_PYTHON), str(ROOT / "benchmarks" / "mtme_meta.py"), str(path)],
                 capture_output=True,

@@ -58,22 +58,19 @@ def document(evaluation: Evaluation, scope: Scope) -> MetaDocument:
     if human is None:
         raise ValueError("no human scores are loaded")
     names = [r.name for r in evaluation.systems]
-    content = tuple((data.system_id(n), data.system_hash(n), data.human_hash(n)) for n in names)
+    content = tuple((data.system_id(n), n, data.system_hash(n), data.human_hash(n)) for n in names)  # names: shown
     # the signatures carry every option (an external metric's, its file's digest), as the Analysis page keys them
     metrics = (tuple(evaluation.signatures.items()), tuple(evaluation.segment_signatures.items()))
-    key = (metrics, data.refs_hash, content, _segments_hash(scope.segments), SETTINGS)
+    key = (metrics, data.refs_hash, content, scope.label, _segments_hash(scope.segments), SETTINGS, data.title)
 
-    def run() -> Any:
-        try:
-            return meta_document(evaluation, human, scope, SETTINGS, title=data.title)
-        except ValueError as err:  # kept, so that the page says why without computing again
-            return err
+    def run() -> MetaDocument:
+        return meta_document(evaluation, human, scope, SETTINGS, title=data.title)
 
-    found, _ = run_cached(_store(), {0: Job(key, f"Meta-evaluation on {scope.label}", run)}, "Meta-evaluation")
-    result = found[0]
-    if isinstance(result, ValueError):
-        raise result
-    return result
+    job = Job(key, f"Meta-evaluation on {scope.label}", run)
+    found, failed = run_cached(_store(), {0: job}, "Meta-evaluation", expected=(ValueError,))
+    if failed:
+        raise failed[0]
+    return found[0]
 
 
 def _preset(choice: Choice[Any], value: Any) -> None:

@@ -6,6 +6,8 @@ away from the Explorer or the Segment view. On all segments, a metadata value (a
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from dashboard import meta as compute
@@ -65,7 +67,7 @@ for note in doc.notes:
     st.caption(escape_markdown(note))
 
 
-def number_columns(frame_columns: list[str]) -> dict[str, object]:
+def number_columns(frame_columns: list[str]) -> dict[str, Any]:
     return {c: st.column_config.NumberColumn(format=NUMBER_FORMAT) for c in frame_columns}
 
 
