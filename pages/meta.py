@@ -78,8 +78,8 @@ st.dataframe(frame, hide_index=True, key="meta_system", column_config=number_col
 st.caption(
     f"{first.system.n_systems} systems with human scores, {first.system.n_pairs} pairs, on "
     f"{escape_markdown(scope.label)}. SPA: agreement of the metric's and the humans' p-values for every system pair "
-    "(WMT24); pairwise accuracy: the share of pairs the metric orders as the humans do (WMT23). 95% bootstrap "
-    "intervals over segments; rank: the metric's significance cluster (1 the best); chance: what a metric "
+    "(WMT24); accuracy: the share of pairs the metric orders as the humans do (WMT23); τ-b: Kendall's. CI: 95% "
+    "bootstrap intervals over segments; rank: the metric's significance cluster (1 the best); chance: what a metric "
     "carrying no information about the humans' scores reaches."
 )
 
@@ -90,8 +90,8 @@ st.dataframe(frame, hide_index=True, key="meta_segment", column_config=number_co
 st.caption(
     f"acc_eq: pairwise accuracy over the translations of each segment with ties as outcomes, the metric's tie "
     f"threshold ε calibrated to maximise it (Deutsch et al. 2023), {first.segment.n_items} items. Kendall variants "
-    "pooled over every rated (system, segment), by item (per segment, averaged) and by system; Pearson pooled and "
-    "by item."
+    "(τ_b, τ_c, τ_23) pooled over every rated (system, segment), by item (per segment, averaged) and by system; "
+    "Pearson pooled and by item. CI: 95% bootstrap intervals."
 )
 
 st.subheader("Which metrics are significantly better", anchor=False)
@@ -118,7 +118,9 @@ def pair_rows(document: MetaDocument, chosen_metric: str) -> None:
         ["human Δ", "metric Δ", "human p", "metric p"]))  # fmt: skip
     st.caption(
         "Δ: better − worse by the humans, each on its own scale, with 95% bootstrap intervals; p: the permutation "
-        "p-value of each side's difference (SPA's). Open a pair in the Explorer, the two systems side by side."
+        "p-value of each side's difference (SPA's). A metric whose corpus score is not a mean of its segment scores "
+        "(BLEU, chrF, TER) has no Δ interval: its corpus scores are not resampled. Open a pair in the Explorer, the "
+        "two systems side by side."
     )
     columns = st.columns(4)
     for k, e in enumerate(errors):

@@ -14,13 +14,13 @@ from metrics.reports.meta import MetaDocument, ordered_metrics, ranks_by_statist
 
 SYSTEM_COLUMNS = (
     ("SPA", Statistic.SOFT_PAIRWISE_ACCURACY),
-    ("pairwise accuracy", Statistic.PAIRWISE_ACCURACY),
+    ("accuracy", Statistic.PAIRWISE_ACCURACY),
     ("Pearson", Statistic.SYSTEM_PEARSON),
-    ("Kendall τ-b", Statistic.SYSTEM_KENDALL),
+    ("τ-b", Statistic.SYSTEM_KENDALL),
 )
 SEGMENT_COLUMNS = (("acc_eq", Statistic.SEGMENT_ACC_EQ), ("Pearson", Statistic.SEGMENT_PEARSON))
 KENDALL_COLUMNS = (("b", "none"), ("b", "item"), ("b", "sys"), ("c", "none"), ("23", "item"))
-GROUPING_LABELS = {"none": "pooled", "item": "by item", "sys": "by system"}
+GROUPING_LABELS = {"none": "pooled", "item": "item", "sys": "system"}
 STATISTIC_NAMES = {
     Statistic.SOFT_PAIRWISE_ACCURACY: "SPA (system level)",
     Statistic.PAIRWISE_ACCURACY: "pairwise accuracy (system level)",
@@ -44,7 +44,7 @@ def interval(lo: float, hi: float) -> str:
 def _cells(name: str, e: Estimate, rank: int | None) -> dict[str, object]:
     cells: dict[str, object] = {name: e.value}
     if math.isfinite(e.lo):
-        cells[f"{name} 95% CI"] = interval(e.lo, e.hi)
+        cells[f"{name} CI"] = interval(e.lo, e.hi)
     if rank is not None:
         cells[f"{name} rank"] = rank
     return cells
@@ -71,14 +71,14 @@ def _level_table(
 
 
 def system_table(doc: MetaDocument, labels: Mapping[str, str]) -> pd.DataFrame:
-    """One row per metric, best first by SPA: SPA, pairwise accuracy, Pearson and Kendall τ-b with their intervals
-    and significance ranks; a last row of the chance levels."""
+    """One row per metric, best first by SPA: SPA, pairwise accuracy, Pearson and Kendall τ-b with their 95 %
+    intervals (``CI``) and significance ranks; a last row of the chance levels."""
     return _level_table(doc, SYSTEM_COLUMNS, labels)
 
 
 def segment_table(doc: MetaDocument, labels: Mapping[str, str]) -> pd.DataFrame:
-    """One row per metric: acc_eq (with its tie threshold), Pearson pooled and by item, and the Kendall variants
-    by grouping; a last row of the chance levels."""
+    """One row per metric: acc_eq (with its tie threshold ε), Pearson pooled and by item, and the Kendall variants
+    by grouping (pooled, by item, by system); a last row of the chance levels."""
     frame = _level_table(doc, SEGMENT_COLUMNS, labels)
     extra = []
     for m in ordered_metrics(doc.report):

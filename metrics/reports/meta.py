@@ -19,7 +19,9 @@ JSON (``schema_version`` as the results schema's, ``"document": "meta-evaluation
 ``system_pairs``           ``[{"metric", "better", "worse", "outcome", "human_delta", "human_ci", "metric_delta",
                            "metric_ci", "human_p", "metric_p"}]``: the system pairs each metric orders against the
                            humans; ``better`` is better by the humans; deltas are ``better − worse`` on each side's
-                           scale (the metric's own units: an error rate's delta is negative where it agrees)
+                           scale (the metric's own units: an error rate's delta is negative where it agrees);
+                           ``metric_ci`` is null for a metric whose corpus score is not a mean of segment scores
+                           (BLEU): its system scores cannot be resampled from segment scores
 ``segment_pairs``          ``[{"metric", "segment", "line", "a", "b", "outcome", "human_a", "human_b", "metric_a",
                            "metric_b", "weight"}]``: the heaviest segment pairs each metric orders against the humans
 ``notes``                  what a reader should know (systems without human scores, …)
@@ -114,6 +116,7 @@ class MetaDocument:
     title: str = ""
     human: str = ""
     notes: tuple[str, ...] = ()
+    fixed: frozenset[str] = frozenset()  # metrics whose own corpus scores stayed fixed across the resamples
 
     def info(self, metric_id: str) -> MetricInfo:
         return next(m for m in self.metrics if m.id == metric_id)
@@ -127,8 +130,10 @@ class MetaDocument:
         return self.scope.segments[segment] + 1
 
     def system_errors(self, metric_id: str) -> tuple[SystemPairError, ...]:
-        """The metric's system pairs against the humans, its deltas and p-values in its own units and order."""
+        """The metric's system pairs against the humans, its deltas in its own units (no interval where its corpus
+        scores stayed fixed across the resamples: the interval would be the point)."""
         sign = self.sign(metric_id)
+        fixed = metric_id in self.fixed
         return tuple(
             SystemPairError(
                 e.better,
@@ -137,10 +142,10 @@ class MetaDocument:
                 e.human_delta,
                 e.human_interval,
                 sign * e.metric_delta,
-                _oriented(e.metric_interval, sign),
+                NO_INTERVAL if fixed else _oriented(e.metric_interval, sign),
                 e.human_p,
                 e.metric_p,
-            )  # fmt: skip
+            )
             for e in self.report.metrics[metric_id].system_errors
         )
 
@@ -159,9 +164,12 @@ class MetaDocument:
                 sign * e.metric_a,
                 sign * e.metric_b,
                 e.weight,
-            )  # fmt: skip
+            )
             for e in self.report.metrics[metric_id].segment_errors
         )
+
+
+NO_INTERVAL = (math.nan, math.nan)
 
 
 def _oriented(interval: tuple[float, float], sign: float) -> tuple[float, float]:
@@ -174,6 +182,10 @@ def _oriented(interval: tuple[float, float], sign: float) -> tuple[float, float]
 
 def _number(value: float) -> float | None:
     return value if math.isfinite(value) else None
+
+
+def _interval(bounds: tuple[float, float]) -> list[float] | None:
+    return list(bounds) if all(math.isfinite(b) for b in bounds) else None
 
 
 def _estimate(e: Estimate) -> dict[str, Any]:
@@ -223,7 +235,7 @@ def _comparison_json(c: Comparison) -> dict[str, Any]:
             }
             for i in range(n)
             for j in range(i + 1, n)
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -256,12 +268,12 @@ def json_document(doc: MetaDocument) -> dict[str, Any]:
                 "worse": e.worse,
                 "outcome": e.outcome.value,
                 "human_delta": e.human_delta,
-                "human_ci": list(e.human_interval),
+                "human_ci": _interval(e.human_interval),
                 "metric_delta": e.metric_delta,
-                "metric_ci": list(e.metric_interval),
+                "metric_ci": _interval(e.metric_interval),
                 "human_p": e.human_p,
                 "metric_p": e.metric_p,
-            }  # fmt: skip
+            }
             for m in report.metrics
             for e in doc.system_errors(m)
         ],
@@ -278,7 +290,7 @@ def json_document(doc: MetaDocument) -> dict[str, Any]:
                 "metric_a": e.metric_a,
                 "metric_b": e.metric_b,
                 "weight": e.weight,
-            }  # fmt: skip
+            }
             for m in report.metrics
             for e in doc.segment_errors(m)
         ],
@@ -339,18 +351,35 @@ def _system_pair_rows(doc: MetaDocument) -> Iterator[tuple[Cell, ...]]:
     for m in doc.report.metrics:
         for e in doc.system_errors(m):
             yield (
-                m, e.better, e.worse, e.outcome.value, e.human_delta, *e.human_interval, e.metric_delta,
-                *e.metric_interval, e.human_p, e.metric_p,
-            )  # fmt: skip
+                m,
+                e.better,
+                e.worse,
+                e.outcome.value,
+                e.human_delta,
+                *e.human_interval,
+                e.metric_delta,
+                *e.metric_interval,
+                e.human_p,
+                e.metric_p,
+            )
 
 
 def _segment_pair_rows(doc: MetaDocument) -> Iterator[tuple[Cell, ...]]:
     for m in doc.report.metrics:
         for e in doc.segment_errors(m):
             yield (
-                m, e.segment, e.segment + 1, e.system_a, e.system_b, e.outcome.value, e.human_a, e.human_b,
-                e.metric_a, e.metric_b, e.weight,
-            )  # fmt: skip
+                m,
+                e.segment,
+                e.segment + 1,
+                e.system_a,
+                e.system_b,
+                e.outcome.value,
+                e.human_a,
+                e.human_b,
+                e.metric_a,
+                e.metric_b,
+                e.weight,
+            )
 
 
 SYSTEM_LEVEL_RANKED = (

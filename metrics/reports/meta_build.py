@@ -4,7 +4,9 @@
 The systems meta-evaluated are those with a human score on at least one segment of the scope. Each metric's
 segment scores are its own (computed or external); its system score is its corpus score over the scope's segments
 (BLEU's pooled n-gram counts, an external metric's mean), rated or not, as WMT's metric files score the whole test
-set or domain while the humans' system score is the mean over the rated segments. The statistics take higher as
+set or domain while the humans' system score is the mean over the rated segments. A corpus score that is not a mean
+of segment scores cannot be resampled from them: :mod:`metrics.meta` keeps it fixed across resamples, so the
+document gives no interval for that metric's system deltas (the humans' side still has one). The statistics take higher as
 better: an error rate (TER) enters negated, and the document gives its numbers back in its own units.
 """
 
@@ -51,10 +53,13 @@ def scoped_input(evaluation: Evaluation, human: HumanScores, scope: Scope) -> tu
         m: np.array([evaluation.system(s).segment_scores[m][index] for s in judged]) * signs[m]
         for m in evaluation.metrics
     }
-    system_scores = {
+    corpus = {
         m: np.array([_corpus_score(evaluation, s, m, index) for s in judged]) * signs[m] for m in evaluation.metrics
     }
-    data = MetaInput(tuple(judged), np.array([human.scores[s][index] for s in judged]), segment_scores, system_scores)
+    # Only a corpus score that is not the mean of the segment scores (BLEU's pooled counts) is passed as the
+    # metric's own: the statistics resample means themselves, so a mean metric keeps its bootstrap intervals.
+    own = {m: v for m, v in corpus.items() if not np.allclose(v, segment_scores[m].mean(axis=1), rtol=1e-12, atol=0)}
+    data = MetaInput(tuple(judged), np.array([human.scores[s][index] for s in judged]), segment_scores, own)
     return data, notes
 
 
@@ -77,4 +82,5 @@ def meta_document(
     """Meta-evaluate every metric of ``evaluation`` against ``human`` on ``scope``."""
     data, found = scoped_input(evaluation, human, scope)
     report = meta_evaluate(data, settings)
-    return MetaDocument(report, scope, metric_infos(evaluation), title, human.source, (*notes, *found))
+    fixed = frozenset(data.system_scores)
+    return MetaDocument(report, scope, metric_infos(evaluation), title, human.source, (*notes, *found), fixed)

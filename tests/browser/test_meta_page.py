@@ -5,6 +5,8 @@ inside the window without an exception, a segment pair opens the Segment view, a
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.support.browser import Guard, choose_files, idle
@@ -49,8 +51,10 @@ def test_meta_page_with_wmt_mqm_at_1400_px(app_url, browser):
     page.screenshot(path=str(ARTIFACTS / "meta.png"), full_page=True)
 
     page.get_by_role("tab", name="Segment pairs").click()
-    first = page.locator("button", has_text="line ").first
-    first.wait_for(timeout=30_000)
+    page.get_by_text("Segment pairs ordered against the humans").wait_for(timeout=30_000)
+    first = page.get_by_role("button", name=re.compile(r"^line \d+: ")).first
+    first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "meta_segment_pairs.png"))
     first.click()
     page.get_by_role("heading", name="Segment view").wait_for(timeout=60_000)
     idle(page)
