@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -17,9 +18,10 @@ from dashboard.compute import LRU, Job, run_cached
 from dashboard.keys import Choice
 from dashboard.navigation import Task
 from metrics.core.evaluation import Evaluation
-from metrics.meta import MetaSettings
+from metrics.meta import Comparison, MetaSettings, Statistic
 from metrics.reports.meta import MetaDocument, Scope, all_segments, bucket, slice_scope
-from metrics.reports.meta_build import meta_document
+from metrics.reports.meta_build import comparisons, meta_document
+from metrics.stats.human import HumanScores
 
 # WMT's settings (as ``scorelens meta`` without --seed): the page's numbers are the command line's.
 SETTINGS = MetaSettings(max_segment_pairs=50)
@@ -50,27 +52,68 @@ def _segments_hash(segments: Sequence[int]) -> str:
     return hashlib.sha256(",".join(map(str, segments)).encode()).hexdigest()[:32]
 
 
-def document(evaluation: Evaluation, scope: Scope) -> MetaDocument:
-    """The meta-evaluation of every metric of ``evaluation`` on ``scope`` (the loaded data has human scores);
-    ``ValueError`` says why there is none (fewer than two judged systems in the scope)."""
+def _key(evaluation: Evaluation, scope: Scope) -> tuple[Any, ...]:
+    """What a meta-evaluation depends on: the metrics (their signatures carry every option; an external metric's,
+    its file's digest, as the Analysis page keys them), references, each system's id, name (shown), outputs and
+    human scores, the scope and the settings."""
     data = state.dataset()
-    human = data.human
+    names = [r.name for r in evaluation.systems]
+    content = tuple((data.system_id(n), n, data.system_hash(n), data.human_hash(n)) for n in names)
+    metrics = (tuple(evaluation.signatures.items()), tuple(evaluation.segment_signatures.items()))
+    return (metrics, data.refs_hash, content, scope.label, _segments_hash(scope.segments), SETTINGS, data.title)
+
+
+def _human() -> HumanScores:
+    human = state.dataset().human
     if human is None:
         raise ValueError("no human scores are loaded")
-    names = [r.name for r in evaluation.systems]
-    content = tuple((data.system_id(n), n, data.system_hash(n), data.human_hash(n)) for n in names)  # names: shown
-    # the signatures carry every option (an external metric's, its file's digest), as the Analysis page keys them
-    metrics = (tuple(evaluation.signatures.items()), tuple(evaluation.segment_signatures.items()))
-    key = (metrics, data.refs_hash, content, scope.label, _segments_hash(scope.segments), SETTINGS, data.title)
+    return human
+
+
+def document(evaluation: Evaluation, scope: Scope) -> MetaDocument:
+    """The meta-evaluation of every metric of ``evaluation`` on ``scope`` (the loaded data has human scores),
+    without the metrics' permutation tests (:func:`with_clusters` adds them); ``ValueError`` says why there is none
+    (fewer than two judged systems in the scope)."""
+    human, title = _human(), state.dataset().title
 
     def run() -> MetaDocument:
-        return meta_document(evaluation, human, scope, SETTINGS, title=data.title)
+        return meta_document(evaluation, human, scope, SETTINGS, title=title, statistics=())
 
-    job = Job(key, f"Meta-evaluation on {scope.label}", run)
+    job = Job(("document", *_key(evaluation, scope)), f"Meta-evaluation on {scope.label}", run)
     found, failed = run_cached(_store(), {0: job}, "Meta-evaluation", expected=(ValueError,))
     if failed:
         raise failed[0]
     return found[0]
+
+
+def _clusters_job(evaluation: Evaluation, scope: Scope) -> Job[dict[Statistic, Comparison]]:
+    human = _human()
+
+    def run() -> dict[Statistic, Comparison]:
+        return comparisons(evaluation, human, scope, SETTINGS)
+
+    return Job(("clusters", *_key(evaluation, scope)), "Permutation tests between the metrics", run)
+
+
+def clusters_known(evaluation: Evaluation, scope: Scope) -> bool:
+    """Whether the metrics' comparisons on ``scope`` are computed (cached) already."""
+    return _clusters_job(evaluation, scope).key in _store()
+
+
+def with_clusters(doc: MetaDocument, evaluation: Evaluation) -> MetaDocument:
+    """``doc`` with the metrics compared by WMT's permutation tests (SPA, pairwise accuracy, acc_eq): the slow
+    part, computed once per content and kept."""
+    found, _ = run_cached(_store(), {0: _clusters_job(evaluation, doc.scope)}, "Significance clusters")
+    return replace(doc, report=replace(doc.report, comparisons=found[0]))
+
+
+def ask_for_clusters(scope: Scope) -> None:
+    """Button callback: compute the clusters of ``scope`` at the next run."""
+    keys.META_CLUSTERS.set(scope.label)
+
+
+def clusters_asked(scope: Scope) -> bool:
+    return keys.META_CLUSTERS.get(None) == scope.label
 
 
 def _preset(choice: Choice[Any], value: Any) -> None:

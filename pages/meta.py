@@ -61,6 +61,8 @@ try:
 except ValueError as err:
     st.warning(escape_markdown(str(err)))
     st.stop()
+if compute.clusters_asked(scope) or compute.clusters_known(evaluation, scope):  # the slow part: when asked
+    doc = compute.with_clusters(doc, evaluation)
 report = doc.report
 first = next(iter(report.metrics.values()))
 for note in doc.notes:
@@ -95,12 +97,26 @@ st.caption(
 )
 
 st.subheader("Which metrics are significantly better", anchor=False)
-st.dataframe(clusters_table(doc, labels), hide_index=True, key="meta_clusters")
-st.caption(
-    "Permutation tests between every two metrics, as WMT's (seed "
-    f"{report.settings.seed}); a metric starts a new cluster when one of the current cluster is significantly "
-    f"better at p < {report.settings.p_value:g}. The same seed gives the same clusters."
-)
+if report.comparisons:
+    st.dataframe(clusters_table(doc, labels), hide_index=True, key="meta_clusters")
+    st.caption(
+        "Permutation tests between every two metrics, as WMT's (seed "
+        f"{report.settings.seed}); a metric starts a new cluster when one of the current cluster is significantly "
+        f"better at p < {report.settings.p_value:g}. The same seed gives the same clusters; the tables above now "
+        "show each metric's rank."
+    )
+else:
+    st.caption(
+        f"WMT's permutation tests between every two of the {len(report.metrics)} metrics on SPA, pairwise accuracy "
+        "and acc_eq rank them into significance clusters. They recompute each statistic a thousand times per pair "
+        "of metrics, which takes minutes on thousands of segments: computed when asked, then kept."
+    )
+    st.button(
+        "Compute the significance clusters",
+        key="meta_compute_clusters",
+        on_click=compute.ask_for_clusters,
+        args=(scope,),
+    )
 
 st.subheader("Where each metric goes wrong", anchor=False)
 order = ordered_metrics(report)

@@ -85,8 +85,8 @@ def segment_table(doc: MetaDocument, labels: Mapping[str, str]) -> pd.DataFrame:
         segment = doc.report.metrics[m].segment
         kendall = {(k.variant.value, k.grouping.value): k.value for k in segment.kendall}
         row: dict[str, object] = {
-            "tie threshold ε": segment.calibration.threshold,
-            "Pearson by item": segment.pearson_by_item,
+            "ε": segment.calibration.threshold,
+            "Pearson item": segment.pearson_by_item,
         }
         row.update({f"τ_{v} {GROUPING_LABELS[g]}": kendall.get((v, g), math.nan) for v, g in KENDALL_COLUMNS})
         extra.append(row)

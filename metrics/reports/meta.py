@@ -465,9 +465,14 @@ def leading_statistic(report: MetaReport) -> Statistic:
 
 
 def ordered_metrics(report: MetaReport) -> list[str]:
-    """The metrics best first by the leading statistic (its comparison's order), else as given."""
-    comparison = report.comparisons.get(leading_statistic(report))
-    return list(comparison.metrics) if comparison is not None else list(report.metrics)
+    """The metrics best first by the leading statistic: its comparison's order (value, then name, as
+    mt-metrics-eval sorts), the same order where the metrics were not compared."""
+    statistic = leading_statistic(report)
+    comparison = report.comparisons.get(statistic)
+    if comparison is not None:
+        return list(comparison.metrics)
+    value = {m: statistic_estimate(meta, statistic).value for m, meta in report.metrics.items()}
+    return sorted(report.metrics, key=lambda m: (-value[m] if math.isfinite(value[m]) else math.inf, m))
 
 
 def _cell(e: Estimate, rank: int | None) -> str:

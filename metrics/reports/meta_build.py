@@ -17,7 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics.core.evaluation import Evaluation
-from metrics.meta import MetaInput, MetaSettings, meta_evaluate
+from metrics.meta import Comparison, MetaInput, MetaSettings, Statistic, compare_metrics, meta_evaluate
+from metrics.meta.evaluate import WMT_STATISTICS
 from metrics.reports.meta import MetaDocument, Scope
 from metrics.reports.results import MetricInfo
 from metrics.stats.human import HumanScores
@@ -78,9 +79,24 @@ def meta_document(
     *,
     title: str = "",
     notes: Sequence[str] = (),
+    statistics: Sequence[Statistic] = WMT_STATISTICS,
 ) -> MetaDocument:
-    """Meta-evaluate every metric of ``evaluation`` against ``human`` on ``scope``."""
+    """Meta-evaluate every metric of ``evaluation`` against ``human`` on ``scope``, comparing the metrics by
+    permutation tests on each of ``statistics`` (WMT's by default; none: no clusters, the slow part)."""
     data, found = scoped_input(evaluation, human, scope)
-    report = meta_evaluate(data, settings)
+    report = meta_evaluate(data, settings, statistics)
     fixed = frozenset(data.system_scores)
     return MetaDocument(report, scope, metric_infos(evaluation), title, human.source, (*notes, *found), fixed)
+
+
+def comparisons(
+    evaluation: Evaluation,
+    human: HumanScores,
+    scope: Scope,
+    settings: MetaSettings,
+    statistics: Sequence[Statistic] = WMT_STATISTICS,
+) -> dict[Statistic, Comparison]:
+    """The metrics compared on each of ``statistics`` (:func:`metrics.meta.compare_metrics`) on the input of
+    :func:`meta_document`: what it adds to a document computed without them."""
+    data, _ = scoped_input(evaluation, human, scope)
+    return {s: compare_metrics(data, s, settings) for s in dict.fromkeys(statistics)}

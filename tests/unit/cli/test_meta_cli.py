@@ -60,7 +60,7 @@ def expected(segments: list[int]):
         "COMET": np.array([comet[s][columns] for s in SYSTEMS]),
         "GEMBA": np.array([gemba[s][columns] for s in SYSTEMS]),
     }
-    own = {"chrf": np.array(corpus_chrf), **{m: metrics[m].mean(axis=1) for m in ("COMET", "GEMBA")}}
+    own = {"chrf": np.array(corpus_chrf)}  # COMET's and GEMBA's are their means: resampled as such
     data = MetaInput(tuple(SYSTEMS), np.array([human[s][columns] for s in SYSTEMS]), metrics, own)
     return meta_evaluate(data, SETTINGS)
 
@@ -120,6 +120,10 @@ def test_all_segments_equal_meta_evaluate_on_inputs_made_by_hand(capsys):
     }  # fmt: skip
     assert out["settings"]["seed"] == 3 and out["settings"]["k"] == 200
     check_same(out, expected(list(range(N))), list(range(N)))
+    # chrF's corpus scores are not a mean of its segment scores: no resampled interval of its deltas
+    assert {p["metric"] for p in out["system_pairs"] if p["metric_ci"] is None} <= {"chrf"}
+    assert all(p["metric_ci"] is None for p in out["system_pairs"] if p["metric"] == "chrf")
+    assert any(p["metric_ci"] is not None for p in out["system_pairs"])
     assert _run(capsys) == out  # the same seed, the same numbers
 
 
