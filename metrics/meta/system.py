@@ -109,7 +109,8 @@ def pairwise_p_values(segment_scores: np.ndarray, n_permutations: int = 1000, se
     np.rint(signs, out=signs)
     signs *= 2.0
     signs -= 1.0
-    single = scores.astype(np.float32)
+    # C order, as mtme's SPA passes the matrix: the float32 product's rounding depends on the memory layout
+    single = np.ascontiguousarray(scores, dtype=np.float32)
     totals = single.sum(axis=1)
     partial = signs @ single.T
     n = scores.shape[0]

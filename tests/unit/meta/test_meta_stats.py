@@ -72,6 +72,9 @@ def test_pairwise_p_values_and_spa() -> None:
     assert soft_pairwise_accuracy(p, other) == pytest.approx(1 - 0.5 / 3)
     # chance: E|p − U| = (p² + (1 − p)²)/2 = 1/2 for p in {0, 1}
     assert spa_chance(p) == pytest.approx(0.5)
+    # the float32 product is taken in C order whatever the caller's layout (its rounding depends on the layout)
+    noisy = np.random.default_rng(0).normal(size=(5, 300))
+    np.testing.assert_array_equal(pairwise_p_values(np.asfortranarray(noisy)), pairwise_p_values(noisy))
 
 
 def test_tau_counts_and_variants() -> None:
