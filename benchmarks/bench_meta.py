@@ -1,11 +1,12 @@
 """Meta-evaluation: the Meta-evaluation page's computation against mt-metrics-eval, on 15 systems × 2,000 segments ×
 10 metrics.
 
-``python -m benchmarks.run meta`` times :func:`metrics.meta.meta_evaluate` (both levels with their bootstrap
-intervals and chance levels, the metrics compared by permutation tests on SPA, pairwise accuracy and acc_eq, the
-evidence of each metric's errors) and the page's document and exports, against WMT24's two tasks run by
-google-research/mt-metrics-eval (``benchmarks/mtme_meta.py``, in its own environment: ``/work/mtmeenv`` or
-``$MTME_PYTHON``; absent, its columns stay empty), and checks that both give the same SPA and acc_eq per metric.
+``python -m benchmarks.run meta`` times the page's computation — :func:`metrics.meta.meta_evaluate` (both levels
+with their bootstrap intervals and chance levels, the evidence of each metric's errors) and the document's exports
+— against WMT24's two tasks run by google-research/mt-metrics-eval (``benchmarks/mtme_meta.py``, in its own
+environment: ``/work/mtmeenv`` or ``$MTME_PYTHON``; absent, its columns stay empty), first without the permutation
+tests between metrics (the page computes those when asked), then with them (k = 1000) on a smaller input; both sides
+must give the same SPA and acc_eq per metric, and with the tests the same significance ranks.
 
 The data are real WMT23 he-en MQM scores and metric scores (``shared/data/wmt23/he-en``: 13 MQM-rated systems,
 820 segments rated for all of them, 10 of the official metrics), resampled to size with a fixed seed: 2,000 of the
@@ -40,6 +41,9 @@ METRICS = (
     "YiSi-1-refB",
 )
 N_SYSTEMS, N_SEGMENTS, SEED = 15, 2000, 29
+# The permutation tests recompute SPA's 1000-permutation p-values per resample of every metric pair (both sides
+# alike): timed on a smaller input, the first segments and metrics of the same data.
+CLUSTER_SEGMENTS, CLUSTER_METRICS = 200, 4
 MTME_PYTHON = Path(os.environ.get("MTME_PYTHON", "/work/mtmeenv/bin/python"))
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,38 +79,59 @@ def synthetic(shared: Path) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     return grow(human), {m: grow(v) for m, v in metrics.items()}
 
 
+def _reference(human: np.ndarray, metrics: dict[str, np.ndarray], k: int) -> Timed:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "input.npz"
+        arrays: dict[str, Any] = {"human": human, **{f"metric:{m}": v for m, v in metrics.items()}}
+        np.savez(path, **arrays)
+        done = subprocess.run(
+            [str(MTME_PYTHON), str(ROOT / "benchmarks" / "mtme_meta.py"), str(path), str(k)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"mt-metrics-eval failed:\n{done.stderr[-2000:]}")
+    found = json.loads(done.stdout)
+    return Timed(found["scores"], found["seconds"], found["cpu"])
+
+
+def _ours(human: np.ndarray, metrics: dict[str, np.ndarray], compared: bool) -> list[float]:
+    """The page's computation: every metric's statistics and evidence, the document and its downloads; with
+    ``compared``, the permutation tests on SPA and acc_eq (the page's "significance clusters")."""
+    from metrics.meta import MetaInput, MetaSettings, Statistic, meta_evaluate
+    from metrics.reports.meta import MetaDocument, all_segments, meta_latex, meta_tables, to_json
+    from metrics.reports.results import MetricInfo
+
+    statistics = (Statistic.SOFT_PAIRWISE_ACCURACY, Statistic.SEGMENT_ACC_EQ) if compared else ()
+    systems = tuple(f"sys{k}" for k in range(len(human)))
+    report = meta_evaluate(MetaInput(systems, human, metrics), MetaSettings(), statistics)
+    infos = tuple(MetricInfo(m, m, "", True, "") for m in metrics)
+    doc = MetaDocument(report, all_segments(human.shape[1]), infos)
+    to_json(doc), meta_latex(doc), [t.to_csv() for t in meta_tables(doc)]  # the page's downloads
+    scores = [report.metrics[m].system.spa.value for m in metrics] + [
+        report.metrics[m].segment.acc_eq.value for m in metrics
+    ]
+    for statistic in statistics:
+        ranks = dict(zip(report.comparisons[statistic].metrics, report.comparisons[statistic].ranks, strict=True))
+        scores += [float(ranks[m]) for m in metrics]
+    return scores
+
+
 def cases(shared: Path) -> list[Case]:
     human, metrics = synthetic(shared)
-    systems = tuple(f"sys{k}" for k in range(len(human)))
-
-    def ours() -> list[float]:
-        from metrics.meta import MetaInput, MetaSettings, meta_evaluate
-        from metrics.reports.meta import MetaDocument, all_segments, meta_latex, meta_tables, to_json
-        from metrics.reports.results import MetricInfo
-
-        report = meta_evaluate(MetaInput(systems, human, metrics), MetaSettings())
-        infos = tuple(MetricInfo(m, m, "", True, "") for m in metrics)
-        doc = MetaDocument(report, all_segments(human.shape[1]), infos)
-        to_json(doc), meta_latex(doc), [t.to_csv() for t in meta_tables(doc)]  # the page's downloads
-        return [report.metrics[m].system.spa.value for m in metrics] + [
-            report.metrics[m].segment.acc_eq.value for m in metrics
-        ]
-
-    def reference() -> Timed:
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "input.npz"
-            arrays: dict[str, Any] = {"human": human, **{f"metric:{m}": v for m, v in metrics.items()}}
-            np.savez(path, **arrays)
-            done = subprocess.run(
-                [str(MTME_PYTHON), str(ROOT / "benchmarks" / "mtme_meta.py"), str(path)],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        if done.returncode != 0:
-            raise RuntimeError(f"mt-metrics-eval failed:\n{done.stderr[-2000:]}")
-        found = json.loads(done.stdout)
-        return Timed(found["scores"], found["seconds"], found["cpu"])
-
-    name = f"meta-evaluation {N_SYSTEMS} sys × {N_SEGMENTS} seg × {len(METRICS)} metrics"
-    return [Case(name, ours, reference if MTME_PYTHON.exists() else None)]
+    small_human = human[:, :CLUSTER_SEGMENTS]
+    small = {m: metrics[m][:, :CLUSTER_SEGMENTS] for m in list(metrics)[:CLUSTER_METRICS]}
+    here = MTME_PYTHON.exists()
+    return [
+        Case(
+            f"meta-evaluation {N_SYSTEMS} sys × {N_SEGMENTS} seg × {len(metrics)} metrics, no clusters",
+            lambda: _ours(human, metrics, compared=False),
+            (lambda: _reference(human, metrics, 0)) if here else None,
+        ),
+        Case(
+            f"  clusters: {N_SYSTEMS} sys × {CLUSTER_SEGMENTS} seg × {CLUSTER_METRICS} metrics, k = 1000",
+            lambda: _ours(small_human, small, compared=True),
+            (lambda: _reference(small_human, small, 1000)) if here else None,
+        ),
+    ]
