@@ -143,7 +143,7 @@ def pair_rows(document: MetaDocument, chosen_metric: str) -> None:
         columns[k % 4].button(
             escape_markdown(f"{e.better} vs {e.worse}"),
             key=f"meta_open_pair:{chosen_metric}:{k}",
-            help="Open in the Explorer",
+            help=f"Open {escape_markdown(e.better)} and {escape_markdown(e.worse)} under {escape_markdown(labels[chosen_metric])} in the Explorer",
             on_click=compute.open_pair,
             args=(chosen_metric, e.better, e.worse),
         )
@@ -167,7 +167,8 @@ def segment_rows(document: MetaDocument, chosen_metric: str) -> None:
         columns[k % 6].button(
             escape_markdown(f"line {e.segment + 1}: {e.system_a} / {e.system_b}"),
             key=f"meta_open_segment:{chosen_metric}:{k}",
-            help="Open in the Segment view",
+            help=f"Open line {e.segment + 1} in the Segment view: {escape_markdown(e.system_a)} and "
+            f"{escape_markdown(e.system_b)} with the evidence of {escape_markdown(labels[chosen_metric])}",
             on_click=compute.open_segment,
             args=(chosen_metric, e.segment, (e.system_a, e.system_b)),
         )

@@ -66,6 +66,8 @@ def _level_table(
     chance.update({name: statistic_estimate(first, statistic).chance for name, statistic in columns})
     rows.append(chance)
     frame = pd.DataFrame(rows)
+    intervals = [c for c in frame.columns if c.endswith(" CI")]
+    frame[intervals] = frame[intervals].fillna("")  # the chance row has none
     ranked = [c for c in frame.columns if c.endswith(" rank")]
     return frame.astype(dict.fromkeys(ranked, "Int64"))  # whole ranks, none on the chance row
 
