@@ -105,10 +105,7 @@ def pairwise_p_values(segment_scores: np.ndarray, n_permutations: int = 1000, se
     scores = np.asarray(segment_scores)
     if scores.ndim != 2 or np.isnan(scores).any():
         raise ValueError("segment scores must be a systems × segments matrix without NaN")
-    signs = np.random.default_rng(seed).random(size=(n_permutations, scores.shape[1]), dtype=np.float32)
-    np.rint(signs, out=signs)
-    signs *= 2.0
-    signs -= 1.0
+    signs = _signs_of_flips(n_permutations, scores.shape[1], seed)
     # C order, as mtme's SPA passes the matrix: the float32 product's rounding depends on the memory layout
     single = np.ascontiguousarray(scores, dtype=np.float32)
     totals = single.sum(axis=1)
@@ -120,6 +117,18 @@ def pairwise_p_values(segment_scores: np.ndarray, n_permutations: int = 1000, se
         observed = totals[i] - totals[i + 1 :]
         out[i, i + 1 :] = (null >= observed).sum(axis=0) / n_permutations
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _signs_of_flips(n_permutations: int, n_segments: int, seed: int) -> np.ndarray:
+    """The ±1 flips of :func:`pairwise_p_values` (float32, read-only), cached: a permutation test of SPA needs them
+    for every draw, and drawing them costs more than the product."""
+    signs = np.random.default_rng(seed).random(size=(n_permutations, n_segments), dtype=np.float32)
+    np.rint(signs, out=signs)
+    signs *= 2.0
+    signs -= 1.0
+    signs.setflags(write=False)
+    return signs
 
 
 def soft_pairwise_accuracy(human_p: np.ndarray, metric_p: np.ndarray) -> float:

@@ -149,7 +149,7 @@ STATISTICS = {
 def test_metric_comparison_draw_for_draw(name: str) -> None:
     gold = GOLDEN["compare"][name]
     statistic = STATISTICS[name]
-    k = GOLDEN["k"]["pairs" if statistic is Statistic.SEGMENT_ACC_EQ else "scores"]
+    k = GOLDEN["k"][name]
     got = compare_metrics(whole(), statistic, MetaSettings(k=k, seed=GOLDEN["seed"]), GOLDEN["compared"])
     assert list(got.metrics) == gold["order"]
     np.testing.assert_allclose(got.values, gold["values"], rtol=0, atol=TOL)
