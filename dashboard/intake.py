@@ -16,6 +16,7 @@ from typing import Any
 from dashboard.dataset import Dataset, unique_name
 from metrics.io.inputs import MAX_FILE_BYTES, InputError, Segments, decode_text, parse_segments, table_columns
 from metrics.stats.human import HumanScores, parse_human_scores
+from metrics.stats.human_table import DELIMITERS, parse_human_table
 
 # Each session holds its uploads in memory. Measured on 2 cores: a 100 MB reference and a 100 MB system (CNN/DM
 # summaries, 331,266 segments) take 24 s to read and hash, 1.1 GB at peak, and the default ROUGE metrics then take
@@ -214,7 +215,8 @@ def assemble_problems(
 def parse_human_upload(
     name: str, data: bytes, base: Dataset, ids: Segments | None = None
 ) -> tuple[HumanScores, list[str]]:
-    """Human judgments (``metrics.stats.human`` format) of the loaded systems, and notes on what was converted or left out.
+    """Human judgments of the loaded systems — JSON lines (``metrics.stats.human``) or, for a ``.tsv``/``.csv`` name,
+    a table (``metrics.stats.human_table``) — and notes on what was converted or left out.
 
     ``ids`` (e.g. THumB's ``image_ids.txt``) gives the id of each segment; without it ``seg_id`` is the line number.
     Raises :class:`InputError` naming the file (and line); judgments of systems not loaded are left out with a note.
@@ -223,6 +225,12 @@ def parse_human_upload(
         raise too_large(name, len(data))
     notes: list[str] = []
     text = decode_text(data, name, notes)
+    delimiter = DELIMITERS.get(Path(name).suffix.lower())
+    if delimiter is not None:  # WMT's layout: system, segment (0-based), score; null where not rated
+        if ids is not None:
+            raise InputError(name, "a table numbers its segments (0-based): leave out the segment ids file")
+        table = parse_human_table(text, len(base), list(base.systems), delimiter=delimiter, source=name)
+        return table.human, [*notes, *table.notes]
     segment_ids = None
     if ids is not None:
         if len(ids) != len(base):

@@ -175,6 +175,9 @@ TEACH_DRAFT_NOTE: Key[str] = Key("teach_draft_note")
 OV_DETAILS_CHOSEN: Key[list[str]] = Key("overview_details_chosen")  # the columns the user picked, once they did
 OV_ORDER: Choice[str] = Choice("overview_order")  # rows by score or as uploaded
 
+# ------------------------------------------------------------------------------------------------ Meta-evaluation
+META_CLUSTERS: Key[str | None] = Key("meta_clusters")  # the scope whose significance clusters were asked for
+
 # ------------------------------------------------------------------------------------------------------- Explorer
 EX_METRICS: Choice[list[str]] = Choice("ex_metrics")
 EX_SYSTEMS: Choice[list[str]] = Choice("ex_systems")

@@ -22,6 +22,7 @@ class Task(Enum):
     OVERVIEW = "overview"
     DATA = "data"
     ANALYSIS = "analysis"
+    META = "meta"
     EXPLORER = "explorer"
     SEGMENT = "segment"
     TEACH = "teach"
@@ -47,6 +48,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec(Task.OVERVIEW, "Overview"),
     PageSpec(Task.DATA, "Data"),
     PageSpec(Task.ANALYSIS, "Analysis"),
+    PageSpec(Task.META, "Meta-evaluation"),
     PageSpec(Task.EXPLORER, "Explorer"),
     PageSpec(Task.SEGMENT, "Segment"),
     PageSpec(Task.TEACH, "Teach"),

@@ -321,8 +321,9 @@ with tab_human:
     st.caption(
         'Optional human judgments, JSON lines as THumB ships them: {"SYS": system name, "seg_id": segment id, '
         '"human_score": number}. With a segment ids file (one id per line, in the order of the system files), '
-        "seg_id is looked up there; without, seg_id is the line number. The overview then shows how well each "
-        "metric correlates with them."
+        "seg_id is looked up there; without, seg_id is the line number. Or a .tsv/.csv table with system, segment "
+        "(0-based) and score columns, null where a segment was not rated (WMT's mqm.seg.tsv). The overview then "
+        "shows how well each metric correlates with them, the Meta-evaluation page which metric to trust."
     )
     if data.human is not None:
         st.markdown(
@@ -338,7 +339,7 @@ with tab_human:
         )
     human_round = keys.HUMAN_ROUND.get(0)
     human_suffix = f":{human_round}" if human_round else ""
-    human_uploads = uploads.uploader("Human scores (.jsonl)", f"up_human{human_suffix}")
+    human_uploads = uploads.uploader("Human scores (.jsonl, .tsv, .csv)", f"up_human{human_suffix}")
     ids_uploads = uploads.uploader("Segment ids (optional, one per line)", f"up_human_ids{human_suffix}")
     human_upload = human_uploads[0] if human_uploads else None
     ids_upload = ids_uploads[0] if ids_uploads else None

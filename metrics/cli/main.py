@@ -9,6 +9,7 @@
     cat hyp.txt | scorelens score -r ref.txt -i -          # "-" reads a system from standard input
     scorelens score ref.txt -i hyp.txt -w 2 -tok intl     # sacrebleu's spelling: positional REFS, -w, -tok
     cat hyp.txt | scorelens score ref.txt                  # no -i: the system is standard input, as in sacrebleu
+    scorelens meta -r R -i S1 S2 … -m chrf --external COMET=FILE --human mqm.seg.tsv [--bucket domain=news …]
     scorelens --version
 
 Inputs are ``.txt`` (one segment per line) or ``.jsonl`` (one object per line with a ``"text"`` string, which may
@@ -34,7 +35,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from metrics.cli import analyze_args, engines
+from metrics.cli import analyze_args, engines, meta_args
 from metrics.cli import stats as cli_stats
 from metrics.cli.common import add_input_arguments, note, print_notes, resolve_inputs, score_files
 from metrics.cli.listing import list_metrics
@@ -109,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_stats.add_arguments(score)
     sub.add_parser("metrics", help="list metric ids and their options (label, default, values, help)")
     analyze_args.add_parser(sub)
+    meta_args.add_parser(sub)
     return parser
 
 
@@ -153,11 +155,17 @@ def run_analyze(args: argparse.Namespace) -> str:
     return analyze.run(resolve_inputs(args))
 
 
+def run_meta(args: argparse.Namespace) -> str:
+    from metrics.cli import meta  # the statistics and the metrics they name: only when asked
+
+    return meta.run(resolve_inputs(args))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze}
+        commands = {"metrics": lambda _: list_metrics(), "score": run_score, "analyze": run_analyze, "meta": run_meta}
         output = commands[args.command](args)
     except (InputError, ValueError) as err:
         print(f"scorelens: error: {err}", file=sys.stderr)

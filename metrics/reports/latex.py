@@ -94,13 +94,18 @@ HEADERS = {
     "p_value": "$p$",
     "human_agreement": "agreement (est.)",
     "delta": r"$\Delta$",
+    "human_delta": r"human $\Delta$",
     "delta_for_a": r"$\Delta$ (A's metric)",
     "delta_for_b": r"$\Delta$ (B's metric)",
     "fmeasure": "F",
     "ci": r"95\,\% CI",
 }
 # pairs of columns typeset as one interval, under this header
-INTERVALS = {"ci_lo": ("ci_hi", HEADERS["ci"]), "delta_lo": ("delta_hi", r"$\Delta$ 95\,\% CI")}
+INTERVALS = {
+    "ci_lo": ("ci_hi", HEADERS["ci"]),
+    "delta_lo": ("delta_hi", r"$\Delta$ 95\,\% CI"),
+    "human_lo": ("human_hi", r"human $\Delta$ 95\,\% CI"),
+}
 
 
 @dataclass(frozen=True)
