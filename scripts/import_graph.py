@@ -47,6 +47,7 @@ ROOMS = (
     Room("evaluate", ("metrics.evaluate",)),  # picks the engine
     Room("annotations", ("metrics.annotations",)),  # human error annotations; their scores are metrics
     Room("stats", ("metrics.stats",)),
+    Room("meta", ("metrics.meta",)),  # meta-evaluation: human scores and metrics, with the statistics' resampling
     Room("analysis", ("metrics.analysis",)),
     # errors by category and span agreement: annotations read with the statistics, buckets and metric evidence
     Room(
