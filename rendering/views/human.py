@@ -48,7 +48,9 @@ def _human(ex: AnnotationExplanation, hyp: str, refs: Sequence[str], options: Vi
     weights = MqmWeights.parse(ex.weights) if ex.weights else None
     items = [("score", f"{ex.score + 0.0:.4g}"), ("ratings", str(len(ex.ratings)))]
     if ex.kind is HumanScore.MQM and weights is not None:
-        items += [(r.rater, f"{-error_weights(r.errors, weights) + 0.0:g} ({len(r.errors)} errors)") for r in ex.ratings]
+        items += [
+            (r.rater, f"{-error_weights(r.errors, weights) + 0.0:g} ({len(r.errors)} errors)") for r in ex.ratings
+        ]
         how = "minus the mean over raters of each rater's sum of error weights"
     else:
         items += [(r.rater, "—" if r.score is None else f"{r.score:g}") for r in ex.ratings]
