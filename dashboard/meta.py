@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard import keys, navigation, segment_metadata, slices, state
 from dashboard.compute import LRU, Job, run_cached
+from dashboard.dataset import Dataset
 from dashboard.keys import Choice
 from dashboard.navigation import Task
 from metrics.core.evaluation import Evaluation
@@ -59,15 +60,47 @@ def _key(evaluation: Evaluation, scope: Scope) -> tuple[Any, ...]:
     data = state.dataset()
     names = [r.name for r in evaluation.systems]
     content = tuple((data.system_id(n), n, data.system_hash(n), data.human_hash(n)) for n in names)
+    source = human_source(data)
+    marked = (source, data.annotations_hash(source), str(state.mqm_weights())) if source else None
     metrics = (tuple(evaluation.signatures.items()), tuple(evaluation.segment_signatures.items()))
-    return (metrics, data.refs_hash, content, scope.label, _segments_hash(scope.segments), SETTINGS, data.title)
+    return (metrics, data.refs_hash, content, marked, scope.label, _segments_hash(scope.segments), SETTINGS, data.title)
+
+
+def human_source(data: Dataset) -> str | None:
+    """What the metrics are meta-evaluated against: the loaded human scores, else the MQM (ESA) of the first loaded
+    error annotations — the id of that annotation metric, which is then no metric under test; None: neither."""
+    if data.human is not None:
+        return ""
+    return next(iter(data.annotations), None)
 
 
 def _human() -> HumanScores:
-    human = state.dataset().human
-    if human is None:
+    data = state.dataset()
+    name = human_source(data)
+    if name is None:
         raise ValueError("no human scores are loaded")
-    return human
+    if not name:
+        return data.human  # type: ignore[return-value]  # human_source says it is there
+    metric = state.annotation_metric(data, name)
+    return HumanScores({s: metric.values(s) for s in data.systems}, f"{metric.name} of the annotations {name}")
+
+
+def under_test(evaluation: Evaluation) -> Evaluation:
+    """``evaluation`` without the annotation metric the humans' scores come from (it would agree with itself)."""
+    name = human_source(state.dataset())
+    if not name or name not in evaluation.metrics:
+        return evaluation
+    keep = {m: metric for m, metric in evaluation.metrics.items() if m != name}
+    systems = tuple(
+        replace(
+            r,
+            stats={m: v for m, v in r.stats.items() if m in keep},
+            scores={m: v for m, v in r.scores.items() if m in keep},
+            segment_scores={m: v for m, v in r.segment_scores.items() if m in keep},
+        )
+        for r in evaluation.systems
+    )
+    return Evaluation(keep, {m: evaluation.signatures[m] for m in keep}, systems)
 
 
 def document(evaluation: Evaluation, scope: Scope) -> MetaDocument:

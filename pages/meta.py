@@ -34,16 +34,26 @@ HOW_TO_LOAD = (
     "The meta-evaluation compares the metrics with human scores of the loaded systems, and none are loaded. "
     "Attach them on the **Data** page (tab *Human scores*): JSON lines with `SYS`, `seg_id` and `human_score` "
     "(THumB's layout), or a table with `system`, `segment` (0-based) and `score` columns, `null` where a segment "
-    "was not rated (WMT's `mqm.seg.tsv`). The command line does the same: `scorelens meta -r REF -i SYSTEMS … "
+    "was not rated (WMT's `mqm.seg.tsv`) — or error annotations (tab *Error annotations*), whose MQM or ESA "
+    "score is then the humans' side. The command line does the same: `scorelens meta -r REF -i SYSTEMS … "
     "--human mqm.seg.tsv`."
 )
 
 navigation.follow_request()  # a pair's button asked for the Explorer or the Segment view
 data, evaluation = scored_page("meta", "Meta-evaluation")
-labels = metric_labels(evaluation)
-if data.human is None:
+if compute.human_source(data) is None:
     st.info(HOW_TO_LOAD, icon="ℹ️")
     st.stop()
+if compute.human_source(data):
+    st.caption(
+        f"Human scores: {escape_markdown(compute.human_source(data) or '')}, the error annotations' score (no "
+        "segment-level human scores are loaded); it is the humans' side here, not a metric under test."
+    )
+evaluation = compute.under_test(evaluation)
+if not evaluation.metrics:
+    st.info("Choose a metric to meta-evaluate in the sidebar: the chosen ones are the humans' scores.", icon="ℹ️")
+    st.stop()
+labels = metric_labels(evaluation)
 
 offered = compute.scopes(len(data))
 by_label = {s.label: s for s in offered}

@@ -92,8 +92,8 @@ def segment_table(doc: MetaDocument, labels: Mapping[str, str]) -> pd.DataFrame:
         }
         row.update({f"τ_{v} {GROUPING_LABELS[g]}": kendall.get((v, g), math.nan) for v, g in KENDALL_COLUMNS})
         extra.append(row)
-    extra.append({})
-    return pd.concat([frame, pd.DataFrame(extra)], axis=1)
+    extra.append({})  # the chance row: no chance level is defined for these (NaN, an empty cell, not "None")
+    return pd.concat([frame, pd.DataFrame(extra, dtype=float)], axis=1)
 
 
 def clusters_table(doc: MetaDocument, labels: Mapping[str, str]) -> pd.DataFrame:

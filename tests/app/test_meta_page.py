@@ -184,3 +184,31 @@ def test_the_data_page_reads_a_wmt_human_table():
     assert human.systems == tuple(SYSTEMS) and human.source == "mqm.seg.tsv"
     np.testing.assert_array_equal(human.scores["ONLINE-A"], he_en().human.scores["ONLINE-A"])
     assert notes == ["mqm.seg.tsv: left out the scores of systems that are not loaded: refA"]
+
+
+def test_error_annotations_are_the_humans_side_when_no_human_scores_are_loaded():
+    """The bundled MQM example has annotations, no segment-level human scores: the page meta-evaluates chrF and
+    BLEU against the annotations' MQM, which is not itself a metric under test."""
+    from dashboard.samples import load_sample
+    from dashboard.state import annotation_metric
+
+    data = load_sample("mqm")
+    at = app("app.py", data, ["mqm", "chrf"]).run()
+    at.switch_page("pages/meta.py").run()
+    assert not at.exception, at.exception
+    assert any("Human scores: mqm" in c.value for c in at.caption)
+    table = at.dataframe[0].value
+    assert list(table["metric"])[:1] == ["chrF2"] and "MQM" not in set(table["metric"])
+    mqm = annotation_metric(data, "mqm")
+    chrf = CHRF()
+    systems = list(data.systems)
+    ref = data.refs[0]
+    scores = np.array(
+        [[chrf.sentence_score(data.systems[s][i], [ref[i]]).score for i in range(len(data))] for s in systems]
+    )
+    corpus = np.array([chrf.corpus_score(list(data.systems[s]), [list(ref)]).score for s in systems])
+    human = np.array([mqm.values(s) for s in systems])
+    report = meta_evaluate(
+        MetaInput(tuple(systems), human, {"chrf": scores}, {"chrf": corpus}), dashboard_meta.SETTINGS
+    )
+    assert table["SPA"].iloc[0] == pytest.approx(report.metrics["chrf"].system.spa.value, abs=1e-9)

@@ -30,6 +30,7 @@ HEADINGS = {
     Task.OVERVIEW: "ScoreLens — overview",
     Task.DATA: "Data",
     Task.ANALYSIS: "Error analysis",
+    Task.META: "Meta-evaluation",
     Task.EXPLORER: "Sentence explorer",
     Task.SEGMENT: "Segment view",
     Task.TEACH: "Teach: watch a score being computed",
