@@ -90,17 +90,7 @@ def under_test(evaluation: Evaluation) -> Evaluation:
     name = human_source(state.dataset())
     if not name or name not in evaluation.metrics:
         return evaluation
-    keep = {m: metric for m, metric in evaluation.metrics.items() if m != name}
-    systems = tuple(
-        replace(
-            r,
-            stats={m: v for m, v in r.stats.items() if m in keep},
-            scores={m: v for m, v in r.scores.items() if m in keep},
-            segment_scores={m: v for m, v in r.segment_scores.items() if m in keep},
-        )
-        for r in evaluation.systems
-    )
-    return Evaluation(keep, {m: evaluation.signatures[m] for m in keep}, systems)
+    return evaluation.without(name)
 
 
 def document(evaluation: Evaluation, scope: Scope) -> MetaDocument:

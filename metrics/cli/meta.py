@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from metrics.analysis.slices import parse_ranges
+from metrics.annotations.metric import AnnotationMetric
 from metrics.cli.common import print_notes, score_files
 from metrics.cli.meta_text import format_meta
 from metrics.io.metadata import read_metadata
@@ -36,6 +37,7 @@ from metrics.reports.meta import (
     to_json,
 )
 from metrics.reports.meta_build import meta_document
+from metrics.stats.human import HumanScores
 from metrics.stats.human_table import read_human
 
 
@@ -85,9 +87,21 @@ def evaluate(args: argparse.Namespace) -> MetaDocument:
     systems = [r.name for r in evaluation.systems]
     n_segments = len(next(iter(scored.systems.values())))
     where = scope(args, n_segments)
-    read = read_human(args.human, n_segments, systems, segment_ids=args.human_ids, one_based=args.human_one_based)
     print_notes(scored.notes)
-    return meta_document(evaluation, read.human, where, chosen, notes=read.notes)
+    if args.human:
+        read = read_human(args.human, n_segments, systems, segment_ids=args.human_ids, one_based=args.human_one_based)
+        return meta_document(evaluation, read.human, where, chosen, notes=read.notes)
+    marked = next((m for m in evaluation.metrics.values() if isinstance(m, AnnotationMetric)), None)
+    if marked is None:
+        raise ValueError("give the human scores: --human FILE, or error annotations with --annotations FILE")
+    human = HumanScores(
+        {s: marked.values(s) for s in systems}, f"{marked.name} of {Path(marked.annotations.source).name}"
+    )
+    rest = evaluation.without(marked.id)
+    if not rest.metrics:
+        raise ValueError(f"{marked.id} is the humans' side: choose metrics to meta-evaluate with -m")
+    note = f"human scores: {human.source} (--annotations), not a metric under test"
+    return meta_document(rest, human, where, chosen, notes=(note,))
 
 
 def run(args: argparse.Namespace) -> str:

@@ -20,10 +20,10 @@ def add_parser(sub: Any) -> None:
     human = parser.add_argument_group("human scores")
     human.add_argument(
         "--human",
-        required=True,
         metavar="FILE",
         help="segment-level human scores: a .tsv/.csv table with system, segment (0-based) and score columns "
-        "(null = not rated; WMT's mqm.seg.tsv), or JSON lines with SYS, seg_id, human_score",
+        "(null = not rated; WMT's mqm.seg.tsv), or JSON lines with SYS, seg_id, human_score; without it, the MQM "
+        "(ESA) of the first --annotations file is the humans' side",
     )
     human.add_argument("--human-ids", metavar="FILE", help="JSON lines: the segment id of each system line")
     human.add_argument("--human-one-based", action="store_true", help="the table numbers segments from 1")

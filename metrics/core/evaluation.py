@@ -78,6 +78,20 @@ class Evaluation:
         signature's except where a family scores segments otherwise (BLEU's ``eff:yes``)."""
         return {m: segment_signature_of(metric, self.signatures[m]) for m, metric in self.metrics.items()}
 
+    def without(self, metric_id: str) -> Evaluation:
+        """The same evaluation without one metric (a human score taken as the reference side of a comparison)."""
+        keep = {m: metric for m, metric in self.metrics.items() if m != metric_id}
+        systems = tuple(
+            SystemResult(
+                r.name,
+                {m: v for m, v in r.stats.items() if m in keep},
+                {m: v for m, v in r.scores.items() if m in keep},
+                {m: v for m, v in r.segment_scores.items() if m in keep},
+            )
+            for r in self.systems
+        )
+        return Evaluation(keep, {m: self.signatures[m] for m in keep}, systems)
+
     def system(self, name: str) -> SystemResult:
         for result in self.systems:
             if result.name == name:

@@ -112,3 +112,33 @@ def test_metrics_option_may_name_mqm(capsys):
     assert set(document["signatures"]) == {"chrf", "mqm"}
     assert main(["score", *[a if a != "chrf" else "chrf,esa2" for a in BASE]]) != 0
     assert "unknown metric(s) esa2" in capsys.readouterr().err
+
+
+def test_meta_takes_the_annotations_mqm_as_the_humans_side(capsys):
+    """``scorelens meta`` without --human: MQM of --annotations is the humans' side, not a metric under test."""
+    from dataclasses import replace
+
+    from sacrebleu.metrics import CHRF
+
+    from metrics.meta import MetaInput, MetaSettings, meta_evaluate
+
+    args = ["meta", *BASE, "--seed", "3", "--n-resamples", "50", "--format", "json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [row["metric"] for row in out["system_level"]] == ["chrf"]
+    annotations = read_mqm_tsv(FOLDER / "mqm.tsv", loaded(FOLDER))
+    systems = out["systems"]
+    human = np.array([[segment_mqm(r) for r in annotations.ratings[s]] for s in systems])
+    texts = {s: (FOLDER / "sys" / f"{s}.txt").read_text(encoding="utf-8").split("\n")[:-1] for s in systems}
+    ref = (FOLDER / "ref.A.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    chrf = CHRF()
+    segment = np.array(
+        [[chrf.sentence_score(h, [r]).score for h, r in zip(texts[s], ref, strict=True)] for s in systems]
+    )
+    corpus = np.array([chrf.corpus_score(texts[s], [ref]).score for s in systems])
+    settings = replace(MetaSettings(), seed=3, bootstrap_seed=3, k=50, n_bootstrap=50, spa_permutations=50)
+    report = meta_evaluate(MetaInput(tuple(systems), human, {"chrf": segment}, {"chrf": corpus}), settings)
+    assert out["system_level"][0]["spa"]["value"] == pytest.approx(report.metrics["chrf"].system.spa.value, abs=1e-12)
+    assert out["segment_level"][0]["acc_eq"]["value"] == pytest.approx(
+        report.metrics["chrf"].segment.acc_eq.value, abs=1e-12
+    )
