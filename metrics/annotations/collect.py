@@ -11,14 +11,15 @@ each loaded line where the file names segments by id (WMT's ``seg_id``) rather t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from metrics.annotations.model import AnnotatedError, Annotations, Rating, Scheme
 from metrics.core.spans import Side
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, table_rows
+from metrics.io.inputs import InputError, decode_text, json_line, read_bounded, table_rows
 
 
 @dataclass(frozen=True)
@@ -50,13 +51,7 @@ class LoadedTexts:
 
 def read_file(path: str | Path) -> tuple[str, str]:
     """A whole annotation file, decoded as ScoreLens decodes every input (size bounded), and its SHA-256 prefix."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise InputError(str(path), f"cannot read: {err.strerror or err}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(str(path), f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
+    data = read_bounded(path)
     return decode_text(data, str(path), []), hashlib.sha256(data).hexdigest()[:12]
 
 
@@ -78,6 +73,20 @@ def read_system_map(path: str | Path) -> dict[str, str]:
             raise InputError(source, f"system {row[system]!r} is mapped twice", number)
         mapping[row[system]] = Path(row[text]).stem
     return mapping
+
+
+def collect_json_lines(
+    lines: Sequence[str], collect: Collector, read_record: Callable[[Collector, dict[str, Any], int], None], digest: str
+) -> Annotations:
+    """A JSON Lines file's records, one object a line (blank lines skipped), each read by ``read_record``."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        record = json_line(line, collect.source, number)
+        if not isinstance(record, dict):
+            raise collect.error("expected a JSON object per line", number)
+        read_record(collect, record, number)
+    return collect.build(digest)
 
 
 def first_difference(a: str, b: str) -> int:

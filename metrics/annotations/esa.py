@@ -29,10 +29,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from metrics.annotations.collect import Collector, LoadedTexts, read_file
+from metrics.annotations.collect import Collector, LoadedTexts, collect_json_lines, read_file
 from metrics.annotations.model import AnnotatedError, Annotations, Rating, Scheme
 from metrics.core.spans import ErrorSpan, Severity, Side
-from metrics.io.inputs import json_line
 
 MISSING = "missing"
 ESA_SEVERITIES = {"minor": Severity.MINOR, "major": Severity.MAJOR, "undecided": Severity.NEUTRAL}
@@ -43,15 +42,7 @@ def parse_esa_jsonl(
     lines: Sequence[str], texts: LoadedTexts, source: str = "<ESA JSONL>", digest: str = ""
 ) -> Annotations:
     """Read WMT24-style ESA ratings (module docstring) against the loaded texts."""
-    collect = Collector(texts, source, Scheme.ESA)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record = json_line(line, source, number)
-        if not isinstance(record, dict):
-            raise collect.error("expected a JSON object per line", number)
-        _rating(collect, record, number)
-    return collect.build(digest)
+    return collect_json_lines(lines, Collector(texts, source, Scheme.ESA), _rating, digest)
 
 
 def _rating(collect: Collector, record: dict[str, Any], number: int) -> None:

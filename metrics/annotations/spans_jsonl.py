@@ -36,10 +36,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from metrics.annotations.collect import Collector, LoadedTexts, read_file
+from metrics.annotations.collect import Collector, LoadedTexts, collect_json_lines, read_file
 from metrics.annotations.model import AnnotatedError, Annotations, Rating, Scheme
 from metrics.core.spans import ErrorSpan, Severity, Side
-from metrics.io.inputs import json_line
 
 NO_POSITION = "no position given"
 _SEVERITIES = {s.value: s for s in Severity}
@@ -50,15 +49,7 @@ def parse_spans_jsonl(
     lines: Sequence[str], texts: LoadedTexts, source: str = "<spans JSONL>", digest: str = ""
 ) -> Annotations:
     """Read the span format (module docstring) against the loaded texts."""
-    collect = Collector(texts, source, Scheme.SPANS)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record = json_line(line, source, number)
-        if not isinstance(record, dict):
-            raise collect.error("expected a JSON object per line", number)
-        _record(collect, record, number)
-    return collect.build(digest)
+    return collect_json_lines(lines, Collector(texts, source, Scheme.SPANS), _record, digest)
 
 
 def _string(collect: Collector, record: dict[str, Any], key: str, number: int, *, required: bool) -> str | None:

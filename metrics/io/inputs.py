@@ -437,6 +437,18 @@ def read_segments(
     return parse_segments(data, str(path), column=column, json_key=json_key)
 
 
+def read_bounded(path: str | Path) -> bytes:
+    """The bytes of a side file (human scores, annotations), at most :data:`MAX_FILE_BYTES`; an
+    :class:`InputError` naming the file says why it cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise InputError(str(path), f"cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(str(path), f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
+    return data
+
+
 def read_all(paths: Sequence[str | Path]) -> list[Segments]:
     """:func:`read_segments` of every path, the files spread over a thread per processor (reading a file and the
     compiled JSON-lines reader's parsing run without the GIL). An error is the first failing path's, as reading

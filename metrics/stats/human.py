@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, json_line
+from metrics.io.inputs import InputError, decode_text, json_line, read_bounded
 
 SYSTEM_KEY = "SYS"
 SEGMENT_KEY = "seg_id"
@@ -106,10 +106,4 @@ def read_human_scores(
 
 
 def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise InputError(str(path), f"cannot read: {err.strerror or err}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(str(path), f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
-    return decode_text(data, str(path), [])
+    return decode_text(read_bounded(path), str(path), [])

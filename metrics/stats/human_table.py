@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.io.inputs import MAX_FILE_BYTES, InputError, decode_text, table_rows
+from metrics.io.inputs import InputError, decode_text, read_bounded, table_rows
 from metrics.stats.human import HumanScores, read_human_scores
 
 COLUMNS = ("system", "segment", "score")
@@ -146,11 +146,5 @@ def read_human(
         return ReadHuman(HumanScores(kept, source), notes)
     if segment_ids is not None:
         raise InputError(source, "segment ids map the ids of JSON-lines judgments; a table numbers its segments")
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise InputError(source, f"cannot read: {err.strerror or err}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(source, f"file has {len(data):,} bytes, more than the limit of {MAX_FILE_BYTES:,}")
-    text = decode_text(data, source, [])
+    text = decode_text(read_bounded(path), source, [])
     return parse_human_table(text, n_segments, systems, delimiter=delimiter, one_based=one_based, source=source)
