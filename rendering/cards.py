@@ -13,8 +13,9 @@ from pathlib import Path
 from metrics.core.registry import SPECS
 
 CARDS = Path(__file__).with_name("cards")
-# Families whose metrics share another family's card: the BLEU reimplementations read the same n-grams.
-_SHARED = {"bleu-nltk": "bleu", "bleu-google": "bleu"}
+# Families whose metrics share another family's card: the BLEU reimplementations read the same n-grams; CometKiwi
+# is COMET without the reference.
+_SHARED = {"bleu-nltk": "bleu", "bleu-google": "bleu", "cometkiwi": "comet"}
 
 
 @cache

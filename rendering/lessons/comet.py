@@ -45,26 +45,6 @@ MISTAKES = (
     "The source is an input, not decoration: the same output and reference with another source score differently.",
 )
 
-# The metric card's limitations: what COMET rewards and what it cannot see.
-LIMITATIONS = (
-    "COMET rewards outputs whose embeddings sit where human-rated good translations of similar sources sat in its "
-    "training data (WMT direct assessments, MQM for xCOMET): it learned what raters liked, not a definition of "
-    "adequacy.",
-    "The score is not a probability and not calibrated to 0–1: COMET-22's scores crowd between about 0.7 and 0.9, "
-    "can leave [0, 1], and one model's 0.85 is not another's. Scores of different models (or versions) are not "
-    "comparable: the signature names the model.",
-    "Length and hallucination blind spots: a pooled embedding is an average, so an output that says the reference "
-    "and then adds a sentence of its own can keep a high score; a very short output that keeps the key words, too.",
-    "Numbers, names and negation change few dimensions of a mean embedding: 'the meeting is on Monday' and '… on "
-    "Tuesday' score close together.",
-    "Inputs longer than the encoder reads (512 word pieces for XLM-R) are cut: the end of a long paragraph is never "
-    "seen.",
-    "The source matters: the feature vector reads it, so the same output with another source scores differently — "
-    "CometKiwi reads only output and source and cannot see a reference.",
-    "Its quality depends on its training languages: for a language the encoder barely knows, the score mostly "
-    "reflects surface similarity.",
-)
-
 
 @runtime_checkable
 class Derives(Protocol):
@@ -257,12 +237,6 @@ def comet_lesson(
             "not a probability: compare it only with scores of the same model."
             + _combined(ex, numbers.get("regressor output")),
             html=counts_html([("score", f"{ex.score:.4f}"), ("model", ex.model)]),
-        )
-    )
-    steps.append(
-        Step(
-            f"{len(steps) + 1}. What COMET rewards, and what it cannot see",
-            "\n".join(f"- {escape_markdown(limit)}" for limit in LIMITATIONS),
         )
     )
     numbers[metric.name] = ex.score
