@@ -23,6 +23,18 @@ FAST_KINDS = ("unit", "contracts")
 SLOW_LANES = ("slow", "browser", "dask", "neural", "sweep", "fuzz")
 
 
+# Each worker imports the app and the reference implementations and may start a Streamlit server and Chromium: on a
+# machine with many cores, more than four would cost memory and contention for little gain.
+MAX_WORKERS = 4
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: without xdist, pytest runs as before
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per core this process may use, at most :data:`MAX_WORKERS`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(MAX_WORKERS, cores)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks the ``fast`` lane (``python -m pytest -m fast``) before ``-m`` selects, so that it can select it."""
